@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+/**
+ * gateway-tui's entry point: parse the command line, run the command, turn expected failures
+ * (bad input, unreadable store, port in use) into one line on stderr and exit code 1.
+ */
+import {UserError} from './errors.js';
+import {StoreError} from './store/index.js';
+import {buildProgram} from './cli/program.js';
+import {startDefault} from './cli/default.js';
+
+const program = buildProgram(startDefault);
+
+try {
+	await program.parseAsync(process.argv);
+} catch (error) {
+	if (error instanceof UserError || error instanceof StoreError) {
+		process.stderr.write(`gateway-tui: ${error.message}\n`);
+		process.exitCode = 1;
+	} else {
+		throw error;
+	}
+}

@@ -1,0 +1,129 @@
+/** `gateway-tui channels …` */
+import type {Command} from 'commander';
+import {addChannel, channelView, editChannel, findChannel, listChannels, removeChannel, setChannelEnabled, testChannel, type ChannelView} from '../services/channels.js';
+import {formatModels} from '../services/parse.js';
+import type {ChannelRecord} from '../store/records.js';
+import type {Store} from '../store/index.js';
+import {withStore} from './context.js';
+import {print, printJson, table} from './output.js';
+
+type JsonFlag = {json?: boolean};
+type ChannelFlags = {name?: string; format?: string; baseUrl?: string; apiKey?: string; models?: string; priority?: string};
+
+function describe(view: ChannelView): string {
+	const lines = [
+		['name', view.name],
+		['id', view.id],
+		['format', view.format],
+		['base URL', view.baseUrl],
+		['API key', view.apiKey],
+		['models', formatModels(view.models)],
+		['enabled', view.enabled ? 'yes' : 'no'],
+		['priority', String(view.priority)],
+		['created', view.createdAt],
+		['updated', view.updatedAt],
+	];
+	return lines.map(([label, value]) => `${label!.padEnd(10)}${value}`).join('\n');
+}
+
+export function registerChannels(program: Command): void {
+	const channels = program.command('channels').description('manage channels: provider connections with their real keys');
+
+	channels
+		.command('add')
+		.description('add a channel')
+		.requiredOption('--name <name>', 'a unique name')
+		.requiredOption('--format <format>', 'openai, anthropic or gemini')
+		.requiredOption('--base-url <url>', 'e.g. https://api.openai.com/v1, https://api.anthropic.com, https://generativelanguage.googleapis.com')
+		.option('--api-key <key>', "the provider's real key (omit for local providers such as Ollama)")
+		.requiredOption('--models <list>', 'models, comma-separated; alias=upstream to rename')
+		.option('--priority <n>', 'higher is tried first', '0')
+		.option('--json', 'print JSON')
+		.action(async (options: JsonFlag & ChannelFlags, command: Command) => {
+			await withStore(command, async store => {
+				const channel = await addChannel(store, {name: options.name!, format: options.format!, baseUrl: options.baseUrl!, apiKey: options.apiKey, models: options.models!, priority: options.priority});
+				if (options.json) printJson(channelView(channel));
+				else print(`Added channel "${channel.name}" (${channel.format}, ${channel.baseUrl}) serving ${formatModels(channel.models)}. Check it with \`gateway-tui channels test ${channel.name}\`.`);
+			});
+		});
+
+	channels
+		.command('list')
+		.description('list channels')
+		.option('--json', 'print JSON')
+		.action(async (options: JsonFlag, command: Command) => {
+			await withStore(command, async store => {
+				const views = (await listChannels(store)).map(channelView);
+				if (options.json) return printJson(views);
+				if (views.length === 0) return print('No channels yet. Add one with `gateway-tui channels add --name NAME --format openai --base-url URL --api-key KEY --models m1,m2`.');
+				print(
+					table(
+						views.map(item => ({name: item.name, format: item.format, 'base url': item.baseUrl, key: item.apiKey, models: formatModels(item.models), enabled: item.enabled ? 'yes' : 'no', priority: String(item.priority)})),
+						['name', 'format', 'base url', 'key', 'models', 'enabled', 'priority'],
+					),
+				);
+			});
+		});
+
+	channels
+		.command('show <channel>')
+		.description('show a channel (its key masked)')
+		.option('--json', 'print JSON')
+		.action(async (ref: string, options: JsonFlag, command: Command) => {
+			await withStore(command, async store => {
+				const view = channelView(await findChannel(store, ref));
+				if (options.json) printJson(view);
+				else print(describe(view));
+			});
+		});
+
+	channels
+		.command('edit <channel>')
+		.description('change a channel; only the options given change')
+		.option('--name <name>', 'a new name')
+		.option('--format <format>', 'openai, anthropic or gemini')
+		.option('--base-url <url>', 'the base URL')
+		.option('--api-key <key>', 'the real key ("" to remove it)')
+		.option('--models <list>', 'the full model list, replacing the old one')
+		.option('--priority <n>', 'higher is tried first')
+		.option('--json', 'print JSON')
+		.action(async (ref: string, options: JsonFlag & ChannelFlags, command: Command) => {
+			await withStore(command, async store => {
+				const {json, ...changes} = options;
+				const channel = await editChannel(store, ref, changes);
+				if (json) printJson(channelView(channel));
+				else print(`Updated channel "${channel.name}".\n\n${describe(channelView(channel))}`);
+			});
+		});
+
+	const toggle = (name: string, description: string, run: (store: Store, ref: string) => Promise<ChannelRecord>, done: (channel: ChannelRecord) => string) =>
+		channels
+			.command(`${name} <channel>`)
+			.description(description)
+			.option('--json', 'print JSON')
+			.action(async (ref: string, options: JsonFlag, command: Command) => {
+				await withStore(command, async store => {
+					const channel = await run(store, ref);
+					if (options.json) printJson(channelView(channel));
+					else print(done(channel));
+				});
+			});
+
+	toggle('enable', 'route requests to this channel again', (store, ref) => setChannelEnabled(store, ref, true), channel => `Enabled channel "${channel.name}".`);
+	toggle('disable', 'stop routing requests to this channel', (store, ref) => setChannelEnabled(store, ref, false), channel => `Disabled channel "${channel.name}".`);
+	toggle('remove', 'remove a channel for good', removeChannel, channel => `Removed channel "${channel.name}".`);
+
+	channels
+		.command('test <channel>')
+		.description("one cheap call (the provider's model list): latency or the provider's error")
+		.option('--json', 'print JSON')
+		.action(async (ref: string, options: JsonFlag, command: Command) => {
+			await withStore(command, async store => {
+				const {channel, result} = await testChannel(store, ref);
+				if (options.json) printJson({channel: channel.name, ...result});
+				else if (result.ok) print(`Channel "${channel.name}" answered in ${result.latencyMs} ms (${result.models} models listed).`);
+				else print(`Channel "${channel.name}" failed after ${result.latencyMs} ms: ${result.error}`);
+				if (!result.ok) process.exitCode = 1;
+			});
+		});
+}

@@ -1,0 +1,107 @@
+/** `gateway-tui keys …` */
+import type {Command} from 'commander';
+import {createKey, deleteKey, findKey, keyView, lastUsed, listKeys, revokeKey, rotateKey, type KeyView} from '../services/keys.js';
+import type {KeyRecord} from '../store/records.js';
+import type {Store} from '../store/index.js';
+import {withStore} from './context.js';
+import {print, printJson, relative, table} from './output.js';
+
+type JsonFlag = {json?: boolean};
+
+function stateText(view: KeyView): string {
+	if (view.state === 'active' && view.expiresAt) return `expires ${relative(view.expiresAt)}`;
+	return view.state;
+}
+
+async function view(store: Store, key: KeyRecord): Promise<KeyView> {
+	const used = await lastUsed(store);
+	return keyView(store, key, used.get(key.id) ?? null);
+}
+
+function describe(view: KeyView, secret?: string): string {
+	const lines = [
+		['name', view.name],
+		['id', view.id],
+		...(secret ? [['key', secret]] : [['key', view.prefix]]),
+		['description', view.description || '-'],
+		['models', view.models.join(', ') || 'all'],
+		['channels', view.channels.join(', ') || 'all'],
+		['state', stateText(view)],
+		['expires', view.expiresAt ?? 'never'],
+		['created', view.createdAt],
+		['last used', view.lastUsedAt ?? 'never'],
+	];
+	return lines.map(([label, value]) => `${label!.padEnd(12)}${value}`).join('\n');
+}
+
+export function registerKeys(program: Command): void {
+	const keys = program.command('keys').description('create and manage virtual keys (the only keys clients ever see)');
+
+	keys
+		.command('create')
+		.description('create a virtual key and print its secret')
+		.requiredOption('--name <name>', 'a unique name')
+		.option('--description <text>', 'what the key is for')
+		.option('--models <list>', 'allowed models, comma-separated (default: all)')
+		.option('--channels <list>', 'allowed channels by name or id, comma-separated (default: all)')
+		.option('--expires-in <duration>', 'expire after 30d, 12h, 45m or 10s')
+		.option('--expires-at <date>', 'expire at an ISO-8601 date')
+		.option('--json', 'print JSON')
+		.action(async (options: JsonFlag & {name: string; description?: string; models?: string; channels?: string; expiresIn?: string; expiresAt?: string}, command: Command) => {
+			await withStore(command, async store => {
+				const key = await createKey(store, options);
+				const shown = await view(store, key);
+				if (options.json) printJson({...shown, key: key.secret});
+				else print(`Created key "${key.name}". Its secret (also shown by \`gateway-tui keys show ${key.name}\`):\n\n  ${key.secret}\n\nSet it up for a tool with \`gateway-tui env ${key.name}\`.`);
+			});
+		});
+
+	keys
+		.command('list')
+		.description('list keys')
+		.option('--json', 'print JSON')
+		.action(async (options: JsonFlag, command: Command) => {
+			await withStore(command, async store => {
+				const used = await lastUsed(store);
+				const views = await Promise.all((await listKeys(store)).map(key => keyView(store, key, used.get(key.id) ?? null)));
+				if (options.json) return printJson(views);
+				if (views.length === 0) return print('No keys yet. Create one with `gateway-tui keys create --name NAME`.');
+				print(
+					table(
+						views.map(item => ({name: item.name, key: item.prefix, models: item.models.join(',') || 'all', channels: item.channels.join(',') || 'all', state: stateText(item), 'last used': relative(item.lastUsedAt)})),
+						['name', 'key', 'models', 'channels', 'state', 'last used'],
+					),
+				);
+			});
+		});
+
+	keys
+		.command('show <key>')
+		.description('show a key, with its secret')
+		.option('--json', 'print JSON')
+		.action(async (ref: string, options: JsonFlag, command: Command) => {
+			await withStore(command, async store => {
+				const key = await findKey(store, ref);
+				const shown = await view(store, key);
+				if (options.json) printJson({...shown, key: key.secret});
+				else print(describe(shown, key.secret));
+			});
+		});
+
+	const change = (name: string, description: string, run: (store: Store, ref: string) => Promise<KeyRecord>, done: (key: KeyRecord) => string, showSecret = false) =>
+		keys
+			.command(`${name} <key>`)
+			.description(description)
+			.option('--json', 'print JSON')
+			.action(async (ref: string, options: JsonFlag, command: Command) => {
+				await withStore(command, async store => {
+					const key = await run(store, ref);
+					if (options.json) printJson({...(await view(store, key).catch(() => ({id: key.id, name: key.name}))), ...(showSecret ? {key: key.secret} : {})});
+					else print(done(key));
+				});
+			});
+
+	change('revoke', 'revoke a key: it stops working at once', revokeKey, key => `Revoked key "${key.name}". Clients using it now get 401.`);
+	change('rotate', 'give a key a new secret (same settings); the old secret stops working at once', rotateKey, key => `Rotated key "${key.name}". The new secret:\n\n  ${key.secret}`, true);
+	change('delete', 'delete a key for good', deleteKey, key => `Deleted key "${key.name}".`);
+}

@@ -1,0 +1,65 @@
+/** `gateway-tui serve` — the proxy alone, headless, one log line per finished request. */
+import type {Command} from 'commander';
+import {UserError} from '../errors.js';
+import type {RequestFinished} from '../events.js';
+import {defaultHost, defaultPort} from '../paths.js';
+import {isLoopback, startGateway} from '../runtime.js';
+import {homeOf} from './context.js';
+
+export function parsePort(text: string): number {
+	const port = Number(text);
+	if (!/^\d+$/.test(text) || port > 65_535) throw new UserError(`Invalid port "${text}": give a number from 1 to 65535 (0 picks a free port), e.g. --port ${defaultPort}.`);
+	return port;
+}
+
+/** One human line per request. Never a key: only the key's name. */
+export function formatRequestLine(event: RequestFinished): string {
+	const formats = event.outboundFormat && event.outboundFormat !== event.inboundFormat ? `${event.inboundFormat}→${event.outboundFormat}` : event.inboundFormat;
+	const usage = event.usage ? ` in=${event.usage.inputTokens} out=${event.usage.outputTokens}${event.usage.cachedTokens ? ` cached=${event.usage.cachedTokens}` : ''}` : '';
+	const parts = [
+		event.time,
+		String(event.status),
+		`${event.method} ${event.path}`,
+		formats,
+		event.keyName ? `key=${event.keyName}` : null,
+		event.model ? `model=${event.model}` : null,
+		event.channelName ? `channel=${event.channelName}` : null,
+		event.stream ? 'stream' : null,
+		`${event.latencyMs}ms${usage}`,
+		event.outcome === 'aborted' ? 'ABORTED' : null,
+		event.error ? `error="${event.error}"` : null,
+		event.warnings.length > 0 ? `warnings="${event.warnings.join('; ')}"` : null,
+	];
+	return parts.filter(Boolean).join('  ');
+}
+
+export function registerServe(program: Command): void {
+	program
+		.command('serve')
+		.description('run the proxy without the TUI (for servers, scripts and CI)')
+		.option('--port <port>', 'port to listen on', String(defaultPort))
+		.option('--host <host>', 'address to listen on (other machines can reach a non-loopback address)', defaultHost)
+		.option('--json-logs', 'print one JSON object per request instead of a text line')
+		.action(async (options: {port: string; host: string; jsonLogs?: boolean}, command: Command) => {
+			await serve(homeOf(command), options.host, parsePort(options.port), options.jsonLogs === true);
+		});
+}
+
+export async function serve(home: string, host: string, port: number, jsonLogs: boolean): Promise<void> {
+	const gateway = await startGateway({home, host, port});
+	gateway.events.on('request:finished', event => {
+		process.stdout.write(`${jsonLogs ? JSON.stringify(event) : formatRequestLine(event)}\n`);
+	});
+	gateway.events.on('warning', ({message}) => process.stderr.write(`warning: ${message}\n`));
+	if (!isLoopback(host)) {
+		process.stderr.write(`warning: listening on ${host}: other machines can now reach the gateway. Every request still needs a virtual key.\n`);
+	}
+	process.stderr.write(`gateway-tui listening on ${gateway.url} (data: ${gateway.store.file}). Press Ctrl+C to stop.\n`);
+	await new Promise<void>(resolve => {
+		const stop = () => resolve();
+		process.once('SIGINT', stop);
+		process.once('SIGTERM', stop);
+	});
+	process.stderr.write('gateway-tui: shutting down…\n');
+	await gateway.close();
+}

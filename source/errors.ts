@@ -1,0 +1,45 @@
+/**
+ * Coded gateway errors. Anything the proxy refuses or fails with is a GatewayError; each inbound
+ * format renders it in its own error shape (formats/<format>/errors.ts).
+ */
+import type {IRError, IRErrorKind} from './formats/ir.js';
+
+export class GatewayError extends Error implements IRError {
+	readonly kind: IRErrorKind;
+	readonly status: number;
+	readonly code?: string;
+	readonly param?: string;
+	readonly retryAfter?: string;
+
+	constructor(kind: IRErrorKind, status: number, message: string, extra: {code?: string; param?: string; retryAfter?: string; cause?: unknown} = {}) {
+		super(message, extra.cause === undefined ? undefined : {cause: extra.cause});
+		this.name = 'GatewayError';
+		this.kind = kind;
+		this.status = status;
+		this.code = extra.code;
+		this.param = extra.param;
+		this.retryAfter = extra.retryAfter;
+	}
+
+	static from(error: IRError): GatewayError {
+		return error instanceof GatewayError ? error : new GatewayError(error.kind, error.status, error.message, error);
+	}
+
+	toIR(): IRError {
+		return {kind: this.kind, status: this.status, message: this.message, code: this.code, param: this.param, retryAfter: this.retryAfter};
+	}
+}
+
+export const invalidRequest = (message: string, param?: string): GatewayError =>
+	new GatewayError('invalid_request', 400, message, {param, code: 'invalid_request'});
+
+/**
+ * Errors a user of the CLI or TUI can act on (bad input, a name that exists already, a store that
+ * cannot be read). The CLI prints the message as one line and exits 1.
+ */
+export class UserError extends Error {
+	constructor(message: string, options?: {cause?: unknown}) {
+		super(message, options);
+		this.name = 'UserError';
+	}
+}

@@ -1,0 +1,58 @@
+/**
+ * The typed in-process event bus. The proxy emits; the serve logger, the TUI and the usage
+ * recorder listen. Listeners run synchronously, so they must be cheap (queue, don't do I/O).
+ */
+import {EventEmitter} from 'node:events';
+import type {Format, IRUsage} from './formats/ir.js';
+
+export type RequestOutcome = 'ok' | 'error' | 'aborted';
+
+export type RequestFinished = {
+	readonly id: string;
+	/** ISO time the request arrived. */
+	readonly time: string;
+	readonly method: string;
+	readonly path: string;
+	readonly keyId: string | null;
+	readonly keyName: string | null;
+	/** The model the client asked for, and the name sent upstream. */
+	readonly model: string | null;
+	readonly upstreamModel: string | null;
+	readonly channelId: string | null;
+	readonly channelName: string | null;
+	readonly inboundFormat: Format;
+	readonly outboundFormat: Format | null;
+	readonly stream: boolean;
+	readonly status: number;
+	readonly outcome: RequestOutcome;
+	readonly latencyMs: number;
+	/** Time to the first byte sent to the client. */
+	readonly ttfbMs: number | null;
+	readonly usage: IRUsage | null;
+	readonly error: string | null;
+	/** Losses during translation (e.g. a reasoning signature that could not reach this provider). */
+	readonly warnings: readonly string[];
+};
+
+export type GatewayEvents = {
+	'request:finished': [RequestFinished];
+	'store:changed': [{readonly revision: string}];
+	'warning': [{readonly message: string}];
+};
+
+export class EventBus {
+	private readonly emitter = new EventEmitter();
+
+	constructor() {
+		this.emitter.setMaxListeners(50);
+	}
+
+	on<E extends keyof GatewayEvents>(event: E, listener: (...args: GatewayEvents[E]) => void): () => void {
+		this.emitter.on(event, listener as (...args: unknown[]) => void);
+		return () => this.emitter.off(event, listener as (...args: unknown[]) => void);
+	}
+
+	emit<E extends keyof GatewayEvents>(event: E, ...args: GatewayEvents[E]): void {
+		this.emitter.emit(event, ...args);
+	}
+}

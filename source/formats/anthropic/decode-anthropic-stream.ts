@@ -1,0 +1,182 @@
+/**
+ * Upstream Anthropic SSE → IR stream events.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
+ */
+import type {TranslationContext} from '../adapter.js';
+import type {IRError, IRStreamEvent} from '../ir.js';
+import type {SseMessage} from '../sse.js';
+import {decodeAnthropicError} from './errors.js';
+import {decodeAnthropicStopReason} from './map-anthropic-finish-reason.js';
+import {completeUsage, decodeAnthropicUsagePartial} from './map-anthropic-usage.js';
+import {decodeAnswerBlock} from './response.js';
+import {isRecord, readNumber, readString, type WireRecord} from './schema.js';
+
+export async function* decodeAnthropicStream(messages: AsyncIterable<SseMessage>, ctx: TranslationContext): AsyncGenerator<IRStreamEvent> {
+	// Usage counters are cumulative and `message_delta` may omit fields: keep the latest wire value of each.
+	let usage: WireRecord = {};
+	let stop: Stop = {};
+	let started = false;
+	const blocks = blockIndexes();
+	for await (const message of messages) {
+		const data = parseData(message.data);
+		if (!data) {
+			yield streamError(`Anthropic sent a stream event that is not JSON: ${message.data.slice(0, 200)}`);
+			return;
+		}
+		const type = message.event ?? readString(data.type);
+		if (type === 'error') {
+			yield {type: 'error', error: decodeAnthropicError(0, data)};
+			return;
+		}
+		if (!started && type !== 'ping') {
+			started = true;
+			const start = isRecord(data.message) ? data.message : {};
+			usage = mergeWireUsage(usage, start.usage);
+			yield {type: 'start', id: readString(start.id) ?? '', model: readString(start.model) ?? '', usage: decodeAnthropicUsagePartial(usage)};
+		}
+		if (type === 'message_delta') {
+			const delta = isRecord(data.delta) ? data.delta : {};
+			stop = {reason: delta.stop_reason ?? stop.reason, sequence: readString(delta.stop_sequence) ?? stop.sequence};
+			usage = mergeWireUsage(usage, data.usage);
+			yield {type: 'usage', usage: decodeAnthropicUsagePartial(usage)};
+		} else if (type === 'message_stop') {
+			yield* blocks.closeAll();
+			yield finishEvent(stop, usage);
+			return;
+		} else {
+			yield* blockEvents(type, data, blocks, ctx);
+		}
+	}
+	yield streamError('The Anthropic stream ended before message_stop.');
+}
+
+type Stop = {readonly reason?: unknown; readonly sequence?: string};
+
+function finishEvent(stop: Stop, usage: WireRecord): IRStreamEvent {
+	return {
+		type: 'finish',
+		reason: decodeAnthropicStopReason(stop.reason),
+		...(stop.sequence === undefined ? {} : {stopSequence: stop.sequence}),
+		usage: completeUsage(decodeAnthropicUsagePartial(usage)),
+	};
+}
+
+/** Wire block indexes → IR indexes, which skip the blocks we drop (server tools) and count from 0. */
+function blockIndexes() {
+	let next = 0;
+	const byWire = new Map<number, number>();
+	const open = new Set<number>();
+	const get = (wire: number): number | undefined => {
+		const index = byWire.get(wire);
+		return index !== undefined && open.has(index) ? index : undefined;
+	};
+	return {
+		next: () => next,
+		open(wire: number) {
+			byWire.set(wire, next);
+			open.add(next);
+			next += 1;
+		},
+		get,
+		close(wire: number): number | undefined {
+			const index = get(wire);
+			if (index !== undefined) open.delete(index);
+			return index;
+		},
+		*closeAll(): Generator<IRStreamEvent> {
+			for (const index of open) yield {type: 'block-end', index};
+			open.clear();
+		},
+	};
+}
+
+type BlockIndexes = ReturnType<typeof blockIndexes>;
+
+function blockEvents(type: string | undefined, data: WireRecord, blocks: BlockIndexes, ctx: TranslationContext): IRStreamEvent[] {
+	const wireIndex = readNumber(data.index) ?? -1;
+	switch (type) {
+		case 'content_block_start': {
+			const events = blockStartEvents(isRecord(data.content_block) ? data.content_block : {}, blocks.next(), ctx);
+			if (events.length > 0) blocks.open(wireIndex);
+			return events;
+		}
+		case 'content_block_delta': {
+			const index = blocks.get(wireIndex);
+			return index === undefined || !isRecord(data.delta) ? [] : deltaEvents(data.delta, index);
+		}
+		case 'content_block_stop': {
+			const index = blocks.close(wireIndex);
+			return index === undefined ? [] : [{type: 'block-end', index}];
+		}
+		default:
+			// `ping`, `message_start` (read above) and event types newer than this adapter.
+			return [];
+	}
+}
+
+function parseData(data: string): WireRecord | undefined {
+	try {
+		const value: unknown = JSON.parse(data);
+		return isRecord(value) ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function mergeWireUsage(usage: WireRecord, update: unknown): WireRecord {
+	if (!isRecord(update)) return usage;
+	const merged: WireRecord = {...usage};
+	for (const [key, value] of Object.entries(update)) if (value !== null && value !== undefined) merged[key] = value;
+	return merged;
+}
+
+function streamError(message: string): IRStreamEvent {
+	const error: IRError = {kind: 'upstream', status: 502, message};
+	return {type: 'error', error};
+}
+
+/** A block may arrive with content already in its start event (some compatible servers send it whole). */
+function blockStartEvents(block: WireRecord, index: number, ctx: TranslationContext): IRStreamEvent[] {
+	const part = decodeAnswerBlock(block, ctx);
+	if (!part) return [];
+	switch (part.type) {
+		case 'text':
+			return [{type: 'block-start', index, block: {kind: 'text'}}, ...(part.text ? [{type: 'text-delta' as const, index, text: part.text}] : [])];
+		case 'reasoning': {
+			const events: IRStreamEvent[] = [{type: 'block-start', index, block: {kind: 'reasoning'}}];
+			if (part.redacted !== undefined) events.push({type: 'redacted-reasoning', index, data: part.redacted});
+			if (part.text) events.push({type: 'reasoning-delta', index, text: part.text});
+			if (part.signature) events.push({type: 'signature', index, signature: part.signature});
+			return events;
+		}
+		case 'tool_call': {
+			const start: IRStreamEvent = {type: 'block-start', index, block: {kind: 'tool_call', id: part.id, name: part.name}};
+			// The API opens tool_use with `input: {}` and streams the arguments; anything else is a whole input.
+			return part.arguments === '{}' ? [start] : [start, {type: 'tool-args-delta', index, json: part.arguments}];
+		}
+	}
+}
+
+function deltaEvents(delta: WireRecord, index: number): IRStreamEvent[] {
+	switch (delta.type) {
+		case 'text_delta':
+			return textEvent('text-delta', index, delta.text);
+		case 'thinking_delta':
+			return textEvent('reasoning-delta', index, delta.thinking);
+		case 'input_json_delta': {
+			const json = readString(delta.partial_json) ?? '';
+			return json === '' ? [] : [{type: 'tool-args-delta', index, json}];
+		}
+		case 'signature_delta': {
+			const value = readString(delta.signature) ?? '';
+			return value === '' ? [] : [{type: 'signature', index, signature: {format: 'anthropic', value}}];
+		}
+		default:
+			// `citations_delta` and newer delta types carry nothing the IR can hold.
+			return [];
+	}
+}
+
+function textEvent(type: 'text-delta' | 'reasoning-delta', index: number, text: unknown): IRStreamEvent[] {
+	return typeof text === 'string' && text !== '' ? [{type, index, text}] : [];
+}

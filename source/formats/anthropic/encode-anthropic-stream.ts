@@ -1,0 +1,130 @@
+/**
+ * IR stream events → the SSE frames Anthropic clients read: `message_start`, `ping`, one content block
+ * at a time (`content_block_start` / `_delta` / `_stop`), `message_delta`, `message_stop`; or
+ * `event: error`. The official SDK ignores frames without an `event:` line, so every frame names one.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming#event-types
+ */
+import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
+import {assertNever, type IRBlockStart, type IRError, type IRStreamEvent, type IRUsage, type JsonValue} from '../ir.js';
+import {rememberToolCallSignature, wrapSignature} from '../signature.js';
+import {sseFrame} from '../sse.js';
+import {anthropicErrorType} from './errors.js';
+import {encodeAnthropicStopReason} from './map-anthropic-finish-reason.js';
+import {encodeAnthropicUsage} from './map-anthropic-usage.js';
+import {toJsonValue} from './schema.js';
+import {serializeStreamBlocks} from './serialize-stream-blocks.js';
+
+/** The block being written. A thinking block's start waits for its first event: it may turn out to be redacted. */
+type Current = {readonly index: number; readonly wire: number; readonly block: IRBlockStart; started: boolean};
+
+export async function* encodeAnthropicStream(events: AsyncIterable<IRStreamEvent>, options: EncodeStreamOptions, ctx: TranslationContext): AsyncGenerator<string> {
+	let started = false;
+	let nextWire = 0;
+	let current: Current | undefined;
+	for await (const event of serializeStreamBlocks(events)) {
+		if (event.type === 'error') {
+			yield frame('error', {type: 'error', error: errorBody(event.error)});
+			return;
+		}
+		if (!started) {
+			started = true;
+			const usage = event.type === 'start' || event.type === 'finish' ? event.usage ?? {} : {};
+			yield messageStart(event.type === 'start' ? event.id : '', options.model, usage);
+			yield frame('ping', {type: 'ping'});
+		}
+		if (event.type === 'block-start') {
+			current = {index: event.index, wire: nextWire, block: event.block, started: event.block.kind !== 'reasoning'};
+			nextWire += 1;
+			if (current.started) yield blockStartFrame(current);
+			continue;
+		}
+		if (event.type === 'finish') {
+			yield frame('message_delta', {
+				type: 'message_delta',
+				delta: {stop_reason: encodeAnthropicStopReason(event.reason), stop_sequence: event.stopSequence ?? null},
+				usage: encodeAnthropicUsage(event.usage),
+			});
+			yield frame('message_stop', {type: 'message_stop'});
+			return;
+		}
+		if (current && 'index' in event && event.index === current.index) {
+			yield* blockFrames(event, current, ctx);
+			if (event.type === 'block-end') current = undefined;
+		}
+	}
+	yield frame('error', {type: 'error', error: {type: 'api_error', message: 'The upstream stream ended before the answer was complete.'}});
+}
+
+function frame(event: string, data: object): string {
+	return sseFrame(JSON.stringify(toJsonValue(data)), event);
+}
+
+function messageStart(id: string, model: string, usage: Partial<IRUsage>): string {
+	const message = {
+		id: id || `msg_${Date.now().toString(36)}`,
+		type: 'message',
+		role: 'assistant',
+		model,
+		content: [],
+		stop_reason: null,
+		stop_sequence: null,
+		usage: encodeAnthropicUsage(usage),
+	};
+	return frame('message_start', {type: 'message_start', message});
+}
+
+function errorBody(error: IRError): JsonValue {
+	return {type: anthropicErrorType(error.kind), message: error.message};
+}
+
+function blockStartFrame(current: Current, redactedData?: string): string {
+	return frame('content_block_start', {type: 'content_block_start', index: current.wire, content_block: contentBlock(current.block, redactedData)});
+}
+
+function contentBlock(block: IRBlockStart, redactedData: string | undefined): JsonValue {
+	switch (block.kind) {
+		case 'text':
+			return {type: 'text', text: ''};
+		case 'reasoning':
+			return redactedData === undefined ? {type: 'thinking', thinking: '', signature: ''} : {type: 'redacted_thinking', data: redactedData};
+		case 'tool_call':
+			return {type: 'tool_use', id: block.id, name: block.name, input: {}};
+		default:
+			return assertNever(block, 'block kind');
+	}
+}
+
+type BlockEvent = Exclude<Extract<IRStreamEvent, {index: number}>, {type: 'block-start'}>;
+
+function* blockFrames(event: BlockEvent, current: Current, ctx: TranslationContext): Generator<string> {
+	if (!current.started) {
+		current.started = true;
+		yield blockStartFrame(current, event.type === 'redacted-reasoning' ? event.data : undefined);
+		if (event.type === 'redacted-reasoning') return;
+	}
+	const delta = (body: object) => frame('content_block_delta', {type: 'content_block_delta', index: current.wire, delta: body});
+	switch (event.type) {
+		case 'text-delta':
+			if (current.block.kind === 'text' && event.text !== '') yield delta({type: 'text_delta', text: event.text});
+			return;
+		case 'reasoning-delta':
+			if (current.block.kind === 'reasoning' && event.text !== '') yield delta({type: 'thinking_delta', thinking: event.text});
+			return;
+		case 'tool-args-delta':
+			if (current.block.kind === 'tool_call' && event.json !== '') yield delta({type: 'input_json_delta', partial_json: event.json});
+			return;
+		case 'signature':
+			if (current.block.kind === 'reasoning') yield delta({type: 'signature_delta', signature: wrapSignature(event.signature, 'anthropic')});
+			else if (current.block.kind === 'tool_call') rememberToolCallSignature(current.block.id, event.signature);
+			else ctx.warn(`A ${event.signature.format} signature on streamed text was dropped: Anthropic text blocks have no slot for it.`);
+			return;
+		case 'redacted-reasoning':
+			ctx.warn('Redacted reasoning arrived inside a thinking block that had already started; dropped.');
+			return;
+		case 'block-end':
+			yield frame('content_block_stop', {type: 'content_block_stop', index: current.wire});
+			return;
+		default:
+			return assertNever(event, 'stream event');
+	}
+}

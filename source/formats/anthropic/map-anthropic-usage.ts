@@ -1,0 +1,44 @@
+/**
+ * Usage ↔ IR. Anthropic's `input_tokens` EXCLUDES cache reads and cache writes, the IR's
+ * `inputTokens` includes them; `output_tokens` already includes thinking tokens.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching#tracking-cache-performance
+ */
+import type {IRUsage} from '../ir.js';
+import {isRecord, readNumber, type AnthropicUsage} from './schema.js';
+
+/** Usage as far as known: stream `message_start` has no final output count, `message_delta` may omit the input fields. */
+export function decodeAnthropicUsagePartial(usage: unknown): Partial<IRUsage> {
+	if (!isRecord(usage)) return {};
+	const input = readNumber(usage.input_tokens);
+	const cached = readNumber(usage.cache_read_input_tokens);
+	const created = readNumber(usage.cache_creation_input_tokens);
+	const output = readNumber(usage.output_tokens);
+	const reasoning = isRecord(usage.output_tokens_details) ? readNumber(usage.output_tokens_details.thinking_tokens) : undefined;
+	const out: {-readonly [K in keyof IRUsage]?: IRUsage[K]} = {};
+	if (input !== undefined || cached !== undefined || created !== undefined) out.inputTokens = (input ?? 0) + (cached ?? 0) + (created ?? 0);
+	if (output !== undefined) out.outputTokens = output;
+	if (cached) out.cachedTokens = cached;
+	if (created) out.cacheCreationTokens = created;
+	if (reasoning) out.reasoningTokens = reasoning;
+	return out;
+}
+
+export function decodeAnthropicUsage(usage: unknown): IRUsage {
+	return completeUsage(decodeAnthropicUsagePartial(usage));
+}
+
+export function completeUsage(usage: Partial<IRUsage>): IRUsage {
+	return {...usage, inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0};
+}
+
+export function encodeAnthropicUsage(usage: Partial<IRUsage>): AnthropicUsage {
+	const cached = usage.cachedTokens ?? 0;
+	const created = usage.cacheCreationTokens ?? 0;
+	return {
+		input_tokens: Math.max(0, (usage.inputTokens ?? 0) - cached - created),
+		cache_creation_input_tokens: created,
+		cache_read_input_tokens: cached,
+		output_tokens: usage.outputTokens ?? 0,
+		...(usage.reasoningTokens ? {output_tokens_details: {thinking_tokens: usage.reasoningTokens}} : {}),
+	};
+}

@@ -1,0 +1,76 @@
+/**
+ * IR messages → Gemini `contents`: roles user/model, consecutive same-role turns merged (Gemini
+ * wants them alternating), images inline, tool results as `functionResponse` parts that carry the
+ * function name (taken from the tool result, else from the earlier call with that id).
+ * @see https://ai.google.dev/api/caching#Content
+ * @see https://ai.google.dev/gemini-api/docs/function-calling#multimodal
+ */
+import type {TranslationContext} from '../adapter.js';
+import {assertNever, type IRMessage, type IRPart, type IRToolResultPart, type JsonObject} from '../ir.js';
+import {invalidRequest} from '../../errors.js';
+import {encodeGeminiImage} from './encode-gemini-image.js';
+import {convertToGeminiModelPart, injectSkipSignatures} from './convert-to-gemini-model-part.js';
+import {isGemini3, isLegacyGemini} from './model-family.js';
+
+type Turn = {readonly role: 'user' | 'model'; readonly parts: JsonObject[]};
+
+export async function convertToGeminiContents(messages: readonly IRMessage[], model: string, ctx: TranslationContext): Promise<JsonObject[]> {
+	const names = new Map<string, string>();
+	const turns: Turn[] = [];
+	for (const message of messages) {
+		const role = message.role === 'assistant' ? 'model' : 'user';
+		const parts: JsonObject[] = [];
+		for (const part of message.parts) {
+			if (part.type === 'tool_call') names.set(part.id, part.name);
+			parts.push(...(role === 'model' ? await convertToGeminiModelPart(part, ctx) : await convertUserPart(part, names, model, ctx)));
+		}
+		if (parts.length === 0) continue;
+		const last = turns.at(-1);
+		if (last?.role === role) last.parts.push(...parts);
+		else turns.push({role, parts});
+	}
+	if (!isLegacyGemini(model)) injectSkipSignatures(turns, ctx);
+	return turns.map(turn => ({role: turn.role, parts: turn.parts}));
+}
+
+async function convertUserPart(part: IRPart, names: ReadonlyMap<string, string>, model: string, ctx: TranslationContext): Promise<JsonObject[]> {
+	switch (part.type) {
+		case 'text':
+			return part.text === '' ? [] : [{text: part.text}];
+		case 'image':
+			return [await encodeGeminiImage(part.source, ctx)];
+		case 'tool_result':
+			return convertToolResult(part, names, model, ctx);
+		case 'tool_call':
+		case 'reasoning':
+			ctx.warn(`Dropped a ${part.type} part from a user turn: Gemini accepts it only in model turns.`);
+			return [];
+		default:
+			return assertNever(part, 'message part');
+	}
+}
+
+/**
+ * `response` must be an object: Google's convention is `{"output": …}` or `{"error": …}`. Images in
+ * a result go inside `functionResponse.parts` on Gemini 3 (multimodal function responses); older
+ * models only take them as sibling parts right after the response, as Gemini CLI sends them.
+ */
+async function convertToolResult(part: IRToolResultPart, names: ReadonlyMap<string, string>, model: string, ctx: TranslationContext): Promise<JsonObject[]> {
+	const name = part.name ?? names.get(part.toolCallId);
+	if (!name) {
+		throw invalidRequest(
+			`The tool result for call "${part.toolCallId}" answers no earlier tool call in this conversation; Gemini needs the function name. Send the assistant turn with that tool call too.`,
+		);
+	}
+	const text = part.content.flatMap(item => (item.type === 'text' ? [item.text] : [])).join('\n');
+	const media: JsonObject[] = [];
+	for (const item of part.content) if (item.type === 'image') media.push(await encodeGeminiImage(item.source, ctx));
+	const response: JsonObject = {
+		id: part.toolCallId,
+		name,
+		response: part.isError ? {error: text} : {output: text},
+	};
+	if (media.length === 0) return [{functionResponse: response}];
+	if (isGemini3(model)) return [{functionResponse: {...response, parts: media}}];
+	return [{functionResponse: response}, ...media];
+}

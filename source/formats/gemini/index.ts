@@ -1,0 +1,29 @@
+/**
+ * The Gemini (Google AI `generativelanguage` v1beta) wire format.
+ * @see https://ai.google.dev/api/generate-content
+ */
+import type {FormatAdapter} from '../adapter.js';
+import {decodeGeminiError, renderGeminiError} from './errors.js';
+import {decodeGeminiRequest, encodeGeminiRequest} from './request.js';
+import {decodeGeminiResponse, encodeGeminiResponse} from './response.js';
+import {decodeGeminiStream, encodeGeminiStream} from './stream.js';
+
+export const geminiAdapter: FormatAdapter = {
+	format: 'gemini',
+	decodeRequest: decodeGeminiRequest,
+	encodeRequest: encodeGeminiRequest,
+	decodeResponse: decodeGeminiResponse,
+	encodeResponse: encodeGeminiResponse,
+	decodeStream: decodeGeminiStream,
+	encodeStream: encodeGeminiStream,
+	decodeError: decodeGeminiError,
+	renderError: renderGeminiError,
+};
+
+export {
+	decodeGeminiCountTokensRequest,
+	decodeGeminiCountTokensResponse,
+	encodeGeminiCountTokensRequest,
+	encodeGeminiCountTokensResponse,
+} from './count-tokens.js';
+export {decodeGeminiError, renderGeminiError} from './errors.js';

@@ -1,0 +1,36 @@
+/**
+ * Gemini `usageMetadata` ↔ IR usage.
+ *
+ * `promptTokenCount` already includes `cachedContentTokenCount`; `candidatesTokenCount` excludes
+ * `thoughtsTokenCount`; `toolUsePromptTokenCount` (results of built-in tools such as Google Search)
+ * is input billed on top of the prompt: totalTokenCount = prompt + toolUsePrompt + candidates + thoughts.
+ * @see https://ai.google.dev/api/generate-content#UsageMetadata
+ */
+import type {IRUsage, JsonObject} from '../ir.js';
+import {compact, isRecord, pickNumber} from './schema.js';
+
+export function decodeGeminiUsage(metadata: unknown): IRUsage {
+	if (!isRecord(metadata)) return {inputTokens: 0, outputTokens: 0};
+	const prompt = pickNumber(metadata, 'promptTokenCount') ?? 0;
+	const toolUsePrompt = pickNumber(metadata, 'toolUsePromptTokenCount') ?? 0;
+	const candidates = pickNumber(metadata, 'candidatesTokenCount') ?? 0;
+	const thoughts = pickNumber(metadata, 'thoughtsTokenCount');
+	const cached = pickNumber(metadata, 'cachedContentTokenCount');
+	return {
+		inputTokens: prompt + toolUsePrompt,
+		outputTokens: candidates + (thoughts ?? 0),
+		...(cached === undefined ? {} : {cachedTokens: cached}),
+		...(thoughts === undefined ? {} : {reasoningTokens: thoughts}),
+	};
+}
+
+export function encodeGeminiUsage(usage: IRUsage): JsonObject {
+	const reasoning = usage.reasoningTokens ?? 0;
+	return compact({
+		promptTokenCount: usage.inputTokens,
+		candidatesTokenCount: Math.max(0, usage.outputTokens - reasoning),
+		totalTokenCount: usage.inputTokens + usage.outputTokens,
+		cachedContentTokenCount: usage.cachedTokens || undefined,
+		thoughtsTokenCount: usage.reasoningTokens || undefined,
+	});
+}

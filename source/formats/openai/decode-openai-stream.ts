@@ -1,0 +1,168 @@
+/**
+ * Upstream chat completion chunks → IR stream events.
+ * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
+ */
+import type {TranslationContext} from '../adapter.js';
+import type {IRFinishReason, IRStreamEvent, IRUsage} from '../ir.js';
+import type {SseMessage} from '../sse.js';
+import {convertOpenaiUsage} from './convert-openai-usage.js';
+import {decodeOpenaiError} from './errors.js';
+import {newToolCallId} from './ids.js';
+import {mapOpenaiFinishReason} from './map-openai-finish-reason.js';
+import {arrayField, isObject, numberField, objectField, stringField, type WireObject} from './schema.js';
+
+/** One streamed tool call. `block` is -1 until its name is known (the IR block start needs it). */
+type ToolSlot = {id: string; block: number; pending: string; ended: boolean};
+
+/** The decoder's state: created per stream inside the generator, never shared between streams. */
+type State = {
+	nextBlock: number;
+	open?: {kind: 'text' | 'reasoning'; block: number};
+	tools: Map<number, ToolSlot>;
+	ordered: ToolSlot[];
+};
+
+function* closeOpen(state: State): Generator<IRStreamEvent> {
+	if (!state.open) return;
+	yield {type: 'block-end', index: state.open.block};
+	state.open = undefined;
+}
+
+function* textDelta(state: State, kind: 'text' | 'reasoning', text: string): Generator<IRStreamEvent> {
+	if (state.open?.kind !== kind) {
+		yield* closeOpen(state);
+		state.open = {kind, block: state.nextBlock++};
+		yield {type: 'block-start', index: state.open.block, block: {kind}};
+	}
+	yield kind === 'text' ? {type: 'text-delta', index: state.open.block, text} : {type: 'reasoning-delta', index: state.open.block, text};
+}
+
+function argumentsPiece(fn: WireObject | undefined): string {
+	const value = fn?.arguments;
+	if (value === undefined || value === null) return '';
+	return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * One entry of `delta.tool_calls`. Calls are keyed by `index`; the first delta of a call carries id
+ * and name, later ones only argument pieces. Some servers send a whole call per delta, or reuse
+ * index 0 for every call with a new id: a new id at a known index starts a new call.
+ */
+function* toolDelta(state: State, call: unknown, position: number): Generator<IRStreamEvent> {
+	if (!isObject(call)) return;
+	const key = numberField(call, 'index') ?? position;
+	const fn = objectField(call, 'function');
+	const id = stringField(call, 'id');
+	const name = fn && stringField(fn, 'name');
+	const args = argumentsPiece(fn);
+	let slot = state.tools.get(key);
+	if (slot && id && slot.id !== id && slot.block >= 0) slot = undefined;
+	if (!slot) {
+		yield* closeOpen(state);
+		slot = {id: id || newToolCallId(), block: -1, pending: '', ended: false};
+		state.tools.set(key, slot);
+		state.ordered.push(slot);
+	}
+	if (slot.block < 0 && !name) {
+		slot.pending += args;
+		return;
+	}
+	if (slot.block < 0 && name) {
+		slot.block = state.nextBlock++;
+		yield {type: 'block-start', index: slot.block, block: {kind: 'tool_call', id: slot.id, name}};
+		if (slot.pending) yield {type: 'tool-args-delta', index: slot.block, json: slot.pending};
+	}
+	if (args) yield {type: 'tool-args-delta', index: slot.block, json: args};
+}
+
+function* closeAll(state: State, ctx: TranslationContext): Generator<IRStreamEvent> {
+	yield* closeOpen(state);
+	for (const slot of state.ordered) {
+		if (slot.ended) continue;
+		slot.ended = true;
+		if (slot.block >= 0) yield {type: 'block-end', index: slot.block};
+		else ctx.warn(`Dropped streamed tool call ${slot.id}: the upstream never sent its name.`);
+	}
+}
+
+function* deltaEvents(state: State, delta: WireObject): Generator<IRStreamEvent> {
+	// DeepSeek streams `reasoning_content`; vLLM and OpenRouter call it `reasoning`.
+	const reasoning = stringField(delta, 'reasoning_content') || stringField(delta, 'reasoning');
+	if (reasoning) yield* textDelta(state, 'reasoning', reasoning);
+	const content = stringField(delta, 'content');
+	if (content) yield* textDelta(state, 'text', content);
+	const refusal = stringField(delta, 'refusal');
+	if (refusal) yield* textDelta(state, 'text', refusal);
+	const calls = arrayField(delta, 'tool_calls') ?? [];
+	for (const [position, call] of calls.entries()) yield* toolDelta(state, call, position);
+}
+
+function parseChunk(data: string): WireObject | undefined {
+	try {
+		const value: unknown = JSON.parse(data);
+		return isObject(value) ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+const malformed = (data: string): IRStreamEvent => ({
+	type: 'error',
+	error: {kind: 'upstream', status: 502, message: `The OpenAI-compatible upstream sent a stream chunk that is not JSON: ${data.slice(0, 200)}`},
+});
+
+const endedEarly: IRStreamEvent = {
+	type: 'error',
+	error: {kind: 'upstream', status: 502, message: 'The OpenAI-compatible upstream closed the stream before it finished (no finish_reason, no [DONE]).'},
+};
+
+/**
+ * SSE messages → IR events. The finish waits for the usage chunk (`choices: []`) that follows the
+ * `finish_reason` chunk with `stream_options.include_usage`; `[DONE]` or the end of the body ends it.
+ * A data frame with an `error` object is a mid-stream error.
+ */
+export async function* decodeOpenaiStream(messages: AsyncIterable<SseMessage>, ctx: TranslationContext): AsyncGenerator<IRStreamEvent> {
+	const state: State = {nextBlock: 0, tools: new Map(), ordered: []};
+	let started = false;
+	let finish: IRFinishReason | undefined;
+	let refused = false;
+	let usage: IRUsage | undefined;
+	let done = false;
+	for await (const message of messages) {
+		if (message.data.trim() === '[DONE]') {
+			done = true;
+			break;
+		}
+		const chunk = parseChunk(message.data);
+		if (!chunk) {
+			yield malformed(message.data);
+			return;
+		}
+		if (chunk.error !== undefined && chunk.error !== null) {
+			yield {type: 'error', error: decodeOpenaiError(200, chunk)};
+			return;
+		}
+		if (!started) {
+			started = true;
+			yield {type: 'start', id: stringField(chunk, 'id') ?? '', model: stringField(chunk, 'model') ?? ''};
+		}
+		const choice = arrayField(chunk, 'choices')?.find(isObject);
+		const delta = choice && objectField(choice, 'delta');
+		if (delta) yield* deltaEvents(state, delta);
+		if (delta && stringField(delta, 'refusal')) refused = true;
+		if (choice && typeof choice.finish_reason === 'string') {
+			yield* closeAll(state, ctx);
+			finish = mapOpenaiFinishReason(choice.finish_reason);
+		}
+		const chunkUsage = objectField(chunk, 'usage');
+		if (chunkUsage) usage = convertOpenaiUsage(chunkUsage);
+	}
+	if (!done && finish === undefined) {
+		yield endedEarly;
+		return;
+	}
+	if (!started) yield {type: 'start', id: '', model: ''};
+	yield* closeAll(state, ctx);
+	const reason = finish ?? 'stop';
+	yield {type: 'finish', reason: refused && reason === 'stop' ? 'refusal' : reason, usage: usage ?? {inputTokens: 0, outputTokens: 0}};
+}

@@ -1,0 +1,132 @@
+/**
+ * IR stream events → the SSE frames an OpenAI chat completions client reads.
+ * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
+ */
+import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
+import {assertNever, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage, type JsonObject, type JsonValue} from '../ir.js';
+import {rememberToolCallSignature} from '../signature.js';
+import {sseFrame} from '../sse.js';
+import {toOpenaiUsage} from './convert-openai-usage.js';
+import {renderOpenAIError} from './errors.js';
+import {newResponseId, toChatCompletionId} from './ids.js';
+import {toOpenaiFinishReason} from './map-openai-finish-reason.js';
+
+/** The encoder's state: created per stream inside the generator, never shared between streams. */
+type State = {
+	id: string;
+	readonly created: number;
+	readonly options: EncodeStreamOptions;
+	started: boolean;
+	/** IR block index → OpenAI `tool_calls[].index` and call id. */
+	readonly tools: Map<number, {index: number; id: string}>;
+	warnedSignature: boolean;
+};
+
+const done = 'data: [DONE]\n\n';
+
+function chunk(state: State, choices: JsonValue[], usage?: JsonObject): string {
+	const body: JsonObject = {id: state.id, object: 'chat.completion.chunk', created: state.created, model: state.options.model, choices};
+	// With include_usage every chunk carries `usage`, null except on the last one.
+	if (state.options.includeUsage) body.usage = usage ?? null;
+	return sseFrame(JSON.stringify(body));
+}
+
+function deltaChunk(state: State, delta: JsonObject, finishReason: string | null = null): string {
+	return chunk(state, [{index: 0, delta, logprobs: null, finish_reason: finishReason}]);
+}
+
+/** The first chunk announces the role, like the real API's (`content: ""`, `refusal: null`). */
+function start(state: State, id?: string): string[] {
+	if (id) state.id = toChatCompletionId(id);
+	if (state.started) return [];
+	state.started = true;
+	return [deltaChunk(state, {role: 'assistant', content: '', refusal: null})];
+}
+
+function finish(state: State, reason: IRFinishReason, usage: IRUsage): string[] {
+	const frames = [deltaChunk(state, {}, toOpenaiFinishReason(reason, state.tools.size > 0))];
+	if (state.options.includeUsage) frames.push(chunk(state, [], toOpenaiUsage(usage)));
+	frames.push(done);
+	return frames;
+}
+
+function toolStart(state: State, block: number, id: string, name: string): string[] {
+	const index = state.tools.size;
+	state.tools.set(block, {index, id});
+	return [deltaChunk(state, {tool_calls: [{index, id, type: 'function', function: {name, arguments: ''}}]})];
+}
+
+function toolArgs(state: State, block: number, json: string): string[] {
+	const tool = state.tools.get(block);
+	if (!tool || json === '') return [];
+	return [deltaChunk(state, {tool_calls: [{index: tool.index, function: {arguments: json}}]})];
+}
+
+/** Tool-call signatures are remembered by call id (OpenAI has no slot); others are lost, said once. */
+function signature(state: State, event: Extract<IRStreamEvent, {type: 'signature'}>, ctx: TranslationContext): string[] {
+	const tool = state.tools.get(event.index);
+	if (tool) rememberToolCallSignature(tool.id, event.signature);
+	else if (!state.warnedSignature && event.signature.value !== '') {
+		state.warnedSignature = true;
+		ctx.warn(`Dropped a ${event.signature.format} reasoning signature: OpenAI chat completions has no field for it.`);
+	}
+	return [];
+}
+
+const errorFrames = (error: IRError): string[] => [sseFrame(JSON.stringify(renderOpenAIError(error).body)), done];
+
+function framesFor(state: State, event: IRStreamEvent, ctx: TranslationContext): string[] {
+	switch (event.type) {
+		case 'start':
+			return start(state, event.id);
+		case 'block-start':
+			return event.block.kind === 'tool_call' ? [...start(state), ...toolStart(state, event.index, event.block.id, event.block.name)] : [];
+		case 'text-delta':
+			return event.text === '' ? [] : [...start(state), deltaChunk(state, {content: event.text})];
+		case 'reasoning-delta':
+			// DeepSeek's field; the official SDK passes unknown delta fields through untouched.
+			return event.text === '' ? [] : [...start(state), deltaChunk(state, {reasoning_content: event.text})];
+		case 'tool-args-delta':
+			return toolArgs(state, event.index, event.json);
+		case 'signature':
+			return signature(state, event, ctx);
+		case 'redacted-reasoning':
+			ctx.warn('Dropped redacted reasoning: OpenAI chat completions cannot show it.');
+			return [];
+		case 'block-end':
+		case 'usage':
+			return [];
+		case 'finish':
+			return [...start(state), ...finish(state, event.reason, event.usage)];
+		case 'error':
+			return errorFrames(event.error);
+		default:
+			return assertNever(event, 'stream event');
+	}
+}
+
+/**
+ * IR events → OpenAI SSE frames: a role chunk, content / reasoning_content / tool_calls deltas
+ * (first delta of a call: index, id, type, name, arguments ""; then index + argument pieces), a
+ * finish chunk, the usage chunk (`choices: []`) only if the client asked for it, `data: [DONE]`.
+ * A mid-stream error is a `data: {"error":{…}}` frame, then `[DONE]`, as the API itself does.
+ */
+export async function* encodeOpenaiStream(
+	events: AsyncIterable<IRStreamEvent>,
+	options: EncodeStreamOptions,
+	ctx: TranslationContext,
+): AsyncGenerator<string> {
+	const state: State = {
+		id: newResponseId(),
+		created: Math.floor(Date.now() / 1000),
+		options,
+		started: false,
+		tools: new Map(),
+		warnedSignature: false,
+	};
+	for await (const event of events) {
+		yield* framesFor(state, event, ctx);
+		if (event.type === 'finish' || event.type === 'error') return;
+	}
+	yield* errorFrames({kind: 'upstream', status: 502, message: 'The upstream stream ended before the answer was complete.'});
+}

@@ -1,0 +1,22 @@
+/**
+ * The OpenAI chat completions adapter (`POST /v1/chat/completions`). The Responses API is a
+ * separate format.
+ * @see https://platform.openai.com/docs/api-reference/chat
+ */
+import type {FormatAdapter} from '../adapter.js';
+import {decodeOpenaiError, renderOpenAIError} from './errors.js';
+import {decodeOpenaiRequest, encodeOpenaiRequest} from './request.js';
+import {decodeOpenaiResponse, encodeOpenaiResponse} from './response.js';
+import {decodeOpenaiStream, encodeOpenaiStream} from './stream.js';
+
+export const openaiAdapter: FormatAdapter = {
+	format: 'openai',
+	decodeRequest: decodeOpenaiRequest,
+	encodeRequest: encodeOpenaiRequest,
+	decodeResponse: body => decodeOpenaiResponse(body),
+	encodeResponse: encodeOpenaiResponse,
+	decodeStream: decodeOpenaiStream,
+	encodeStream: encodeOpenaiStream,
+	decodeError: decodeOpenaiError,
+	renderError: renderOpenAIError,
+};

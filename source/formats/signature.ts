@@ -1,0 +1,42 @@
+/**
+ * Reasoning signatures travel through clients of other formats and must come back to the provider
+ * that made them, unchanged. Two carriers:
+ *
+ * - where the client's format has a signature slot (Anthropic thinking `signature`, Gemini
+ *   `thoughtSignature`), a foreign signature is wrapped as `gtui1.<format>.<value>` so the decoder
+ *   knows its origin when the client echoes it back; an unwrapped value belongs to the slot's own format;
+ * - where it has none (OpenAI chat tool calls), a bounded in-memory map from tool-call id to signature.
+ */
+import type {Format, IRSignature} from './ir.js';
+
+const prefix = 'gtui1.';
+
+/** The value to put in a client-facing signature slot of `slotFormat`. */
+export function wrapSignature(signature: IRSignature, slotFormat: Format): string {
+	return signature.format === slotFormat ? signature.value : `${prefix}${signature.format}.${signature.value}`;
+}
+
+/** Read a signature a client sent back in a slot of `slotFormat`. */
+export function unwrapSignature(value: string, slotFormat: Format): IRSignature {
+	if (value.startsWith(prefix)) {
+		const rest = value.slice(prefix.length);
+		const dot = rest.indexOf('.');
+		const format = rest.slice(0, dot);
+		if (format === 'openai' || format === 'anthropic' || format === 'gemini') return {format, value: rest.slice(dot + 1)};
+	}
+	return {format: slotFormat, value};
+}
+
+const maxRemembered = 10_000;
+const byToolCallId = new Map<string, IRSignature>();
+
+/** Remember the signature of a tool call whose client format has no slot for it. */
+export function rememberToolCallSignature(toolCallId: string, signature: IRSignature): void {
+	byToolCallId.delete(toolCallId);
+	byToolCallId.set(toolCallId, signature);
+	if (byToolCallId.size > maxRemembered) byToolCallId.delete(byToolCallId.keys().next().value!);
+}
+
+export function recallToolCallSignature(toolCallId: string): IRSignature | undefined {
+	return byToolCallId.get(toolCallId);
+}

@@ -1,0 +1,15 @@
+/**
+ * Where gateway-tui keeps its data: `--home DIR`, else `GATEWAY_TUI_HOME`, else the per-user data
+ * directory of the platform (env-paths: ~/.local/share/gateway-tui on Linux).
+ */
+import envPaths from 'env-paths';
+import {resolve} from 'node:path';
+
+export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+	if (flag) return resolve(flag);
+	if (env.GATEWAY_TUI_HOME) return resolve(env.GATEWAY_TUI_HOME);
+	return envPaths('gateway-tui', {suffix: ''}).data;
+}
+
+export const defaultPort = 11580;
+export const defaultHost = '127.0.0.1';

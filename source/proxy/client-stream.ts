@@ -1,0 +1,72 @@
+/**
+ * Writing a streamed answer to the client: headers once, each chunk as it comes (never buffered),
+ * waiting for the socket to drain when the client reads slowly, and stopping as soon as the client
+ * is gone.
+ */
+import {once} from 'node:events';
+import type {FastifyReply} from 'fastify';
+import type {Format, IRError} from '../formats/ir.js';
+import {sseFrame} from '../formats/sse.js';
+import type {Exchange} from './exchange.js';
+import {renderError} from './errors.js';
+
+export class ClientStream {
+	private readonly raw: FastifyReply['raw'];
+
+	constructor(
+		private readonly reply: FastifyReply,
+		private readonly exchange: Exchange,
+	) {
+		this.raw = reply.raw;
+	}
+
+	get closed(): boolean {
+		return this.raw.destroyed || this.raw.writableEnded;
+	}
+
+	/** Take the response over from Fastify and send the status line and headers. */
+	open(status: number, headers: Record<string, string>): void {
+		const fastifyHeaders: Record<string, string> = {};
+		for (const [name, value] of Object.entries(this.reply.getHeaders())) if (value !== undefined) fastifyHeaders[name] = String(value);
+		this.reply.hijack();
+		this.raw.writeHead(status, {...fastifyHeaders, 'cache-control': 'no-cache', 'x-accel-buffering': 'no', ...headers});
+		this.raw.flushHeaders();
+	}
+
+	async write(chunk: Uint8Array | string): Promise<void> {
+		if (this.closed) return;
+		this.exchange.firstByteAt ??= performance.now();
+		if (!this.raw.write(chunk)) await Promise.race([once(this.raw, 'drain'), once(this.raw, 'close')]);
+	}
+
+	end(): void {
+		if (!this.closed) this.raw.end();
+	}
+}
+
+/** A mid-stream error in the client's format, after which the stream ends. */
+export function streamErrorFrame(format: Format, error: IRError): string {
+	const {body} = renderError(format, error);
+	return sseFrame(JSON.stringify(body), format === 'anthropic' ? 'error' : undefined);
+}
+
+/** Abort the upstream call when the client goes away before its answer is complete. */
+export function abortOnClientClose(reply: FastifyReply): AbortController {
+	const controller = new AbortController();
+	reply.raw.once('close', () => {
+		if (!reply.raw.writableFinished) controller.abort(new Error('client disconnected'));
+	});
+	return controller;
+}
+
+/** Upstream response headers worth passing on to the client. */
+export function forwardedHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const [name, value] of Object.entries(headers)) {
+		if (value === undefined) continue;
+		if (/^(content-type|retry-after|request-id|x-request-id|openai-processing-ms|anthropic-ratelimit-.*|x-ratelimit-.*)$/i.test(name)) {
+			out[name === 'x-request-id' || name === 'request-id' ? `upstream-${name}` : name] = Array.isArray(value) ? value.join(', ') : value;
+		}
+	}
+	return out;
+}

@@ -1,0 +1,62 @@
+/**
+ * Reads token usage on the side: the relay forwards bytes to the client untouched and pushes a copy
+ * here, where the channel format's own stream decoder turns it into IR events. Failures here never
+ * affect the client's answer; they become a warning on the request log.
+ */
+import type {TranslationContext} from '../formats/adapter.js';
+import {adapters} from '../formats/index.js';
+import type {Format, IRStreamEvent, IRUsage} from '../formats/ir.js';
+import {parseSse, type SseMessage} from '../formats/sse.js';
+import {Pipe, jsonArrayElements} from './pipe.js';
+
+export type StreamFraming = 'sse' | 'json-array';
+
+export function mergeUsage(into: IRUsage | null, part: Partial<IRUsage>): IRUsage {
+	return {inputTokens: 0, outputTokens: 0, ...into, ...Object.fromEntries(Object.entries(part).filter(([, value]) => value !== undefined))};
+}
+
+/** Follow IR stream events and keep the latest usage (cumulative, as every format reports it). */
+export async function collectUsage(events: AsyncIterable<IRStreamEvent>, onUsage: (usage: IRUsage) => void): Promise<void> {
+	let usage: IRUsage | null = null;
+	for await (const event of events) {
+		if (event.type === 'usage' || event.type === 'start') {
+			if (event.usage) usage = mergeUsage(usage, event.usage);
+		} else if (event.type === 'finish') {
+			usage = mergeUsage(usage, event.usage);
+		}
+		if (usage) onUsage(usage);
+	}
+}
+
+export class StreamMeter {
+	private readonly bytes = new Pipe<Uint8Array>();
+	private readonly messages = new Pipe<SseMessage>();
+	readonly done: Promise<void>;
+
+	constructor(format: Format, framing: StreamFraming | 'messages', ctx: TranslationContext, onUsage: (usage: IRUsage) => void) {
+		const source: AsyncIterable<SseMessage> =
+			framing === 'messages' ? this.messages : framing === 'sse' ? parseSse(this.bytes) : wrapElements(jsonArrayElements(this.bytes));
+		this.done = collectUsage(adapters[format].decodeStream(source, ctx), onUsage).catch((error: unknown) => {
+			ctx.warn(`usage could not be read from the stream (${(error as Error).message})`);
+			this.bytes.end();
+			this.messages.end();
+		});
+	}
+
+	pushBytes(chunk: Uint8Array): void {
+		this.bytes.push(chunk);
+	}
+
+	pushMessage(message: SseMessage): void {
+		this.messages.push(message);
+	}
+
+	end(): void {
+		this.bytes.end();
+		this.messages.end();
+	}
+}
+
+async function* wrapElements(elements: AsyncIterable<string>): AsyncGenerator<SseMessage> {
+	for await (const data of elements) yield {data};
+}

@@ -1,0 +1,51 @@
+/**
+ * Which channel serves a request: the model must be configured on an enabled channel and allowed
+ * by the key's model and channel allow-lists. Among the eligible channels, the inbound format
+ * comes first (passthrough, no translation), then higher priority, then the older channel.
+ */
+import {GatewayError} from '../errors.js';
+import type {Format} from '../formats/ir.js';
+import type {ChannelRecord, KeyRecord} from '../store/records.js';
+import type {Snapshot} from './registry.js';
+
+export type Route = {readonly channel: ChannelRecord; readonly upstreamModel: string};
+
+export function keyAllowsModel(key: KeyRecord, model: string): boolean {
+	return key.models.length === 0 || key.models.includes(model);
+}
+
+export function keyAllowsChannel(key: KeyRecord, channel: ChannelRecord): boolean {
+	return key.channels.length === 0 || key.channels.includes(channel.id);
+}
+
+export function resolveRoutes(snapshot: Snapshot, key: KeyRecord, model: string, inbound: Format): Route[] {
+	const serving = snapshot.channels.flatMap(channel => {
+		const entry = channel.enabled ? channel.models.find(item => item.name === model) : undefined;
+		return entry ? [{channel, upstreamModel: entry.upstream}] : [];
+	});
+	if (serving.length === 0) {
+		throw new GatewayError('not_found', 404, `The model "${model}" is not configured on any enabled channel. Add it to a channel (\`gateway-tui channels edit NAME --models …\`) or ask for a model listed by GET /v1/models.`, {code: 'model_not_found', param: 'model'});
+	}
+	const permitted = keyAllowsModel(key, model) ? serving.filter(route => keyAllowsChannel(key, route.channel)) : [];
+	if (permitted.length === 0) {
+		throw new GatewayError('permission', 403, `The virtual key "${key.name}" is not allowed to use the model "${model}". Use a model the key allows, or change the key's allow-list.`, {code: 'model_not_allowed', param: 'model'});
+	}
+	return permitted.sort(
+		(a, b) =>
+			Number(b.channel.format === inbound) - Number(a.channel.format === inbound) ||
+			b.channel.priority - a.channel.priority ||
+			a.channel.createdAt.localeCompare(b.channel.createdAt),
+	);
+}
+
+/** The client-facing models a key may use, each once, in channel order. */
+export function modelsForKey(snapshot: Snapshot, key: KeyRecord): Array<{id: string; channel: ChannelRecord}> {
+	const seen = new Map<string, ChannelRecord>();
+	for (const channel of snapshot.channels) {
+		if (!channel.enabled || !keyAllowsChannel(key, channel)) continue;
+		for (const model of channel.models) {
+			if (keyAllowsModel(key, model.name) && !seen.has(model.name)) seen.set(model.name, channel);
+		}
+	}
+	return [...seen].map(([id, channel]) => ({id, channel}));
+}

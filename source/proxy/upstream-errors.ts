@@ -1,0 +1,42 @@
+/**
+ * An upstream error answer, as the client should see it: the provider's message kept (with the
+ * channel's real key scrubbed from it), the status mapped so that a client never mistakes a refused
+ * provider key for its own bad virtual key.
+ */
+import {GatewayError} from '../errors.js';
+import type {IRError} from '../formats/ir.js';
+import type {ChannelRecord} from '../store/records.js';
+import {maskSecret} from '../services/channels.js';
+
+/** Remove the channel's real key from any text that may reach a client or a log. */
+export function scrub(text: string, channel: Pick<ChannelRecord, 'apiKey'>): string {
+	return channel.apiKey && channel.apiKey.length >= 4 ? text.split(channel.apiKey).join(maskSecret(channel.apiKey)) : text;
+}
+
+export function mapUpstreamError(channel: ChannelRecord, decoded: IRError, retryAfter: string | undefined): GatewayError {
+	const message = scrub(decoded.message, channel);
+	const status = decoded.status;
+	if (status === 401 || status === 403) {
+		return new GatewayError('upstream', 502, `Channel "${channel.name}" refused its provider API key (HTTP ${status}: ${message}). Update the key with \`gateway-tui channels edit ${channel.name} --api-key …\`.`, {code: 'upstream_auth_failed'});
+	}
+	if (status === 429) {
+		return new GatewayError(decoded.kind === 'insufficient_quota' ? 'insufficient_quota' : 'rate_limit', 429, `Channel "${channel.name}" is rate limited by the provider: ${message}`, {code: decoded.code ?? 'rate_limit_exceeded', retryAfter});
+	}
+	if (status >= 500) {
+		return new GatewayError(decoded.kind === 'overloaded' ? 'overloaded' : 'upstream', 502, `Channel "${channel.name}" failed (HTTP ${status}: ${message}). Try again later.`, {code: 'upstream_error', retryAfter});
+	}
+	return new GatewayError(decoded.kind === 'upstream' || decoded.kind === 'internal' ? 'invalid_request' : decoded.kind, status, `The provider of channel "${channel.name}" rejected the request: ${message}`, {code: decoded.code, param: decoded.param});
+}
+
+export function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+	const value = headers[name];
+	return Array.isArray(value) ? value[0] : value;
+}
+
+export function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}

@@ -1,0 +1,168 @@
+/**
+ * Calls to providers: one undici Agent (a keep-alive pool per origin) for the whole process,
+ * the provider's own auth header, and upstream failures turned into GatewayErrors that name the
+ * channel (never its key).
+ */
+import {Agent, errors as undiciErrors, request, type Dispatcher} from 'undici';
+import {GatewayError} from '../errors.js';
+import {assertNever, type Format} from '../formats/ir.js';
+import type {ChannelRecord} from '../store/records.js';
+
+export type UpstreamTimeouts = {
+	/** Time to open the TCP/TLS connection. */
+	readonly connectMs: number;
+	/** Time until the response headers arrive (a non-streaming answer can take minutes). */
+	readonly headersMs: number;
+	/** Longest silence between two body chunks. */
+	readonly bodyMs: number;
+};
+
+export const defaultTimeouts: UpstreamTimeouts = {connectMs: 10_000, headersMs: 600_000, bodyMs: 300_000};
+
+const agents = new Map<string, Agent>();
+
+function agentFor(timeouts: UpstreamTimeouts): Agent {
+	const id = `${timeouts.connectMs}/${timeouts.headersMs}/${timeouts.bodyMs}`;
+	let agent = agents.get(id);
+	if (!agent) {
+		agent = new Agent({
+			connect: {timeout: timeouts.connectMs},
+			headersTimeout: timeouts.headersMs,
+			bodyTimeout: timeouts.bodyMs,
+			keepAliveTimeout: 30_000,
+			connections: 64,
+		});
+		agents.set(id, agent);
+	}
+	return agent;
+}
+
+/** Close every pooled connection (on shutdown). */
+export async function closeUpstreamPools(): Promise<void> {
+	const all = [...agents.values()];
+	agents.clear();
+	await Promise.all(all.map(agent => agent.close().catch(() => {})));
+}
+
+/** The provider's auth header for this channel's real key. */
+export function authHeaders(format: Format, apiKey: string | null): Record<string, string> {
+	if (!apiKey) return {};
+	switch (format) {
+		case 'openai':
+			return {authorization: `Bearer ${apiKey}`};
+		case 'anthropic':
+			return {'x-api-key': apiKey};
+		case 'gemini':
+			return {'x-goog-api-key': apiKey};
+		default:
+			return assertNever(format, 'format');
+	}
+}
+
+export const defaultAnthropicVersion = '2023-06-01';
+
+export function channelUrl(channel: Pick<ChannelRecord, 'baseUrl'>, path: string, query?: Readonly<Record<string, string>>): string {
+	const url = new URL(channel.baseUrl.replace(/\/+$/, '') + path);
+	for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, value);
+	return url.toString();
+}
+
+export type UpstreamCall = {
+	readonly channel: ChannelRecord;
+	readonly method: 'GET' | 'POST';
+	readonly path: string;
+	readonly query?: Readonly<Record<string, string>>;
+	readonly headers?: Readonly<Record<string, string>>;
+	readonly body?: string;
+	readonly signal?: AbortSignal;
+	readonly timeouts?: UpstreamTimeouts;
+};
+
+export type UpstreamResponse = Dispatcher.ResponseData;
+
+/** Send one request upstream. Connection failures and time-outs throw GatewayErrors (502/504) naming the channel. */
+export async function callUpstream(call: UpstreamCall): Promise<UpstreamResponse> {
+	const {channel} = call;
+	const headers: Record<string, string> = {
+		accept: 'application/json, text/event-stream',
+		// Bodies are read on the side for usage; a compressed body could not be.
+		'accept-encoding': 'identity',
+		'user-agent': 'gateway-tui',
+		...call.headers,
+		...authHeaders(channel.format, channel.apiKey),
+	};
+	if (call.body !== undefined) headers['content-type'] = 'application/json';
+	if (channel.format === 'anthropic' && !headers['anthropic-version']) headers['anthropic-version'] = defaultAnthropicVersion;
+	try {
+		return await request(channelUrl(channel, call.path, call.query), {
+			method: call.method,
+			headers,
+			body: call.body,
+			signal: call.signal,
+			dispatcher: agentFor(call.timeouts ?? defaultTimeouts),
+		});
+	} catch (error) {
+		throw upstreamFailure(channel, error);
+	}
+}
+
+/** Map a transport failure to a GatewayError; a client abort passes through unchanged. */
+export function upstreamFailure(channel: Pick<ChannelRecord, 'name'>, error: unknown): unknown {
+	if (error instanceof GatewayError) return error;
+	if (error instanceof undiciErrors.RequestAbortedError || (error instanceof Error && error.name === 'AbortError')) return error;
+	if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) {
+		return new GatewayError('timeout', 504, `Channel "${channel.name}" did not answer in time (${describe(error)}). Try again, or check the provider's status.`, {cause: error});
+	}
+	return new GatewayError('upstream', 502, `Channel "${channel.name}" could not be reached (${describe(error)}). Check its base URL with \`gateway-tui channels test ${channel.name}\`.`, {cause: error});
+}
+
+function describe(error: unknown): string {
+	if (!(error instanceof Error)) return String(error);
+	const code = (error as {code?: unknown}).code ?? (error.cause as {code?: unknown} | undefined)?.code;
+	return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
+}
+
+export type ProbeResult =
+	| {readonly ok: true; readonly latencyMs: number; readonly models: number}
+	| {readonly ok: false; readonly latencyMs: number; readonly status?: number; readonly error: string};
+
+const modelListPaths: Record<Format, string> = {openai: '/models', anthropic: '/v1/models', gemini: '/v1beta/models'};
+
+/** One cheap call to the provider's model list: latency, or the provider's own error message. */
+export async function probeChannel(channel: ChannelRecord, timeouts: UpstreamTimeouts = {connectMs: 5000, headersMs: 15_000, bodyMs: 15_000}): Promise<ProbeResult> {
+	const started = performance.now();
+	const elapsed = () => Math.round(performance.now() - started);
+	try {
+		const response = await callUpstream({channel, method: 'GET', path: modelListPaths[channel.format], timeouts});
+		const text = await response.body.text();
+		if (response.statusCode >= 400) {
+			return {ok: false, latencyMs: elapsed(), status: response.statusCode, error: `HTTP ${response.statusCode}: ${providerMessage(text)}`};
+		}
+		return {ok: true, latencyMs: elapsed(), models: countModels(text)};
+	} catch (error) {
+		return {ok: false, latencyMs: elapsed(), error: error instanceof Error ? error.message : String(error)};
+	}
+}
+
+/** The human message inside any of the three error shapes, else the raw text (shortened). */
+export function providerMessage(text: string): string {
+	try {
+		const body: unknown = JSON.parse(text);
+		const error = (body as {error?: unknown}).error;
+		const message = (error as {message?: unknown} | undefined)?.message;
+		if (typeof message === 'string') return message;
+	} catch {
+		// not JSON: fall through to the raw text
+	}
+	return text.length > 200 ? `${text.slice(0, 200)}…` : text || '(empty body)';
+}
+
+function countModels(text: string): number {
+	try {
+		const body = JSON.parse(text) as {data?: unknown; models?: unknown};
+		const list = body.data ?? body.models;
+		return Array.isArray(list) ? list.length : 0;
+	} catch {
+		return 0;
+	}
+}

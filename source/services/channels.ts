@@ -1,0 +1,127 @@
+/**
+ * Channels: one provider connection each (format, base URL, real key, models). Used by the CLI and the TUI.
+ */
+import {randomBytes} from 'node:crypto';
+import {UserError} from '../errors.js';
+import type {Format} from '../formats/ir.js';
+import type {Store} from '../store/index.js';
+import {channelRecordSchema, type ChannelRecord} from '../store/records.js';
+import {probeChannel, type ProbeResult} from '../proxy/upstream.js';
+import {parseBaseUrl, parseInteger, parseModels} from './parse.js';
+
+export const channels = (store: Store) => store.collection('channels', channelRecordSchema, 'channel');
+
+/** The real key as it may be shown anywhere: its first 3 and last 4 characters. */
+export function maskSecret(secret: string | null): string {
+	if (!secret) return '(none)';
+	if (secret.length < 12) return '…' + secret.slice(-2);
+	return `${secret.slice(0, 3)}…${secret.slice(-4)}`;
+}
+
+export function parseFormat(text: string | undefined): Format {
+	if (text === 'openai' || text === 'anthropic' || text === 'gemini') return text;
+	throw new UserError(`Unknown format "${text ?? ''}": use --format openai, anthropic or gemini.`);
+}
+
+/** What a channel looks like to a user: the real key only masked. */
+export type ChannelView = Omit<ChannelRecord, 'v' | 'apiKey'> & {apiKey: string};
+
+export function channelView(channel: ChannelRecord): ChannelView {
+	const {v: _v, apiKey, ...rest} = channel;
+	return {...rest, apiKey: maskSecret(apiKey)};
+}
+
+export type AddChannelInput = {
+	name: string;
+	format: string;
+	baseUrl: string;
+	apiKey?: string;
+	models: string | readonly string[];
+	priority?: string | number;
+};
+
+export type EditChannelInput = Partial<Omit<AddChannelInput, 'format'>> & {format?: string; enabled?: boolean};
+
+export async function listChannels(store: Store): Promise<ChannelRecord[]> {
+	return (await channels(store).list()).sort((a, b) => b.priority - a.priority || a.createdAt.localeCompare(b.createdAt));
+}
+
+export async function findChannel(store: Store, ref: string): Promise<ChannelRecord> {
+	const all = await listChannels(store);
+	const found = all.find(channel => channel.id === ref) ?? all.find(channel => channel.name === ref);
+	if (!found) throw new UserError(`No channel named "${ref}". Run \`gateway-tui channels list\` to see the channels.`);
+	return found;
+}
+
+export async function addChannel(store: Store, input: AddChannelInput): Promise<ChannelRecord> {
+	const name = input.name?.trim();
+	if (!name) throw new UserError('A channel needs a name: pass --name NAME.');
+	if ((await listChannels(store)).some(channel => channel.name === name)) {
+		throw new UserError(`A channel named "${name}" exists already: choose another name, or change it with \`gateway-tui channels edit ${name}\`.`);
+	}
+	const now = new Date().toISOString();
+	const record: ChannelRecord = {
+		v: 1,
+		id: `ch_${randomBytes(6).toString('hex')}`,
+		name,
+		format: parseFormat(input.format),
+		baseUrl: parseBaseUrl(input.baseUrl ?? ''),
+		apiKey: input.apiKey?.trim() || null,
+		models: parseModels(input.models),
+		enabled: true,
+		priority: parsePriority(input.priority),
+		createdAt: now,
+		updatedAt: now,
+	};
+	await save(store, record);
+	return record;
+}
+
+export async function editChannel(store: Store, ref: string, input: EditChannelInput): Promise<ChannelRecord> {
+	const channel = await findChannel(store, ref);
+	const name = input.name?.trim();
+	if (name !== undefined && name !== channel.name) {
+		if (!name) throw new UserError('A channel name cannot be empty.');
+		if ((await listChannels(store)).some(other => other.name === name)) throw new UserError(`A channel named "${name}" exists already: choose another name.`);
+	}
+	const edited: ChannelRecord = {
+		...channel,
+		name: name || channel.name,
+		format: input.format === undefined ? channel.format : parseFormat(input.format),
+		baseUrl: input.baseUrl === undefined ? channel.baseUrl : parseBaseUrl(input.baseUrl),
+		apiKey: input.apiKey === undefined ? channel.apiKey : input.apiKey.trim() || null,
+		models: input.models === undefined ? channel.models : parseModels(input.models),
+		priority: input.priority === undefined ? channel.priority : parsePriority(input.priority),
+		enabled: input.enabled ?? channel.enabled,
+		updatedAt: new Date().toISOString(),
+	};
+	await save(store, edited);
+	return edited;
+}
+
+export async function setChannelEnabled(store: Store, ref: string, enabled: boolean): Promise<ChannelRecord> {
+	return editChannel(store, ref, {enabled});
+}
+
+export async function removeChannel(store: Store, ref: string): Promise<ChannelRecord> {
+	const channel = await findChannel(store, ref);
+	await channels(store).delete(channel.id);
+	await store.bumpRevision();
+	return channel;
+}
+
+/** One cheap call (the provider's model list): latency, or the provider's own error. */
+export async function testChannel(store: Store, ref: string): Promise<{channel: ChannelRecord; result: ProbeResult}> {
+	const channel = await findChannel(store, ref);
+	return {channel, result: await probeChannel(channel)};
+}
+
+function parsePriority(value: string | number | undefined): number {
+	if (value === undefined) return 0;
+	return typeof value === 'number' ? value : parseInteger(value, 'priority');
+}
+
+async function save(store: Store, record: ChannelRecord): Promise<void> {
+	await channels(store).set(record.id, record);
+	await store.bumpRevision();
+}

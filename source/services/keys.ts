@@ -1,0 +1,158 @@
+/**
+ * Virtual keys: the only credential clients ever hold. Used by the CLI and the TUI alike.
+ */
+import {createHash, randomBytes} from 'node:crypto';
+import {UserError} from '../errors.js';
+import type {Store} from '../store/index.js';
+import {activityRecordSchema, keyRecordSchema, type KeyRecord} from '../store/records.js';
+import {findChannel, listChannels} from './channels.js';
+import {parseExpiry, parseList} from './parse.js';
+
+export const keyPrefix = 'sk-gtui-';
+
+export function hashSecret(secret: string): string {
+	return createHash('sha256').update(secret).digest('hex');
+}
+
+/** 32 bytes from the CSPRNG, base64url, behind a prefix that makes the key recognisable (and greppable). */
+export function generateSecret(): string {
+	return keyPrefix + randomBytes(32).toString('base64url');
+}
+
+export const keys = (store: Store) => store.collection('keys', keyRecordSchema, 'key');
+const activity = (store: Store) => store.collection('activity', activityRecordSchema, 'key activity');
+
+export type KeyState = 'active' | 'expired' | 'revoked';
+
+export function keyState(key: Pick<KeyRecord, 'expiresAt' | 'revokedAt'>, now = Date.now()): KeyState {
+	if (key.revokedAt) return 'revoked';
+	if (key.expiresAt && Date.parse(key.expiresAt) <= now) return 'expired';
+	return 'active';
+}
+
+/** What a key looks like to a user: never the hash; the plaintext only where asked for. */
+export type KeyView = {
+	id: string;
+	name: string;
+	description: string;
+	prefix: string;
+	models: string[];
+	channels: string[];
+	state: KeyState;
+	expiresAt: string | null;
+	revokedAt: string | null;
+	createdAt: string;
+	lastUsedAt: string | null;
+};
+
+export type CreateKeyInput = {
+	name: string;
+	description?: string;
+	models?: string | readonly string[];
+	channels?: string | readonly string[];
+	expiresIn?: string;
+	expiresAt?: string;
+};
+
+export async function listKeys(store: Store): Promise<KeyRecord[]> {
+	return (await keys(store).list()).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/** Find a key by name or id; a UserError names what was looked for and how to list keys. */
+export async function findKey(store: Store, ref: string): Promise<KeyRecord> {
+	const all = await listKeys(store);
+	const found = all.find(key => key.id === ref) ?? all.find(key => key.name === ref);
+	if (!found) throw new UserError(`No key named "${ref}". Run \`gateway-tui keys list\` to see the keys.`);
+	return found;
+}
+
+export async function createKey(store: Store, input: CreateKeyInput): Promise<KeyRecord> {
+	const name = input.name?.trim();
+	if (!name) throw new UserError('A key needs a name: pass --name NAME.');
+	const existing = await listKeys(store);
+	if (existing.some(key => key.name === name)) throw new UserError(`A key named "${name}" exists already: choose another name, or rotate it with \`gateway-tui keys rotate ${name}\`.`);
+	const channelIds = await resolveChannelIds(store, parseList(input.channels));
+	const secret = generateSecret();
+	const record: KeyRecord = {
+		v: 1,
+		id: `key_${randomBytes(6).toString('hex')}`,
+		name,
+		description: input.description?.trim() ?? '',
+		secret,
+		hash: hashSecret(secret),
+		models: parseList(input.models),
+		channels: channelIds,
+		expiresAt: parseExpiry(input),
+		revokedAt: null,
+		createdAt: new Date().toISOString(),
+	};
+	await save(store, record);
+	return record;
+}
+
+export async function revokeKey(store: Store, ref: string): Promise<KeyRecord> {
+	const key = await findKey(store, ref);
+	if (key.revokedAt) return key;
+	const revoked = {...key, revokedAt: new Date().toISOString()};
+	await save(store, revoked);
+	return revoked;
+}
+
+/** A new secret with the same settings; the old one stops working as soon as proxies see the new revision. */
+export async function rotateKey(store: Store, ref: string): Promise<KeyRecord> {
+	const key = await findKey(store, ref);
+	const secret = generateSecret();
+	const rotated = {...key, secret, hash: hashSecret(secret)};
+	await save(store, rotated);
+	return rotated;
+}
+
+export async function deleteKey(store: Store, ref: string): Promise<KeyRecord> {
+	const key = await findKey(store, ref);
+	await keys(store).delete(key.id);
+	await activity(store).delete(key.id);
+	await store.bumpRevision();
+	return key;
+}
+
+export async function lastUsed(store: Store): Promise<Map<string, string>> {
+	const out = new Map<string, string>();
+	for (const key of await listKeys(store)) {
+		const record = await activity(store).get(key.id);
+		if (record) out.set(key.id, record.lastUsedAt);
+	}
+	return out;
+}
+
+/** Persist lastUsedAt for several keys (called in batches by the proxy, never per request). */
+export async function recordLastUsed(store: Store, times: ReadonlyMap<string, string>): Promise<void> {
+	for (const [id, lastUsedAt] of times) await activity(store).set(id, {v: 1, lastUsedAt});
+}
+
+export async function keyView(store: Store, key: KeyRecord, lastUsedAt: string | null): Promise<KeyView> {
+	const channels = await listChannels(store);
+	return {
+		id: key.id,
+		name: key.name,
+		description: key.description,
+		prefix: `${key.secret.slice(0, keyPrefix.length + 4)}…`,
+		models: key.models,
+		channels: key.channels.map(id => channels.find(channel => channel.id === id)?.name ?? id),
+		state: keyState(key),
+		expiresAt: key.expiresAt,
+		revokedAt: key.revokedAt,
+		createdAt: key.createdAt,
+		lastUsedAt,
+	};
+}
+
+async function resolveChannelIds(store: Store, refs: readonly string[]): Promise<string[]> {
+	const ids: string[] = [];
+	for (const ref of refs) ids.push((await findChannel(store, ref)).id);
+	return ids;
+}
+
+async function save(store: Store, record: KeyRecord): Promise<void> {
+	await keys(store).set(record.id, record);
+	await store.bumpRevision();
+}

@@ -1,0 +1,165 @@
+import {test, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import {createServer} from 'node:net';
+import {rmSync} from 'node:fs';
+import {runCli, startServe, stopChild} from '../helpers/cli.js';
+import {tempHome} from '../helpers/gateway.js';
+import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js';
+import {openaiClient, eventually} from '../helpers/sdks.js';
+
+let home: string;
+let env: Record<string, string>;
+let provider: FakeProvider;
+
+before(async () => {
+	home = tempHome();
+	env = {GATEWAY_TUI_HOME: home};
+	provider = await startFakeProvider('openai');
+});
+after(async () => {
+	await provider.close();
+	rmSync(home, {recursive: true, force: true});
+});
+
+function assertRefused(result: {code: number | null; stderr: string; stdout: string}, message: RegExp): void {
+	assert.equal(result.code, 1, result.stderr);
+	assert.equal(result.stdout, '');
+	const lines = result.stderr.trim().split('\n');
+	assert.match(lines[0]!, /^gateway-tui: /);
+	assert.match(lines[0]!, message);
+}
+
+test('keys create --json prints the key; list/show/revoke/rotate/delete work by name; bad input exits 1 with one line', async () => {
+	const created = await runCli(['keys', 'create', '--name', 'alpha', '--models', 'm1,m2', '--expires-in', '30d', '--description', 'test key', '--json'], env);
+	assert.equal(created.code, 0, created.stderr);
+	const json = JSON.parse(created.stdout) as Record<string, unknown>;
+	for (const field of ['id', 'name', 'key', 'models', 'channels', 'expiresAt']) assert.ok(field in json, field);
+	assert.equal(json.name, 'alpha');
+	assert.deepEqual(json.models, ['m1', 'm2']);
+	assert.match(String(json.key), /^sk-gtui-[A-Za-z0-9_-]{43}$/);
+
+	const list = await runCli(['keys', 'list'], env);
+	assert.match(list.stdout, /alpha\s+sk-gtui-\S+…\s+m1,m2\s+all\s+expires in 29d/);
+	assert.ok(!list.stdout.includes(String(json.key)), 'list shows only the prefix');
+	const shown = JSON.parse((await runCli(['keys', 'show', 'alpha', '--json'], env)).stdout) as {key: string};
+	assert.equal(shown.key, json.key);
+
+	const rotated = JSON.parse((await runCli(['keys', 'rotate', 'alpha', '--json'], env)).stdout) as {key: string};
+	assert.notEqual(rotated.key, json.key);
+	assert.match((await runCli(['keys', 'revoke', 'alpha'], env)).stdout, /Revoked key "alpha"/);
+	assert.match((await runCli(['keys', 'list', '--json'], env)).stdout, /"state": "revoked"/);
+
+	assertRefused(await runCli(['keys', 'create', '--name', 'alpha'], env), /exists already/);
+	assertRefused(await runCli(['keys', 'create', '--name', 'b', '--expires-in', '3 days'], env), /Invalid expiry "3 days"/);
+	assertRefused(await runCli(['keys', 'create', '--name', 'b', '--expires-at', '2001-01-01'], env), /in the past/);
+	assertRefused(await runCli(['keys', 'show', 'nobody'], env), /No key named "nobody"/);
+	assert.match((await runCli(['keys', 'delete', 'alpha'], env)).stdout, /Deleted key "alpha"/);
+});
+
+test('channels: add, list (key masked), show, edit, disable/enable, test, remove; bad input refused', async () => {
+	const added = await runCli(['channels', 'add', '--name', 'fake', '--format', 'openai', '--base-url', provider.url, '--api-key', provider.apiKey, '--models', 'gpt-4o-mini,fast=gpt-4o', '--json'], env);
+	assert.equal(added.code, 0, added.stderr);
+	assert.ok(!added.stdout.includes(provider.apiKey));
+	const list = await runCli(['channels', 'list'], env);
+	assert.match(list.stdout, /fake\s+openai\s+http:\/\/127\.0\.0\.1:\d+\/v1\s+sk-…\S{4}\s+gpt-4o-mini,fast=gpt-4o\s+yes\s+0/);
+	for (const command of [['channels', 'list', '--json'], ['channels', 'show', 'fake'], ['channels', 'show', 'fake', '--json']]) {
+		assert.ok(!(await runCli(command, env)).stdout.includes(provider.apiKey), command.join(' '));
+	}
+	const edited = await runCli(['channels', 'edit', 'fake', '--priority', '3', '--json'], env);
+	assert.equal((JSON.parse(edited.stdout) as {priority: number}).priority, 3);
+	assert.match((await runCli(['channels', 'disable', 'fake'], env)).stdout, /Disabled/);
+	assert.match((await runCli(['channels', 'enable', 'fake'], env)).stdout, /Enabled/);
+	const tested = await runCli(['channels', 'test', 'fake'], env);
+	assert.match(tested.stdout, /Channel "fake" answered in \d+ ms \(4 models listed\)/);
+
+	assertRefused(await runCli(['channels', 'add', '--name', 'x', '--format', 'cohere', '--base-url', 'https://x.test', '--models', 'a'], env), /Unknown format "cohere"/);
+	assertRefused(await runCli(['channels', 'add', '--name', 'fake', '--format', 'openai', '--base-url', 'https://x.test', '--models', 'a'], env), /exists already/);
+	assertRefused(await runCli(['channels', 'add', '--name', 'x', '--format', 'openai', '--base-url', 'ftp://x.test', '--models', 'a'], env), /only http/);
+	assertRefused(await runCli(['channels', 'add', '--name', 'x', '--format', 'openai', '--base-url', 'https://x.test', '--models', ','], env), /model list is empty/);
+
+	await runCli(['channels', 'add', '--name', 'bad-key', '--format', 'openai', '--base-url', provider.url, '--api-key', 'sk-wrong-0000000000', '--models', 'z'], env);
+	const failed = await runCli(['channels', 'test', 'bad-key'], env);
+	assert.equal(failed.code, 1);
+	assert.match(failed.stdout, /failed after \d+ ms: HTTP 401: Incorrect API key/);
+	assert.match((await runCli(['channels', 'remove', 'bad-key'], env)).stdout, /Removed/);
+});
+
+test('env prints export lines with the tools\' own variable names', async () => {
+	const key = JSON.parse((await runCli(['keys', 'create', '--name', 'envkey', '--json'], env)).stdout) as {key: string};
+	const all = await runCli(['env', 'envkey'], env);
+	assert.equal(all.code, 0, all.stderr);
+	for (const line of [
+		"export OPENAI_BASE_URL='http://127.0.0.1:11580/v1'",
+		`export OPENAI_API_KEY='${key.key}'`,
+		"export ANTHROPIC_BASE_URL='http://127.0.0.1:11580'",
+		`export ANTHROPIC_AUTH_TOKEN='${key.key}'`,
+		"export GOOGLE_GEMINI_BASE_URL='http://127.0.0.1:11580'",
+		`export GEMINI_API_KEY='${key.key}'`,
+	]) {
+		assert.ok(all.stdout.includes(line), line);
+	}
+	const one = await runCli(['env', 'envkey', '--tool', 'anthropic', '--port', '9999', '--json'], env);
+	assert.deepEqual(JSON.parse(one.stdout), {anthropic: {ANTHROPIC_BASE_URL: 'http://127.0.0.1:9999', ANTHROPIC_AUTH_TOKEN: key.key}});
+	assertRefused(await runCli(['env', 'envkey', '--tool', 'cursor'], env), /Unknown tool "cursor"/);
+});
+
+test('--help and --version; an unknown command is refused', async () => {
+	const help = await runCli(['--help']);
+	assert.equal(help.code, 0);
+	for (const command of ['serve', 'keys', 'channels', 'env']) assert.match(help.stdout, new RegExp(`\\b${command}\\b`));
+	assert.match((await runCli(['--version'])).stdout, /^\d+\.\d+\.\d+/);
+	const unknown = await runCli(['frobnicate'], env);
+	assert.equal(unknown.code, 1);
+	assert.match(unknown.stderr, /unknown command 'frobnicate'/);
+});
+
+test('serve: logs one line per request without keys; a CLI change takes effect within a second', async () => {
+	const serveHome = tempHome();
+	const serveEnv = {GATEWAY_TUI_HOME: serveHome};
+	await runCli(['channels', 'add', '--name', 'fake', '--format', 'openai', '--base-url', provider.url, '--api-key', provider.apiKey, '--models', 'gpt-4o-mini'], serveEnv);
+	const serve = await startServe(['--port', '0'], serveEnv);
+	try {
+		const created = JSON.parse((await runCli(['keys', 'create', '--name', 'live', '--json'], serveEnv)).stdout) as {key: string};
+		const client = openaiClient(serve.url, created.key);
+		await eventually(async () => {
+			try {
+				await client.chat.completions.create({model: 'gpt-4o-mini', messages: [{role: 'user', content: 'hi'}]});
+				return true;
+			} catch {
+				return false;
+			}
+		}, 1500, 'the new key to work');
+		await eventually(() => /200 {2}POST \/v1\/chat\/completions {2}openai {2}key=live {2}model=gpt-4o-mini {2}channel=fake {2}\d+ms in=11 out=7/.test(serve.stdout()), 2000, 'log line');
+		assert.ok(!serve.stdout().includes(created.key) && !serve.stdout().includes(provider.apiKey));
+
+		await runCli(['keys', 'revoke', 'live'], serveEnv);
+		const revokedAt = Date.now();
+		await eventually(async () => {
+			try {
+				await client.chat.completions.create({model: 'gpt-4o-mini', messages: [{role: 'user', content: 'hi'}]});
+				return false;
+			} catch (error) {
+				return (error as {status?: number}).status === 401;
+			}
+		}, 1000, 'revocation to take effect');
+		assert.ok(Date.now() - revokedAt <= 1000);
+	} finally {
+		assert.equal(await stopChild(serve.child), 0);
+		rmSync(serveHome, {recursive: true, force: true});
+	}
+});
+
+test('serve: a port in use is a one-line error naming the port and --port; a public host warns', async () => {
+	const blocker = createServer();
+	await new Promise<void>(resolve => blocker.listen(0, '127.0.0.1', resolve));
+	const port = (blocker.address() as {port: number}).port;
+	try {
+		assertRefused(await runCli(['serve', '--port', String(port)], env), new RegExp(`Port ${port} is already in use.*--port`));
+	} finally {
+		blocker.close();
+	}
+	const open = await startServe(['--host', '0.0.0.0', '--port', '0'], env);
+	assert.match(open.stderr(), /warning: listening on 0\.0\.0\.0: other machines can now reach the gateway/);
+	await stopChild(open.child);
+	assertRefused(await runCli(['serve', '--port', 'abc'], env), /Invalid port "abc"/);
+});

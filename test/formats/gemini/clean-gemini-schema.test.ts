@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import {describe, it} from 'node:test';
+import {cleanGeminiSchema} from '../../../source/formats/gemini/clean-gemini-schema.js';
+
+describe('cleanGeminiSchema', () => {
+	it('inlines $ref from $defs and degrades recursion to an untyped object', () => {
+		const cleaned = cleanGeminiSchema({
+			type: 'object',
+			$defs: {node: {type: 'object', properties: {value: {type: 'string'}, next: {$ref: '#/$defs/node'}}}},
+			properties: {head: {$ref: '#/$defs/node', description: 'First node.'}},
+		});
+		assert.deepEqual(cleaned, {
+			type: 'OBJECT',
+			properties: {head: {type: 'OBJECT', description: 'First node.', properties: {value: {type: 'STRING'}, next: {type: 'OBJECT'}}}},
+		});
+	});
+
+	it('turns null unions into nullable and keeps real unions as anyOf', () => {
+		assert.deepEqual(cleanGeminiSchema({anyOf: [{type: 'string'}, {type: 'null'}], description: 'Maybe.'}), {description: 'Maybe.', nullable: true, type: 'STRING'});
+		assert.deepEqual(cleanGeminiSchema({oneOf: [{type: 'string'}, {type: 'number'}]}), {anyOf: [{type: 'STRING'}, {type: 'NUMBER'}]});
+		assert.deepEqual(cleanGeminiSchema({type: ['string', 'number']}), {anyOf: [{type: 'STRING'}, {type: 'NUMBER'}]});
+	});
+
+	it('turns const into an enum of one and keeps non-string literals as a hint', () => {
+		assert.deepEqual(cleanGeminiSchema({const: 'fixed'}), {enum: ['fixed'], type: 'STRING'});
+		assert.deepEqual(cleanGeminiSchema({type: 'integer', enum: [1, 2]}), {type: 'INTEGER', description: 'Allowed values: 1, 2.'});
+	});
+
+	it('merges allOf, keeps only documented formats and drops unknown keywords everywhere', () => {
+		const cleaned = cleanGeminiSchema({
+			allOf: [{type: 'object', properties: {a: {type: 'string', format: 'uri'}}, required: ['a']}, {properties: {b: {type: 'string', format: 'date-time'}}}],
+			propertyNames: {pattern: '^x'},
+			patternProperties: {'^x': {type: 'string'}},
+			$comment: 'internal',
+			uniqueItems: true,
+		});
+		assert.deepEqual(cleaned, {type: 'OBJECT', properties: {a: {type: 'STRING'}, b: {type: 'STRING', format: 'date-time'}}, required: ['a']});
+	});
+
+	it('keeps array items, takes the first tuple member, and drops properties on non-objects', () => {
+		assert.deepEqual(cleanGeminiSchema({type: 'array', items: {type: 'string'}, minItems: 1, uniqueItems: true}), {type: 'ARRAY', items: {type: 'STRING'}, minItems: 1});
+		assert.deepEqual(cleanGeminiSchema({type: 'array', items: [{type: 'number'}, {type: 'string'}]}), {type: 'ARRAY', items: {type: 'NUMBER'}});
+		assert.deepEqual(cleanGeminiSchema({type: 'string', properties: {x: {type: 'string'}}, required: ['x']}), {type: 'STRING'});
+	});
+});

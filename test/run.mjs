@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Finds every *.test.ts / *.test.tsx under test/ and runs them with Node's own test runner
+// (through tsx, so the TypeScript sources run without a separate build of the tests).
+// Usage: node test/run.mjs [filter…]  — a filter keeps only files whose path contains it.
+import {readdirSync, statSync} from 'node:fs';
+import {join, relative} from 'node:path';
+import {spawn} from 'node:child_process';
+import {fileURLToPath} from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const testDir = join(root, 'test');
+const filters = process.argv.slice(2);
+
+function walk(dir) {
+	const out = [];
+	for (const name of readdirSync(dir)) {
+		if (name === 'node_modules' || name.startsWith('.')) continue;
+		const path = join(dir, name);
+		if (statSync(path).isDirectory()) out.push(...walk(path));
+		else if (/\.test\.tsx?$/.test(name)) out.push(relative(root, path));
+	}
+	return out;
+}
+
+const files = walk(testDir).filter(f => filters.length === 0 || filters.some(x => f.includes(x))).sort();
+if (files.length === 0) {
+	console.error(`No test files matched ${filters.join(', ') || 'test/**/*.test.ts'}.`);
+	process.exit(1);
+}
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
+	cwd: root,
+	stdio: 'inherit',
+	env: {...process.env, NODE_NO_WARNINGS: '1'},
+});
+child.on('exit', (code, signal) => process.exit(signal ? 1 : code ?? 1));
