@@ -10,7 +10,7 @@ import {decodeGeminiError} from './errors.js';
 import {generateResponseId, generateToolCallId} from './ids.js';
 import {mapGeminiFinishReason, toGeminiFinishReason} from './map-gemini-finish-reason.js';
 import {decodeGeminiUsage, encodeGeminiUsage} from './map-gemini-usage.js';
-import {compact, isRecord, pick, pickArray, pickRecord, pickString, readParts, type GeminiPartIn, type UnknownRecord} from './schema.js';
+import {compact, isRecord, pick, pickArray, pickNumber, pickRecord, pickString, readParts, type GeminiPartIn, type UnknownRecord} from './schema.js';
 
 type AnswerPart = IRResponse['parts'][number];
 
@@ -59,7 +59,8 @@ export function decodeGeminiAnswerParts(parts: readonly GeminiPartIn[], ctx: Tra
 
 export function decodeGeminiResponse(body: unknown, ctx: TranslationContext): IRResponse {
 	if (!isRecord(body)) throw new GatewayError('upstream', 502, 'Gemini answered with a body that is not a GenerateContentResponse.');
-	if (pickRecord(body, 'error')) throw GatewayError.from(decodeGeminiError(502, body));
+	const error = pickRecord(body, 'error');
+	if (error) throw GatewayError.from(decodeGeminiError(pickNumber(error, 'code') ?? 502, body));
 	const candidate = firstCandidate(body);
 	const parts = decodeGeminiAnswerParts(readParts(candidate ? pick(candidate, 'content') : undefined), ctx);
 	const hasCalls = parts.some(part => part.type === 'tool_call');
