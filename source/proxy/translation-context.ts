@@ -2,7 +2,7 @@
  * The per-request TranslationContext: losses go onto the request log, and http(s) images are fetched
  * (for Gemini, which needs inline bytes) with a size limit and a time-out.
  */
-import {request} from 'undici';
+import {Agent, interceptors, request, type Dispatcher} from 'undici';
 import {GatewayError} from '../errors.js';
 import type {TranslationContext} from '../formats/adapter.js';
 import type {RelayContext} from './relay.js';
@@ -17,13 +17,16 @@ export function translationContext(context: Pick<RelayContext, 'exchange' | 'opt
 	};
 }
 
+let imageAgent: Dispatcher | undefined;
+
 async function fetchImage(url: string, maxBytes: number, timeoutMs: number): Promise<{mediaType: string; data: string}> {
 	const refuse = (why: string) =>
 		new GatewayError('invalid_request', 400, `The image ${url.slice(0, 100)} could not be fetched (${why}). This channel needs image bytes inline: send the image as a base64 data URL instead.`, {param: 'image_url'});
 	if (!/^https?:\/\//i.test(url)) throw refuse('only http(s) URLs can be fetched');
 	let response;
 	try {
-		response = await request(url, {method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs), maxRedirections: 3} as Parameters<typeof request>[1]);
+		imageAgent ??= new Agent({connect: {timeout: timeoutMs}}).compose(interceptors.redirect({maxRedirections: 3}));
+		response = await request(url, {method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs), dispatcher: imageAgent});
 	} catch (error) {
 		throw refuse((error as Error).message);
 	}
