@@ -4,8 +4,15 @@
  */
 import {EventEmitter} from 'node:events';
 import type {Format, IRUsage} from './formats/ir.js';
+import type {ChannelHealthView} from './proxy/health.js';
 
 export type RequestOutcome = 'ok' | 'error' | 'aborted';
+
+/**
+ * What happened to a request, as the request log shows it: answered by its first channel, answered
+ * after failing over, failed upstream, no channel serves the model, or refused by the gateway itself.
+ */
+export type RequestEventType = 'routed' | 'failover' | 'failed' | 'no-channel' | 'rejected';
 
 export type RequestFinished = {
 	readonly id: string;
@@ -32,9 +39,14 @@ export type RequestFinished = {
 	readonly error: string | null;
 	/** Losses during translation (e.g. a reasoning signature that could not reach this provider). */
 	readonly warnings: readonly string[];
+	/** Set by the relay when it knows better than the status (failover); derived from status and channel otherwise. */
+	readonly eventType?: RequestEventType;
+	/** Names of the channels tried, in order, when the relay tried more than one. */
+	readonly attempts?: readonly string[];
 };
 
 export type GatewayEvents = {
+	'channel:health': [ChannelHealthView];
 	'request:finished': [RequestFinished];
 	'store:changed': [{readonly revision: string}];
 	'warning': [{readonly message: string}];

@@ -6,11 +6,16 @@ import type {FastifyInstance} from 'fastify';
 import {EventBus} from './events.js';
 import {UserError} from './errors.js';
 import {Registry} from './proxy/registry.js';
+import {ChannelHealth, type HealthOptions} from './proxy/health.js';
+import {HealthPublisher} from './services/health.js';
+import {startHealthProbe} from './proxy/health-probe.js';
 import type {RelayOptions} from './proxy/relay.js';
 import {createServer} from './proxy/server.js';
 import {closeUpstreamPools} from './proxy/upstream.js';
 import {Store} from './store/index.js';
 import {gatewayUrl} from './services/endpoints.js';
+import {UsageRecorder, type RecorderOptions} from './services/usage-recorder.js';
+import {retentionFromEnv} from './services/usage-retention.js';
 
 export const defaultRelayOptions: RelayOptions = {
 	defaultMaxTokens: 8192,
@@ -21,6 +26,9 @@ export type Gateway = {
 	readonly store: Store;
 	readonly events: EventBus;
 	readonly registry: Registry;
+	/** Records every finished request and flushes usage to the store once a second. */
+	readonly usage: UsageRecorder;
+	readonly health: ChannelHealth;
 	readonly app: FastifyInstance;
 	readonly url: string;
 	close(): Promise<void>;
@@ -31,16 +39,25 @@ export function isLoopback(host: string): boolean {
 }
 
 /** Open the store and listen. A port in use is a UserError that names the port and the --port flag. */
-export async function startGateway(options: {home: string; host: string; port: number; relay?: RelayOptions; store?: Store; events?: EventBus}): Promise<Gateway> {
+export async function startGateway(options: {home: string; host: string; port: number; relay?: RelayOptions; health?: HealthOptions; probeEveryMs?: number; usage?: Omit<RecorderOptions, 'channels' | 'events'>; store?: Store; events?: EventBus}): Promise<Gateway> {
+	const retention = options.usage?.retention ?? retentionFromEnv();
 	const store = options.store ?? (await Store.open(options.home));
 	const events = options.events ?? new EventBus();
 	const registry = new Registry(store, events);
 	await registry.start();
-	const app = createServer({registry, events, relay: options.relay ?? defaultRelayOptions});
+	const usage = new UsageRecorder(store, {...options.usage, retention, events, channels: () => registry.snapshot.channels});
+	const stopRecording = usage.listen(events);
+	const health = new ChannelHealth(events, options.health);
+	const publisher = new HealthPublisher(store, events);
+	const app = createServer({registry, health, events, relay: options.relay ?? defaultRelayOptions});
+	const stopProbe = options.probeEveryMs ? startHealthProbe(registry, health, options.probeEveryMs) : () => {};
 	try {
 		await app.listen({host: options.host, port: options.port});
 	} catch (error) {
+		stopRecording();
 		await registry.stop();
+		stopProbe();
+		publisher.stop();
 		if (!options.store) await store.close();
 		const code = (error as {code?: string}).code;
 		if (code === 'EADDRINUSE') throw new UserError(`Port ${options.port} is already in use (another gateway-tui?). Stop that process or choose another port with --port.`);
@@ -50,18 +67,24 @@ export async function startGateway(options: {home: string; host: string; port: n
 	}
 	const address = app.server.address();
 	const port = typeof address === 'object' && address ? address.port : options.port;
+	usage.start();
 	let closed = false;
 	return {
 		store,
 		events,
 		registry,
+		usage,
+		health,
 		app,
 		url: gatewayUrl(options.host, port),
 		async close() {
 			if (closed) return;
 			closed = true;
+			stopProbe();
 			await app.close();
+			await usage.close();
 			await registry.stop();
+			await publisher.close();
 			await closeUpstreamPools();
 			if (!options.store) await store.close();
 		},

@@ -2,13 +2,18 @@
 import type {Command} from 'commander';
 import {addChannel, channelView, editChannel, findChannel, listChannels, removeChannel, setChannelEnabled, testChannel, type ChannelView} from '../services/channels.js';
 import {formatModels} from '../services/parse.js';
+import {formatPrices} from '../services/prices.js';
+import {readPublishedHealth, type PublishedHealth} from '../services/health.js';
 import type {ChannelRecord} from '../store/records.js';
 import type {Store} from '../store/index.js';
 import {withStore} from './context.js';
 import {print, printJson, table} from './output.js';
 
 type JsonFlag = {json?: boolean};
-type ChannelFlags = {name?: string; format?: string; baseUrl?: string; apiKey?: string; models?: string; priority?: string};
+type ChannelFlags = {name?: string; format?: string; baseUrl?: string; apiKey?: string; models?: string; priority?: string; price?: string[]};
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+const priceHelp = 'USD per 1M tokens for one model: MODEL=IN/OUT or MODEL=IN/OUT/CACHED (repeatable; MODEL= clears)';
 
 function describe(view: ChannelView): string {
 	const lines = [
@@ -20,10 +25,26 @@ function describe(view: ChannelView): string {
 		['models', formatModels(view.models)],
 		['enabled', view.enabled ? 'yes' : 'no'],
 		['priority', String(view.priority)],
+		['prices', formatPrices(view.prices)],
 		['created', view.createdAt],
 		['updated', view.updatedAt],
 	];
 	return lines.map(([label, value]) => `${label!.padEnd(10)}${value}`).join('\n');
+}
+
+type Health = {state: string; reason: string | null; since: string; retryAt: string | null} | null;
+
+/** A running gateway's view of the channel; null when no gateway runs (health is only known while serving). */
+function healthOf(published: PublishedHealth | undefined, id: string): Health {
+	if (!published) return null;
+	const view = published.channels[id];
+	return view ? {state: view.state, reason: view.reason, since: view.since, retryAt: view.retryAt} : {state: 'healthy', reason: null, since: published.updatedAt, retryAt: null};
+}
+
+function healthText(health: Health): string {
+	if (!health) return '- (gateway not running)';
+	if (health.state === 'healthy') return 'healthy';
+	return `${health.state} since ${health.since}${health.reason ? `: ${health.reason}` : ''}${health.retryAt ? `; retry at ${health.retryAt}` : ''}`;
 }
 
 export function registerChannels(program: Command): void {
@@ -38,10 +59,11 @@ export function registerChannels(program: Command): void {
 		.option('--api-key <key>', "the provider's real key (omit for local providers such as Ollama)")
 		.requiredOption('--models <list>', 'models, comma-separated; alias=upstream to rename')
 		.option('--priority <n>', 'higher is tried first', '0')
+		.option('--price <model=in/out[/cached]>', priceHelp, collect, [])
 		.option('--json', 'print JSON')
 		.action(async (options: JsonFlag & ChannelFlags, command: Command) => {
 			await withStore(command, async store => {
-				const channel = await addChannel(store, {name: options.name!, format: options.format!, baseUrl: options.baseUrl!, apiKey: options.apiKey, models: options.models!, priority: options.priority});
+				const channel = await addChannel(store, {name: options.name!, format: options.format!, baseUrl: options.baseUrl!, apiKey: options.apiKey, models: options.models!, priority: options.priority, prices: options.price});
 				if (options.json) printJson(channelView(channel));
 				else print(`Added channel "${channel.name}" (${channel.format}, ${channel.baseUrl}) serving ${formatModels(channel.models)}. Check it with \`gateway-tui channels test ${channel.name}\`.`);
 			});
@@ -53,13 +75,14 @@ export function registerChannels(program: Command): void {
 		.option('--json', 'print JSON')
 		.action(async (options: JsonFlag, command: Command) => {
 			await withStore(command, async store => {
-				const views = (await listChannels(store)).map(channelView);
+				const health = await readPublishedHealth(store);
+				const views = (await listChannels(store)).map(channel => ({...channelView(channel), health: healthOf(health, channel.id)}));
 				if (options.json) return printJson(views);
 				if (views.length === 0) return print('No channels yet. Add one with `gateway-tui channels add --name NAME --format openai --base-url URL --api-key KEY --models m1,m2`.');
 				print(
 					table(
-						views.map(item => ({name: item.name, format: item.format, 'base url': item.baseUrl, key: item.apiKey, models: formatModels(item.models), enabled: item.enabled ? 'yes' : 'no', priority: String(item.priority)})),
-						['name', 'format', 'base url', 'key', 'models', 'enabled', 'priority'],
+						views.map(item => ({name: item.name, format: item.format, 'base url': item.baseUrl, key: item.apiKey, models: formatModels(item.models), enabled: item.enabled ? 'yes' : 'no', priority: String(item.priority), health: healthText(item.health)})),
+						['name', 'format', 'base url', 'key', 'models', 'enabled', 'priority', 'health'],
 					),
 				);
 			});
@@ -71,9 +94,10 @@ export function registerChannels(program: Command): void {
 		.option('--json', 'print JSON')
 		.action(async (ref: string, options: JsonFlag, command: Command) => {
 			await withStore(command, async store => {
-				const view = channelView(await findChannel(store, ref));
+				const channel = await findChannel(store, ref);
+				const view = {...channelView(channel), health: healthOf(await readPublishedHealth(store), channel.id)};
 				if (options.json) printJson(view);
-				else print(describe(view));
+				else print(`${describe(view)}\n${'health'.padEnd(10)}${healthText(view.health)}`);
 			});
 		});
 
@@ -86,11 +110,12 @@ export function registerChannels(program: Command): void {
 		.option('--api-key <key>', 'the real key ("" to remove it)')
 		.option('--models <list>', 'the full model list, replacing the old one')
 		.option('--priority <n>', 'higher is tried first')
+		.option('--price <model=in/out[/cached]>', priceHelp, collect, [])
 		.option('--json', 'print JSON')
 		.action(async (ref: string, options: JsonFlag & ChannelFlags, command: Command) => {
 			await withStore(command, async store => {
-				const {json, ...changes} = options;
-				const channel = await editChannel(store, ref, changes);
+				const {json, price, ...changes} = options;
+				const channel = await editChannel(store, ref, {...changes, ...(price?.length ? {prices: price} : {})});
 				if (json) printJson(channelView(channel));
 				else print(`Updated channel "${channel.name}".\n\n${describe(channelView(channel))}`);
 			});

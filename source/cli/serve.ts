@@ -5,6 +5,7 @@ import type {RequestFinished} from '../events.js';
 import {defaultHost, defaultPort} from '../paths.js';
 import {isLoopback, startGateway} from '../runtime.js';
 import {homeOf} from './context.js';
+import {parseDuration} from '../services/parse.js';
 
 export function parsePort(text: string): number {
 	const port = Number(text);
@@ -24,6 +25,7 @@ export function formatRequestLine(event: RequestFinished): string {
 		event.keyName ? `key=${event.keyName}` : null,
 		event.model ? `model=${event.model}` : null,
 		event.channelName ? `channel=${event.channelName}` : null,
+		event.attempts && event.attempts.length > 1 ? `failover=${event.attempts.join('→')}` : null,
 		event.stream ? 'stream' : null,
 		`${event.latencyMs}ms${usage}`,
 		event.outcome === 'aborted' ? 'ABORTED' : null,
@@ -40,17 +42,23 @@ export function registerServe(program: Command): void {
 		.option('--port <port>', 'port to listen on', String(defaultPort))
 		.option('--host <host>', 'address to listen on (other machines can reach a non-loopback address)', defaultHost)
 		.option('--json-logs', 'print one JSON object per request instead of a text line')
-		.action(async (options: {port: string; host: string; jsonLogs?: boolean}, command: Command) => {
-			await serve(homeOf(command), options.host, parsePort(options.port), options.jsonLogs === true);
+		.option('--probe-every <duration>', "also check every enabled channel's model list this often (e.g. 60s); off by default")
+		.action(async (options: {port: string; host: string; jsonLogs?: boolean; probeEvery?: string}, command: Command) => {
+			const probeEveryMs = options.probeEvery === undefined ? undefined : parseDuration(options.probeEvery, '--probe-every interval');
+			await serve(homeOf(command), options.host, parsePort(options.port), options.jsonLogs === true, probeEveryMs);
 		});
 }
 
-export async function serve(home: string, host: string, port: number, jsonLogs: boolean): Promise<void> {
-	const gateway = await startGateway({home, host, port});
+export async function serve(home: string, host: string, port: number, jsonLogs: boolean, probeEveryMs?: number): Promise<void> {
+	const gateway = await startGateway({home, host, port, probeEveryMs});
 	gateway.events.on('request:finished', event => {
 		process.stdout.write(`${jsonLogs ? JSON.stringify(event) : formatRequestLine(event)}\n`);
 	});
 	gateway.events.on('warning', ({message}) => process.stderr.write(`warning: ${message}\n`));
+	gateway.events.on('channel:health', view => {
+		const line = {time: new Date().toISOString(), channel: view.channelName, health: view.state, reason: view.reason, retryAt: view.retryAt};
+		process.stdout.write(`${jsonLogs ? JSON.stringify(line) : `${line.time}  channel=${view.channelName}  health=${view.state}${view.reason ? `  reason="${view.reason}"` : ''}${view.retryAt ? `  retry-at=${view.retryAt}` : ''}`}\n`);
+	});
 	if (!isLoopback(host)) {
 		process.stderr.write(`warning: listening on ${host}: other machines can now reach the gateway. Every request still needs a virtual key.\n`);
 	}

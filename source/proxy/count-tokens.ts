@@ -11,7 +11,7 @@ import {decodeAnthropicCountTokensRequest, decodeAnthropicCountTokensResponse, e
 import {decodeGeminiCountTokensRequest, decodeGeminiCountTokensResponse, encodeGeminiCountTokensRequest, encodeGeminiCountTokensResponse} from '../formats/gemini/count-tokens.js';
 import type {RelayContext} from './relay.js';
 import {translationContext} from './translation-context.js';
-import {callUpstream} from './upstream.js';
+import {callChannel} from './upstream-call.js';
 import {mapUpstreamError, parseJson} from './upstream-errors.js';
 import {countWithTokenizer} from './tokenizer.js';
 
@@ -53,7 +53,8 @@ export async function countTokens(context: RelayContext): Promise<void> {
 
 async function countUpstream(context: RelayContext, encoded: {path: string; body: unknown}, decode: (body: unknown) => number): Promise<number> {
 	const {route} = context;
-	const upstream = await callUpstream({channel: route.channel, method: 'POST', path: encoded.path, body: JSON.stringify(encoded.body), timeouts: context.options.timeouts});
+	const upstream = await callChannel(context, {method: 'POST', path: encoded.path, body: JSON.stringify(encoded.body)});
+	if (!upstream) throw new GatewayError('internal', 499, 'The client closed the request.');
 	const body = parseJson(await upstream.body.text());
 	if (upstream.statusCode >= 400) throw mapUpstreamError(route.channel, adapters[route.channel.format].decodeError(upstream.statusCode, body), undefined);
 	return decode(body);

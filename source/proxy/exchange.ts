@@ -4,7 +4,7 @@
  */
 import {randomUUID} from 'node:crypto';
 import type {FastifyReply, FastifyRequest} from 'fastify';
-import type {EventBus, RequestFinished} from '../events.js';
+import type {EventBus, RequestEventType, RequestFinished} from '../events.js';
 import type {Format, IRUsage} from '../formats/ir.js';
 import type {ChannelRecord, KeyRecord} from '../store/records.js';
 
@@ -23,6 +23,9 @@ export type Exchange = {
 	usage: IRUsage | null;
 	error: string | null;
 	readonly warnings: string[];
+	/** Channel names tried, in order (more than one after a failover). */
+	attempts: string[];
+	eventType: RequestEventType | null;
 };
 
 declare module 'fastify' {
@@ -47,6 +50,8 @@ export function beginExchange(request: FastifyRequest, reply: FastifyReply, inbo
 		usage: null,
 		error: null,
 		warnings: [],
+		attempts: [],
+		eventType: null,
 	};
 	request.exchange = exchange;
 	void reply.header('x-request-id', exchange.id);
@@ -79,5 +84,13 @@ function finishExchange(exchange: Exchange, request: FastifyRequest, reply: Fast
 		usage: exchange.usage,
 		error: exchange.error ?? (complete ? null : 'client disconnected before the answer was complete'),
 		warnings: exchange.warnings,
+		eventType: exchange.eventType ?? eventTypeOf(exchange, status),
+		attempts: exchange.attempts,
 	};
+}
+
+function eventTypeOf(exchange: Exchange, status: number): RequestEventType {
+	if (exchange.channel) return status >= 400 || exchange.error ? 'failed' : 'routed';
+	if (status === 404 || status === 403 || status === 503) return exchange.key ? 'no-channel' : 'rejected';
+	return 'rejected';
 }

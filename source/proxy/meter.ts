@@ -15,10 +15,11 @@ export function mergeUsage(into: IRUsage | null, part: Partial<IRUsage>): IRUsag
 	return {inputTokens: 0, outputTokens: 0, ...into, ...Object.fromEntries(Object.entries(part).filter(([, value]) => value !== undefined))};
 }
 
-/** Follow IR stream events and keep the latest usage (cumulative, as every format reports it). */
-export async function collectUsage(events: AsyncIterable<IRStreamEvent>, onUsage: (usage: IRUsage) => void): Promise<void> {
+/** Follow IR stream events: keep the latest usage (cumulative, as every format reports it) and note a stream error. */
+export async function collectUsage(events: AsyncIterable<IRStreamEvent>, onUsage: (usage: IRUsage) => void, onError: (message: string) => void = () => {}): Promise<void> {
 	let usage: IRUsage | null = null;
 	for await (const event of events) {
+		if (event.type === 'error') onError(event.error.message);
 		if (event.type === 'usage' || event.type === 'start') {
 			if (event.usage) usage = mergeUsage(usage, event.usage);
 		} else if (event.type === 'finish') {
@@ -33,10 +34,10 @@ export class StreamMeter {
 	private readonly messages = new Pipe<SseMessage>();
 	readonly done: Promise<void>;
 
-	constructor(format: Format, framing: StreamFraming | 'messages', ctx: TranslationContext, onUsage: (usage: IRUsage) => void) {
+	constructor(format: Format, framing: StreamFraming | 'messages', ctx: TranslationContext, onUsage: (usage: IRUsage) => void, onError?: (message: string) => void) {
 		const source: AsyncIterable<SseMessage> =
 			framing === 'messages' ? this.messages : framing === 'sse' ? parseSse(this.bytes) : wrapElements(jsonArrayElements(this.bytes));
-		this.done = collectUsage(adapters[format].decodeStream(source, ctx), onUsage).catch((error: unknown) => {
+		this.done = collectUsage(adapters[format].decodeStream(source, ctx), onUsage, onError).catch((error: unknown) => {
 			ctx.warn(`usage could not be read from the stream (${(error as Error).message})`);
 			this.bytes.end();
 			this.messages.end();

@@ -14,7 +14,8 @@ import {ClientStream, abortOnClientClose, forwardedHeaders, streamErrorFrame} fr
 import {toGatewayError} from './errors.js';
 import {StreamMeter} from './meter.js';
 import type {RelayContext} from './relay.js';
-import {callUpstream, upstreamFailure, type UpstreamResponse} from './upstream.js';
+import {upstreamFailure, type UpstreamResponse} from './upstream.js';
+import {callChannel} from './upstream-call.js';
 import {headerValue, mapUpstreamError, parseJson, scrub} from './upstream-errors.js';
 import {translationContext} from './translation-context.js';
 
@@ -56,13 +57,8 @@ export async function passthrough(context: RelayContext): Promise<void> {
 	const {route, reply, exchange} = context;
 	const out = outgoing(context);
 	const abort = abortOnClientClose(reply);
-	let upstream: UpstreamResponse;
-	try {
-		upstream = await callUpstream({channel: route.channel, method: 'POST', path: out.path, query: out.query, headers: out.headers, body: JSON.stringify(out.body), signal: abort.signal, timeouts: context.options.timeouts});
-	} catch (error) {
-		if (abort.signal.aborted) return;
-		throw error;
-	}
+	const upstream = await callChannel(context, {method: 'POST', path: out.path, query: out.query, headers: out.headers, body: JSON.stringify(out.body), signal: abort.signal});
+	if (!upstream) return;
 	const ctx = translationContext(context);
 	if (upstream.statusCode >= 400) {
 		const text = await upstream.body.text();
@@ -93,9 +89,17 @@ async function pipeStream(context: RelayContext, upstream: UpstreamResponse, str
 	const {route, exchange} = context;
 	const ctx = translationContext(context);
 	const sse = /text\/event-stream/i.test(headerValue(upstream.headers, 'content-type') ?? '');
-	const meter = new StreamMeter(route.channel.format, stripUsage ? 'messages' : sse ? 'sse' : 'json-array', ctx, usage => {
-		exchange.usage = usage;
-	});
+	const meter = new StreamMeter(
+		route.channel.format,
+		stripUsage ? 'messages' : sse ? 'sse' : 'json-array',
+		ctx,
+		usage => {
+			exchange.usage = usage;
+		},
+		message => {
+			exchange.error = message;
+		},
+	);
 	const client = new ClientStream(context.reply, exchange);
 	client.open(upstream.statusCode, forwardedHeaders(upstream.headers));
 	try {

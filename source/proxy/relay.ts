@@ -1,16 +1,24 @@
 /**
- * The one place where a request meets a channel: pick the channel for (key, model), then pass the
+ * The one place where a request meets a channel: pick the channels for (key, model), then pass the
  * request through (inbound format == channel format) or translate it through the IR.
+ *
+ * Failover: when a channel fails before any byte reached the client (connection error, time-out,
+ * 5xx, 429), the request moves to the next eligible channel — possibly of another format, then
+ * translated. Never once streaming to the client has begun. Channels whose circuit is open are
+ * skipped until their cooldown ends.
  */
 import type {FastifyReply, FastifyRequest} from 'fastify';
+import {GatewayError} from '../errors.js';
 import type {Format} from '../formats/ir.js';
 import type {KeyRecord} from '../store/records.js';
 import type {Exchange} from './exchange.js';
+import type {ChannelHealth} from './health.js';
 import type {Registry} from './registry.js';
-import {resolveRoutes, type Route} from './routing.js';
+import {orderRoutes, resolveRoutes, type Route} from './routing.js';
 import type {UpstreamTimeouts} from './upstream.js';
 import {passthrough} from './passthrough.js';
 import {translate} from './translate.js';
+import {RetryableFailure} from './upstream-call.js';
 
 export type RelayOptions = {
 	readonly timeouts?: UpstreamTimeouts;
@@ -18,6 +26,12 @@ export type RelayOptions = {
 	readonly defaultMaxTokens: number;
 	/** Images fetched for Gemini channels: size limit and time-out. */
 	readonly imageFetch: {readonly maxBytes: number; readonly timeoutMs: number};
+};
+
+export type RelayDeps = {
+	readonly registry: Registry;
+	readonly health: ChannelHealth;
+	readonly relay: RelayOptions;
 };
 
 export type RelayRequest = {
@@ -34,15 +48,38 @@ export type RelayRequest = {
 	readonly reply: FastifyReply;
 };
 
-export type RelayContext = RelayRequest & {readonly route: Route; readonly options: RelayOptions};
+export type RelayContext = RelayRequest & {
+	readonly route: Route;
+	readonly options: RelayOptions;
+	readonly health: ChannelHealth;
+	/** Another channel could take this request if this one fails before answering. */
+	readonly canFailOver: boolean;
+};
 
-export async function relay(registry: Registry, options: RelayOptions, request: RelayRequest): Promise<void> {
-	const [route] = resolveRoutes(registry.snapshot, request.key, request.model, request.inbound);
+export async function relay(deps: RelayDeps, request: RelayRequest): Promise<void> {
 	const {exchange} = request;
-	exchange.channel = route!.channel;
-	exchange.upstreamModel = route!.upstreamModel;
-	exchange.outbound = route!.channel.format;
-	const context: RelayContext = {...request, route: route!, options};
-	if (route!.channel.format === request.inbound) await passthrough(context);
-	else await translate(context);
+	const routes = orderRoutes(resolveRoutes(deps.registry.snapshot, request.key, request.model, request.inbound), request.inbound, deps.health);
+	const tried: string[] = [];
+	let failure: RetryableFailure | undefined;
+	for (const [index, route] of routes.entries()) {
+		if (!deps.health.admit(route.channel)) continue;
+		tried.push(route.channel.name);
+		exchange.channel = route.channel;
+		exchange.upstreamModel = route.upstreamModel;
+		exchange.outbound = route.channel.format;
+		exchange.attempts = [...tried];
+		if (tried.length > 1) exchange.eventType = 'failover';
+		const context: RelayContext = {...request, route, options: deps.relay, health: deps.health, canFailOver: index < routes.length - 1};
+		try {
+			if (route.channel.format === request.inbound) await passthrough(context);
+			else await translate(context);
+			return;
+		} catch (error) {
+			if (!(error instanceof RetryableFailure)) throw error;
+			failure = error;
+		}
+	}
+	if (failure) throw failure.error;
+	const names = routes.map(route => `"${route.channel.name}"`).join(', ');
+	throw new GatewayError('overloaded', 503, `Every channel serving "${request.model}" (${names}) is unavailable after repeated failures; the gateway retries them after a cooldown. Try again shortly or check them with \`gateway-tui channels test\`.`, {code: 'channels_unavailable', retryAfter: '30'});
 }

@@ -7,6 +7,7 @@ import {GatewayError} from '../errors.js';
 import type {Format} from '../formats/ir.js';
 import type {ChannelRecord, KeyRecord} from '../store/records.js';
 import type {Snapshot} from './registry.js';
+import type {ChannelHealth} from './health.js';
 
 export type Route = {readonly channel: ChannelRecord; readonly upstreamModel: string};
 
@@ -36,6 +37,29 @@ export function resolveRoutes(snapshot: Snapshot, key: KeyRecord, model: string,
 			b.channel.priority - a.channel.priority ||
 			a.channel.createdAt.localeCompare(b.channel.createdAt),
 	);
+}
+
+const turns = new Map<string, number>();
+
+/**
+ * The order in which channels are tried: the inbound format first, then priority; among channels
+ * equal on both, round-robin (one turn per request for that model), with degraded channels last.
+ */
+export function orderRoutes(routes: readonly Route[], inbound: Format, health: Pick<ChannelHealth, 'stateOf'>): Route[] {
+	const groups = new Map<string, Route[]>();
+	for (const route of routes) {
+		const rank = `${route.channel.format === inbound ? 0 : 1}/${-route.channel.priority}`;
+		groups.set(rank, [...(groups.get(rank) ?? []), route]);
+	}
+	const ordered: Route[] = [];
+	for (const [rank, group] of groups) {
+		const id = `${group[0]!.upstreamModel}|${rank}|${group.map(route => route.channel.id).join(',')}`;
+		const turn = turns.get(id) ?? 0;
+		turns.set(id, (turn + 1) % group.length);
+		const rotated = [...group.slice(turn % group.length), ...group.slice(0, turn % group.length)];
+		ordered.push(...rotated.filter(route => health.stateOf(route.channel) !== 'degraded'), ...rotated.filter(route => health.stateOf(route.channel) === 'degraded'));
+	}
+	return ordered;
 }
 
 /** The client-facing models a key may use, each once, in channel order. */

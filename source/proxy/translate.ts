@@ -9,7 +9,8 @@ import {ClientStream, abortOnClientClose, streamErrorFrame} from './client-strea
 import {toGatewayError} from './errors.js';
 import type {RelayContext} from './relay.js';
 import {translationContext} from './translation-context.js';
-import {callUpstream, upstreamFailure, type UpstreamResponse} from './upstream.js';
+import {upstreamFailure} from './upstream.js';
+import {callChannel} from './upstream-call.js';
 import {headerValue, mapUpstreamError, parseJson} from './upstream-errors.js';
 import {countTokens} from './count-tokens.js';
 import {mergeUsage} from './meter.js';
@@ -23,21 +24,8 @@ export async function translate(context: RelayContext): Promise<void> {
 	const ir = client.decodeRequest(context.body, {model: context.model, stream: context.stream}, ctx);
 	const encoded = await channel.encodeRequest(ir, {model: route.upstreamModel, stream: context.stream, baseUrl: route.channel.baseUrl, defaultMaxTokens: context.options.defaultMaxTokens}, ctx);
 	const abort = abortOnClientClose(reply);
-	let upstream: UpstreamResponse;
-	try {
-		upstream = await callUpstream({
-			channel: route.channel,
-			method: 'POST',
-			path: encoded.path,
-			query: encoded.query,
-			body: JSON.stringify(encoded.body),
-			signal: abort.signal,
-			timeouts: context.options.timeouts,
-		});
-	} catch (error) {
-		if (abort.signal.aborted) return;
-		throw error;
-	}
+	const upstream = await callChannel(context, {method: 'POST', path: encoded.path, query: encoded.query, body: JSON.stringify(encoded.body), signal: abort.signal});
+	if (!upstream) return;
 	if (upstream.statusCode >= 400) {
 		const body = parseJson(await upstream.body.text());
 		throw mapUpstreamError(route.channel, channel.decodeError(upstream.statusCode, body), headerValue(upstream.headers, 'retry-after'));

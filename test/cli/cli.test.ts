@@ -163,3 +163,30 @@ test('serve: a port in use is a one-line error naming the port and --port; a pub
 	await stopChild(open.child);
 	assertRefused(await runCli(['serve', '--port', 'abc'], env), /Invalid port "abc"/);
 });
+
+test('channels list shows the health a running gateway publishes; serve logs health changes', async () => {
+	const serveHome = tempHome();
+	const serveEnv = {GATEWAY_TUI_HOME: serveHome};
+	await runCli(['channels', 'add', '--name', 'flaky', '--format', 'openai', '--base-url', provider.url, '--api-key', provider.apiKey, '--models', 'gpt-4o-mini'], serveEnv);
+	const before = await runCli(['channels', 'list', '--json'], serveEnv);
+	assert.equal((JSON.parse(before.stdout) as Array<{health: unknown}>)[0]!.health, null, 'no gateway, no health');
+	const serve = await startServe(['--port', '0'], serveEnv);
+	try {
+		const key = JSON.parse((await runCli(['keys', 'create', '--name', 'h', '--json'], serveEnv)).stdout) as {key: string};
+		await eventually(async () => JSON.parse((await runCli(['channels', 'list', '--json'], serveEnv)).stdout)[0].health?.state === 'healthy', 3000, 'published health');
+		provider.enqueue({error: {status: 500}}, {error: {status: 500}}, {error: {status: 500}});
+		const client = openaiClient(serve.url, key.key);
+		await eventually(async () => {
+			try {
+				await client.chat.completions.create({model: 'gpt-4o-mini', messages: [{role: 'user', content: 'hi'}]});
+			} catch {
+				// each 500 counts towards the circuit
+			}
+			return /channel=flaky {2}health=unavailable/.test(serve.stdout());
+		}, 5000, 'the circuit to open');
+		await eventually(async () => /unavailable since .*HTTP 500 \(3 failures in a row\); retry at/.test((await runCli(['channels', 'list'], serveEnv)).stdout), 3000, 'channels list to show it');
+	} finally {
+		await stopChild(serve.child);
+		rmSync(serveHome, {recursive: true, force: true});
+	}
+});

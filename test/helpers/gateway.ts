@@ -8,6 +8,7 @@ import {join} from 'node:path';
 import type {RequestFinished} from '../../source/events.js';
 import {startGateway, defaultRelayOptions, type Gateway} from '../../source/runtime.js';
 import type {RelayOptions} from '../../source/proxy/relay.js';
+import type {HealthOptions} from '../../source/proxy/health.js';
 import {addChannel} from '../../source/services/channels.js';
 import {createKey, type CreateKeyInput} from '../../source/services/keys.js';
 import type {ChannelRecord, KeyRecord} from '../../source/store/records.js';
@@ -29,9 +30,9 @@ export function tempHome(): string {
 
 let counter = 0;
 
-export async function startTestGateway(options: {home?: string; relay?: Partial<RelayOptions>} = {}): Promise<TestGateway> {
+export async function startTestGateway(options: {home?: string; relay?: Partial<RelayOptions>; health?: HealthOptions} = {}): Promise<TestGateway> {
 	const home = options.home ?? tempHome();
-	const gateway = await startGateway({home, host: '127.0.0.1', port: 0, relay: {...defaultRelayOptions, ...options.relay}});
+	const gateway = await startGateway({home, host: '127.0.0.1', port: 0, relay: {...defaultRelayOptions, ...options.relay}, health: options.health});
 	const finished: RequestFinished[] = [];
 	const waiters: Array<(event: RequestFinished) => void> = [];
 	gateway.events.on('request:finished', event => {

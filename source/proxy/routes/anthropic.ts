@@ -20,7 +20,7 @@ export function anthropicRoutes(deps: ProxyDeps) {
 				const body = objectBody(request);
 				exchange.model = requireModel(body);
 				exchange.stream = operation === 'generate' && body.stream === true;
-				await relay(deps.registry, deps.relay, {inbound: 'anthropic', operation, model: exchange.model, stream: exchange.stream, sse: true, body, key, exchange, request, reply});
+				await relay(deps, {inbound: 'anthropic', operation, model: exchange.model, stream: exchange.stream, sse: true, body, key, exchange, request, reply});
 				return reply;
 			});
 		}

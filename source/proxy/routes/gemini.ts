@@ -43,7 +43,7 @@ export function geminiRoutes(deps: ProxyDeps) {
 			if (!exchange.model) throw invalidRequest('The URL names no model: use /v1beta/models/{model}:generateContent.');
 			exchange.stream = method === 'streamGenerateContent';
 			const operation = methods[method as keyof typeof methods];
-			await relay(deps.registry, deps.relay, {inbound: 'gemini', operation, model: exchange.model, stream: exchange.stream, sse: request.query.alt === 'sse', body, key, exchange, request, reply});
+			await relay(deps, {inbound: 'gemini', operation, model: exchange.model, stream: exchange.stream, sse: request.query.alt === 'sse', body, key, exchange, request, reply});
 			return reply;
 		});
 

@@ -22,7 +22,7 @@ export function openaiRoutes(deps: ProxyDeps) {
 			const body = objectBody(request);
 			exchange.model = requireModel(body);
 			exchange.stream = body.stream === true;
-			await relay(deps.registry, deps.relay, {inbound: 'openai', operation: 'generate', model: exchange.model, stream: exchange.stream, sse: true, body, key, exchange, request, reply});
+			await relay(deps, {inbound: 'openai', operation: 'generate', model: exchange.model, stream: exchange.stream, sse: true, body, key, exchange, request, reply});
 			return reply;
 		});
 

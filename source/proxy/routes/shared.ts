@@ -9,14 +9,11 @@ import type {Format} from '../../formats/ir.js';
 import {presentedKey} from '../auth.js';
 import {beginExchange, type Exchange} from '../exchange.js';
 import {sendError} from '../errors.js';
-import type {Registry} from '../registry.js';
-import type {RelayOptions} from '../relay.js';
+import type {RelayDeps} from '../relay.js';
 import type {KeyRecord} from '../../store/records.js';
 
-export type ProxyDeps = {
-	readonly registry: Registry;
+export type ProxyDeps = RelayDeps & {
 	readonly events: EventBus;
-	readonly relay: RelayOptions;
 };
 
 /** Hooks for one format's encapsulated plugin. `formatOf` may look at headers (GET /v1/models serves two formats). */

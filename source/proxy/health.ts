@@ -1,0 +1,112 @@
+/**
+ * Channel health, per process, from the requests themselves (passive) and from probes (active).
+ *
+ * A circuit breaker per channel: consecutive connect errors, time-outs or 5xx answers open the
+ * circuit (unavailable) for a cooldown; after it, exactly one request is let through as a trial
+ * (half-open) and its success closes the circuit. A 429 marks the channel degraded (still used, but
+ * after healthy channels of the same rank); any success makes it healthy again.
+ */
+import type {EventBus} from '../events.js';
+import type {ChannelRecord} from '../store/records.js';
+
+export type HealthState = 'healthy' | 'degraded' | 'unavailable';
+
+export type ChannelHealthView = {
+	readonly channelId: string;
+	readonly channelName: string;
+	readonly state: HealthState;
+	readonly reason: string | null;
+	/** ISO time the state began. */
+	readonly since: string;
+	/** While unavailable: when the next trial request may go through. */
+	readonly retryAt: string | null;
+};
+
+export type FailureKind = 'connect' | 'timeout' | 'server' | 'rate_limit';
+
+export type HealthOptions = {
+	/** Consecutive failures that open the circuit. */
+	readonly threshold: number;
+	readonly cooldownMs: number;
+};
+
+export const defaultHealthOptions: HealthOptions = {threshold: 3, cooldownMs: 30_000};
+
+type Entry = {view: ChannelHealthView; failures: number; openUntil: number; trialInFlight: boolean};
+
+export class ChannelHealth {
+	private readonly entries = new Map<string, Entry>();
+
+	constructor(
+		private readonly events?: EventBus,
+		private readonly options: HealthOptions = defaultHealthOptions,
+		private readonly now: () => number = Date.now,
+	) {}
+
+	/** May a request go to this channel now? In the half-open state only one trial at a time. */
+	admit(channel: ChannelRecord): boolean {
+		const entry = this.entries.get(channel.id);
+		if (!entry || entry.view.state !== 'unavailable') return true;
+		if (this.now() < entry.openUntil || entry.trialInFlight) return false;
+		entry.trialInFlight = true;
+		return true;
+	}
+
+	succeeded(channel: ChannelRecord): void {
+		const entry = this.entries.get(channel.id);
+		if (!entry) return;
+		entry.failures = 0;
+		entry.trialInFlight = false;
+		if (entry.view.state !== 'healthy') this.set(channel, entry, 'healthy', null);
+	}
+
+	failed(channel: ChannelRecord, kind: FailureKind, reason: string): void {
+		const entry = this.entry(channel);
+		entry.trialInFlight = false;
+		if (kind === 'rate_limit') {
+			if (entry.view.state === 'healthy') this.set(channel, entry, 'degraded', reason);
+			return;
+		}
+		entry.failures++;
+		if (entry.view.state === 'unavailable' || entry.failures >= this.options.threshold) {
+			entry.openUntil = this.now() + this.options.cooldownMs;
+			this.set(channel, entry, 'unavailable', `${reason} (${entry.failures} failures in a row)`);
+		}
+	}
+
+	/** The client went away during a trial: let the next request try again. */
+	released(channel: ChannelRecord): void {
+		const entry = this.entries.get(channel.id);
+		if (entry) entry.trialInFlight = false;
+	}
+
+	stateOf(channel: ChannelRecord): HealthState {
+		return this.entries.get(channel.id)?.view.state ?? 'healthy';
+	}
+
+	view(channel: ChannelRecord): ChannelHealthView {
+		return this.entries.get(channel.id)?.view ?? {channelId: channel.id, channelName: channel.name, state: 'healthy', reason: null, since: new Date(0).toISOString(), retryAt: null};
+	}
+
+	private entry(channel: ChannelRecord): Entry {
+		let entry = this.entries.get(channel.id);
+		if (!entry) {
+			entry = {view: this.view(channel), failures: 0, openUntil: 0, trialInFlight: false};
+			this.entries.set(channel.id, entry);
+		}
+		return entry;
+	}
+
+	private set(channel: ChannelRecord, entry: Entry, state: HealthState, reason: string | null): void {
+		const changed = entry.view.state !== state;
+		entry.view = {
+			channelId: channel.id,
+			channelName: channel.name,
+			state,
+			reason,
+			since: changed ? new Date(this.now()).toISOString() : entry.view.since,
+			retryAt: state === 'unavailable' ? new Date(entry.openUntil).toISOString() : null,
+		};
+		if (changed) this.events?.emit('channel:health', entry.view);
+	}
+}

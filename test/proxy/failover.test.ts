@@ -1,0 +1,130 @@
+/**
+ * Failover and channel health: a channel that refuses connections, answers 5xx or 429 before any
+ * byte reached the client hands the request to the next channel (even of another format); a
+ * mid-stream failure is never retried; repeated failures open the circuit, and a trial request
+ * after the cooldown closes it again.
+ */
+import {test, before, after, beforeEach} from 'node:test';
+import assert from 'node:assert/strict';
+import {createServer} from 'node:net';
+import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js';
+import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
+import {eventually, openaiClient} from '../helpers/sdks.js';
+import {setChannelEnabled, removeChannel} from '../../source/services/channels.js';
+import type {ChannelHealthView} from '../../source/proxy/health.js';
+
+let gateway: TestGateway;
+let primary: FakeProvider;
+let backup: FakeProvider;
+let secret: string;
+const healthEvents: ChannelHealthView[] = [];
+
+async function closedPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+	const port = (server.address() as {port: number}).port;
+	await new Promise(resolve => server.close(resolve));
+	return port;
+}
+
+before(async () => {
+	[primary, backup] = await Promise.all([startFakeProvider('openai'), startFakeProvider('gemini')]);
+	gateway = await startTestGateway({health: {threshold: 3, cooldownMs: 400}});
+	gateway.events.on('channel:health', view => healthEvents.push(view));
+	await gateway.addProvider(primary, {name: 'primary', models: 'shared=gpt-4o-mini', priority: 10});
+	await gateway.addProvider(backup, {name: 'backup', models: 'shared=gemini-2.5-flash', priority: 0});
+	secret = (await gateway.createKey({name: 'failover'})).secret;
+});
+after(async () => {
+	await gateway.close();
+	await Promise.all([primary.close(), backup.close()]);
+});
+beforeEach(() => {
+	primary.reset();
+	backup.reset();
+	gateway.finished.length = 0;
+});
+
+const ask = () => openaiClient(gateway.url, secret).chat.completions.create({model: 'shared', messages: [{role: 'user', content: 'hi'}]});
+
+test('a 500 and a 429 from the first channel are answered by the next one, of another format, recorded as failover', async () => {
+	for (const error of [{status: 500}, {status: 429, retryAfter: '3'}]) {
+		primary.enqueue({error});
+		const answer = await ask();
+		assert.equal(answer.choices[0]!.message.content, 'Hello from fake-gemini', `after ${error.status}`);
+	}
+	await eventually(() => gateway.finished.length === 2);
+	for (const event of gateway.finished) {
+		assert.equal(event.eventType, 'failover');
+		assert.deepEqual(event.attempts, ['primary', 'backup']);
+		assert.equal(event.channelName, 'backup');
+		assert.equal(event.outboundFormat, 'gemini');
+	}
+	assert.equal(gateway.health.stateOf(gateway.registry.snapshot.channels.find(channel => channel.name === 'primary')!), 'degraded', 'a 429 marks the channel degraded');
+	primary.enqueue({text: 'back to normal'});
+	assert.equal((await ask()).choices[0]!.message.content, 'back to normal');
+	assert.equal(gateway.health.stateOf(gateway.registry.snapshot.channels.find(channel => channel.name === 'primary')!), 'healthy');
+});
+
+test('a mid-stream failure is not retried on another channel', async () => {
+	primary.enqueue({text: 'one two three four five', chunks: 5, midStreamError: {afterChunks: 3, message: 'boom'}});
+	const stream = await openaiClient(gateway.url, secret).chat.completions.create({model: 'shared', messages: [{role: 'user', content: 'hi'}], stream: true});
+	await assert.rejects(async () => {
+		for await (const _chunk of stream);
+	}, /boom/);
+	assert.equal(backup.received.length, 0);
+	await eventually(() => gateway.finished.length === 1);
+	assert.equal(gateway.finished[0]!.eventType, 'failed');
+});
+
+test('repeated failures open the circuit; the channel is skipped until a trial after the cooldown succeeds', async () => {
+	primary.enqueue({error: {status: 503}}, {error: {status: 500}}, {error: {status: 502}});
+	for (let i = 0; i < 3; i++) await ask();
+	const opened = healthEvents.find(view => view.channelName === 'primary' && view.state === 'unavailable');
+	assert.ok(opened, 'unavailable after 3 failures in a row');
+	assert.match(opened.reason ?? '', /HTTP 502 \(3 failures in a row\)/);
+	assert.ok(opened.retryAt);
+
+	const before = primary.received.length;
+	await ask();
+	assert.equal(primary.received.length, before, 'skipped while the circuit is open');
+	await new Promise(resolve => setTimeout(resolve, 450));
+	const trial = await ask();
+	assert.equal(trial.choices[0]!.message.content, 'Hello from fake-openai', 'the trial request went to the recovered channel');
+	assert.equal(healthEvents.at(-1)!.state, 'healthy');
+});
+
+test('a channel that refuses connections fails over; when every channel is unavailable the answer is a 503 that says why', async () => {
+	const port = await closedPort();
+	const dead = await gateway.addProvider({...primary, url: `http://127.0.0.1:${port}/v1`}, {name: 'dead', models: 'solo=gpt-4o-mini,shared=gpt-4o-mini', priority: 20});
+	try {
+		assert.equal((await ask()).choices[0]!.message.content, 'Hello from fake-openai');
+		await eventually(() => gateway.finished.length === 1);
+		assert.deepEqual(gateway.finished[0]!.attempts, ['dead', 'primary']);
+
+		const solo = () => openaiClient(gateway.url, secret).chat.completions.create({model: 'solo', messages: [{role: 'user', content: 'hi'}]});
+		const refused = await solo().catch((error: {status: number; message: string}) => error);
+		assert.equal((refused as {status: number}).status, 502);
+		assert.match((refused as {message: string}).message, /Channel "dead" could not be reached \(ECONNREFUSED/);
+		await solo().catch(() => {});
+		const closed = await solo().catch((error: {status: number; message: string}) => error);
+		assert.equal((closed as {status: number}).status, 503);
+		assert.match((closed as {message: string}).message, /Every channel serving "solo" \("dead"\) is unavailable/);
+	} finally {
+		await removeChannel(gateway.store, dead.id);
+		await gateway.registry.refresh();
+	}
+});
+
+test('equal channels take turns (round-robin)', async () => {
+	const twin = await gateway.addProvider(primary, {name: 'twin', models: 'shared=gpt-4o', priority: 10});
+	try {
+		for (let i = 0; i < 4; i++) await ask();
+		const models = primary.received.map(request => (request.body as {model: string}).model);
+		assert.equal(models.filter(model => model === 'gpt-4o').length, 2);
+		assert.equal(models.filter(model => model === 'gpt-4o-mini').length, 2);
+	} finally {
+		await setChannelEnabled(gateway.store, twin.id, false);
+		await gateway.registry.refresh();
+	}
+});
