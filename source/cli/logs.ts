@@ -1,0 +1,108 @@
+/** `gateway-tui logs` — the request log: the newest records, then (with --follow) new ones as they land. */
+import type {Command} from 'commander';
+import {UserError} from '../errors.js';
+import {recentRequests, watchRequests, type RequestRecord} from '../services/usage.js';
+import {withStore} from './context.js';
+import {print, printJson} from './output.js';
+
+const columns = [
+	['time', 19],
+	['status', 6],
+	['type', 10],
+	['key', 12],
+	['model', 22],
+	['channel', 12],
+	['format', 17],
+	['latency', 8],
+	['ttfb', 7],
+	['in', 7],
+	['out', 7],
+	['cached', 7],
+	['cost', 10],
+] as const;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function localTime(iso: string): string {
+	const time = new Date(iso);
+	return `${time.getFullYear()}-${pad(time.getMonth() + 1)}-${pad(time.getDate())} ${pad(time.getHours())}:${pad(time.getMinutes())}:${pad(time.getSeconds())}`;
+}
+
+function cells(record: RequestRecord): string[] {
+	const model = !record.model ? '-' : record.upstreamModel && record.upstreamModel !== record.model ? `${record.model}→${record.upstreamModel}` : record.model;
+	const channel = record.attempts.length > 1 ? record.attempts.join('→') : (record.channelName ?? '-');
+	const format = record.outboundFormat && record.outboundFormat !== record.inboundFormat ? `${record.inboundFormat}→${record.outboundFormat}` : record.inboundFormat;
+	const usage = record.usage;
+	const cost = record.unpriced ? 'no price' : record.costUsd > 0 ? `$${record.costUsd.toFixed(6)}` : '-';
+	return [
+		localTime(record.time),
+		String(record.status),
+		record.eventType,
+		record.keyName ?? '-',
+		model,
+		channel,
+		`${format}${record.stream ? ' stream' : ''}`,
+		`${record.latencyMs}ms`,
+		record.ttfbMs === null ? '-' : `${record.ttfbMs}ms`,
+		usage ? String(usage.inputTokens) : '-',
+		usage ? String(usage.outputTokens) : '-',
+		usage ? String(usage.cachedTokens ?? 0) : '-',
+		cost,
+	];
+}
+
+function line(values: readonly string[], tail = ''): string {
+	return (values.map((value, index) => value.padEnd(columns[index]![1])).join(' ') + tail).trimEnd();
+}
+
+export const logHeader = (): string => line(columns.map(([name]) => name.toUpperCase()));
+
+/** One record as a fixed-width line (so --follow output lines up): ABORTED and the error come last. */
+export function formatLogLine(record: RequestRecord): string {
+	const extra = [record.outcome === 'aborted' ? 'ABORTED' : '', record.error ? `error="${record.error}"` : ''].filter(Boolean).join(' ');
+	return line(cells(record), extra ? ` ${extra}` : '');
+}
+
+export function parseTail(text: string): number {
+	if (!/^\d+$/.test(text.trim()) || Number(text) > 1_000_000) throw new UserError(`Invalid --tail "${text}": give a number of records from 0 to 1000000, e.g. --tail 50.`);
+	return Number(text);
+}
+
+export function registerLogs(program: Command): void {
+	program
+		.command('logs')
+		.description('the request log: the newest requests; --follow prints new ones as they land (Ctrl+C ends)')
+		.option('--tail <n>', 'how many of the newest requests to print', '20')
+		.option('--follow', 'keep printing requests as gateways record them')
+		.option('--json', 'print JSON (an array; with --follow one object per line)')
+		.action(async (options: {tail: string; follow?: boolean; json?: boolean}, command: Command) => {
+			const tail = parseTail(options.tail);
+			await withStore(command, async store => {
+				if (!options.follow) {
+					const records = await recentRequests(store, tail);
+					if (options.json) return printJson(records);
+					if (records.length === 0) return print('No requests recorded yet. Requests through the gateway show up here about a second after they finish.');
+					return print([logHeader(), ...records.map(formatLogLine)].join('\n'));
+				}
+				await follow(store, tail, options.json === true);
+			});
+		});
+}
+
+async function follow(store: Parameters<typeof watchRequests>[0], tail: number, json: boolean): Promise<void> {
+	const controller = new AbortController();
+	const stop = () => controller.abort();
+	process.once('SIGINT', stop);
+	process.once('SIGTERM', stop);
+	process.stdout.once('error', stop);
+	try {
+		if (!json) print(logHeader());
+		for await (const record of watchRequests(store, {tail, signal: controller.signal})) {
+			process.stdout.write(`${json ? JSON.stringify(record) : formatLogLine(record)}\n`);
+		}
+	} finally {
+		process.off('SIGINT', stop);
+		process.off('SIGTERM', stop);
+		process.stdout.off('error', stop);
+	}
+}

@@ -1,0 +1,239 @@
+/**
+ * The usage recorder: turns `request:finished` events into request records and hourly totals in
+ * memory (cheap, on the event), and writes them to the store in batches off the request path —
+ * every `flushMs` (1 s) and on close — so a `kill -9` loses at most the last flush window.
+ *
+ * Everything it writes belongs to its own instance (see store/usage.ts), and totals are written
+ * whole rather than as increments, so a failed write is simply retried by the next flush.
+ */
+import type {EventBus, RequestFinished} from '../events.js';
+import type {Store} from '../store/index.js';
+import type {ChannelRecord} from '../store/records.js';
+import {chunkId, chunks, dayId, dayTotals, journals, type Bucket, type Journal} from '../store/usage.js';
+import {addRecord, addTotals, bucketKey, countsTowardUsage, emptyBucket, localDay} from './usage-buckets.js';
+import {claimInstance, newJournal, newOwnerToken} from './usage-instance.js';
+import {toRecord} from './usage-record.js';
+import {defaultRetention, pruneStore, withoutPruned, type PruneResult, type Retention} from './usage-retention.js';
+import type {RequestRecord} from './usage-types.js';
+
+export type RecorderOptions = {
+	/** The channels as the proxy sees them now (for prices). */
+	readonly channels?: () => readonly ChannelRecord[];
+	/** Where write failures are reported (as `warning` events). */
+	readonly events?: EventBus;
+	readonly retention?: Retention;
+	readonly flushMs?: number;
+	readonly pruneMs?: number;
+	/** Records per chunk. */
+	readonly chunkSize?: number;
+	/** Adopt a cleanly closed instance (default true). */
+	readonly adopt?: boolean;
+};
+
+type DayState = {loaded: boolean; dirty: boolean; readonly buckets: Map<string, Bucket>};
+type ChunkBuffer = {readonly records: RequestRecord[]; dirty: boolean};
+
+export class UsageRecorder {
+	private journal: Journal;
+	/** Whether the journal exists in the store (adopted or written once). */
+	private persisted = false;
+	private journalDirty = false;
+	private readonly owner = newOwnerToken();
+	private readonly pending: RequestRecord[] = [];
+	private readonly buffers = new Map<number, ChunkBuffer>();
+	private openSeq: number | null = null;
+	private readonly days = new Map<string, DayState>();
+	private queue: Promise<unknown> = Promise.resolve();
+	private ready: Promise<void> = Promise.resolve();
+	private readonly timers: NodeJS.Timeout[] = [];
+	private closed = false;
+
+	constructor(
+		private readonly store: Store,
+		private readonly options: RecorderOptions = {},
+	) {
+		this.journal = newJournal(this.owner);
+	}
+
+	/** The instance this process records as (final once `start` has settled). */
+	get instance(): string {
+		return this.journal.instance;
+	}
+
+	/** Claim an instance (in the background), then flush every second and prune every few minutes. */
+	start(): void {
+		const claim = this.options.adopt === false ? Promise.resolve(null) : claimInstance(this.store, this.owner);
+		this.ready = claim.then(
+			adopted => {
+				if (!adopted) return;
+				this.journal = {...adopted, chunks: [...adopted.chunks], days: [...adopted.days]};
+				this.persisted = true;
+			},
+			(error: unknown) => this.warn('could not read the usage journals', error),
+		);
+		const flushMs = this.options.flushMs ?? 1000;
+		const every = (ms: number, run: () => Promise<unknown>) => {
+			const timer = setInterval(() => void run().catch(() => {}), ms);
+			timer.unref();
+			this.timers.push(timer);
+		};
+		every(flushMs, () => this.flush().catch(error => this.warn('could not save usage', error)));
+		every(this.options.pruneMs ?? 300_000, () => this.prune().catch(error => this.warn('could not prune the request log', error)));
+		void this.ready.then(() => this.prune()).catch(error => this.warn('could not prune the request log', error));
+	}
+
+	/** Take one finished request: price it, count it. Synchronous and store-free (it runs on the event). */
+	record(event: RequestFinished): RequestRecord {
+		const record = toRecord(event, this.options.channels?.() ?? []);
+		this.pending.push(record);
+		if (countsTowardUsage(record)) {
+			const time = new Date(record.time);
+			const day = localDay(time);
+			let state = this.days.get(day);
+			if (!state) this.days.set(day, (state = {loaded: false, dirty: false, buckets: new Map()}));
+			const key = bucketKey(time.getHours(), record);
+			let bucket = state.buckets.get(key);
+			if (!bucket) state.buckets.set(key, (bucket = emptyBucket(time.getHours(), record)));
+			addRecord(bucket, record);
+			state.dirty = true;
+		}
+		return record;
+	}
+
+	/** Subscribe to `request:finished` on a bus; returns the unsubscribe function. */
+	listen(events: EventBus): () => void {
+		return events.on('request:finished', event => {
+			if (!this.closed) this.record(event);
+		});
+	}
+
+	/** Write what is pending now. Rejects if the store refused (the data stays queued for the next flush). */
+	flush(): Promise<void> {
+		return this.serial(() => this.write());
+	}
+
+	/** Delete what is past retention (across all instances). */
+	prune(now = Date.now()): Promise<PruneResult> {
+		return this.serial(async () => {
+			await this.ready;
+			const {plan, result} = await pruneStore(this.store, this.journal, this.options.retention ?? defaultRetention, now);
+			const pruned = withoutPruned(this.journal, plan);
+			if (pruned.chunks.length !== this.journal.chunks.length || pruned.days.length !== this.journal.days.length) {
+				this.journal = pruned;
+				if (this.persisted) this.journalDirty = true;
+				for (const seq of this.buffers.keys()) if (plan.chunks.has(chunkId(this.instance, seq))) this.buffers.delete(seq);
+				if (this.openSeq !== null && !this.buffers.has(this.openSeq)) this.openSeq = null;
+				for (const day of this.days.keys()) if (plan.days.has(dayId(this.instance, day))) this.days.delete(day);
+			}
+			return result;
+		});
+	}
+
+	/** Final flush; marks the instance cleanly closed so the next process may adopt it. */
+	async close(): Promise<void> {
+		if (this.closed) return;
+		this.closed = true;
+		for (const timer of this.timers) clearInterval(timer);
+		try {
+			await this.flush();
+			if (this.persisted) {
+				await this.serial(() => journals(this.store).set(this.instance, {...this.journal, closedAt: new Date().toISOString(), updatedAt: new Date().toISOString()}));
+			}
+		} catch (error) {
+			this.warn('could not save usage on shutdown', error);
+		}
+	}
+
+	private serial<T>(task: () => Promise<T>): Promise<T> {
+		const run = this.queue.then(task);
+		this.queue = run.catch(() => {});
+		return run;
+	}
+
+	private async write(): Promise<void> {
+		await this.ready;
+		for (const record of this.pending.splice(0)) this.append(record);
+		const days = [...this.days].filter(([, state]) => state.dirty);
+		for (const [day] of days) {
+			if (!this.journal.days.includes(day)) {
+				this.journal.days.push(day);
+				this.journalDirty = true;
+			}
+		}
+		if (!this.journalDirty && days.length === 0 && ![...this.buffers.values()].some(buffer => buffer.dirty)) return;
+		// The journal goes first: a crash before the rest leaves a journal promising more than the
+		// store holds (readers skip what is missing), never a chunk no journal knows of.
+		if (this.journalDirty) {
+			this.journalDirty = false;
+			this.journal.updatedAt = new Date().toISOString();
+			await restoring(() => journals(this.store).set(this.instance, {...this.journal}), () => (this.journalDirty = true));
+			this.persisted = true;
+		}
+		for (const [seq, buffer] of this.buffers) {
+			if (!buffer.dirty) continue;
+			buffer.dirty = false;
+			await restoring(() => chunks(this.store).set(chunkId(this.instance, seq), {v: 1, instance: this.instance, seq, records: [...buffer.records]}), () => (buffer.dirty = true));
+			if (seq !== this.openSeq) this.buffers.delete(seq);
+		}
+		for (const [day, state] of days) {
+			if (!state.loaded) await this.load(day, state);
+			state.dirty = false;
+			await restoring(() => dayTotals(this.store).set(dayId(this.instance, day), {v: 1, instance: this.instance, day, buckets: [...state.buckets.values()]}), () => (state.dirty = true));
+		}
+		this.forgetOldDays();
+	}
+
+	/** Add what this instance saved for the day before (an adopted instance, or a day seen again). */
+	private async load(day: string, state: DayState): Promise<void> {
+		const stored = await dayTotals(this.store).get(dayId(this.instance, day));
+		for (const bucket of stored?.buckets ?? []) {
+			const key = bucketKey(bucket.hour, bucket);
+			const mine = state.buckets.get(key);
+			if (mine) addTotals(mine, bucket);
+			else state.buckets.set(key, {...bucket, latency: {...bucket.latency}});
+		}
+		state.loaded = true;
+	}
+
+	private append(record: RequestRecord): void {
+		const chunkSize = this.options.chunkSize ?? 200;
+		let buffer = this.openSeq === null ? undefined : this.buffers.get(this.openSeq);
+		if (!buffer || buffer.records.length >= chunkSize) {
+			this.openSeq = this.journal.nextSeq++;
+			this.buffers.set(this.openSeq, (buffer = {records: [], dirty: true}));
+			this.journal.chunks.push({seq: this.openSeq, count: 0, first: record.time, last: record.time});
+		}
+		buffer.records.push(record);
+		buffer.dirty = true;
+		const index = this.journal.chunks.findIndex(item => item.seq === this.openSeq);
+		const entry = this.journal.chunks[index] ?? {seq: this.openSeq!, count: 0, first: record.time, last: record.time};
+		const updated = {
+			seq: entry.seq,
+			count: buffer.records.length,
+			first: record.time < entry.first ? record.time : entry.first,
+			last: record.time > entry.last ? record.time : entry.last,
+		};
+		if (index === -1) this.journal.chunks.push(updated);
+		else this.journal.chunks[index] = updated;
+		this.journalDirty = true;
+	}
+
+	/** Keep only today and yesterday in memory (a day seen again is loaded back before it is written). */
+	private forgetOldDays(): void {
+		const yesterday = localDay(new Date(Date.now() - 86_400_000));
+		for (const [day, state] of this.days) if (day < yesterday && !state.dirty) this.days.delete(day);
+	}
+
+	private warn(what: string, error: unknown): void {
+		this.options.events?.emit('warning', {message: `${what}: ${(error as Error).message}`});
+	}
+}
+
+async function restoring(run: () => Promise<unknown>, restore: () => void): Promise<void> {
+	try {
+		await run();
+	} catch (error) {
+		restore();
+		throw error;
+	}
+}

@@ -1,0 +1,47 @@
+/**
+ * The shapes of usage statistics, shared by the recorder (which writes them), the CLI (`usage`,
+ * `logs`) and the TUI's Usage pane (which read them).
+ */
+import type {RequestEventType, RequestFinished} from '../events.js';
+
+export type UsageGroupBy = 'key' | 'model' | 'channel' | 'day' | 'hour';
+
+/**
+ * One row of aggregated usage: a key (its name), a model, a channel (its name), a local day
+ * (YYYY-MM-DD) or a local hour (YYYY-MM-DD HH:00). `requests` = succeeded + failed + aborted.
+ */
+export type UsageRow = {
+	readonly group: string;
+	/** The key's or channel's id, for rows grouped by key or channel (absent for requests without one). */
+	readonly id?: string;
+	readonly requests: number;
+	readonly succeeded: number;
+	readonly failed: number;
+	/** Requests the client abandoned before the answer was complete. */
+	readonly aborted?: number;
+	readonly inputTokens: number;
+	readonly outputTokens: number;
+	readonly cachedTokens: number;
+	readonly reasoningTokens: number;
+	readonly costUsd: number;
+	/** True when some requests in the row had no price configured (their cost counts as 0). */
+	readonly unpriced: boolean;
+	readonly latencyP50Ms: number | null;
+	readonly latencyP95Ms: number | null;
+};
+
+export type UsageQuery = {
+	readonly by: UsageGroupBy;
+	/** Only requests at or after this time (to the hour). Grouped by hour, the default is the start of today. */
+	readonly since?: Date;
+};
+
+/** A persisted request record: the finished event plus its cost, its event type and the channels tried. */
+export type RequestRecord = Omit<RequestFinished, 'eventType' | 'attempts'> & {
+	readonly costUsd: number;
+	/** True when the request used tokens but its model has no price on its channel (cost 0). */
+	readonly unpriced: boolean;
+	readonly eventType: RequestEventType;
+	/** Channel names tried in order (one for a routed request, none when no channel was chosen). */
+	readonly attempts: readonly string[];
+};

@@ -1,0 +1,162 @@
+/**
+ * Reading usage, for the CLI and the TUI alike: totals grouped by key, model, channel, day or hour
+ * (the buckets of every instance summed), per-key totals, and the request log — its newest records,
+ * and the records that land after them. Only flushed data is seen (at most a second behind).
+ */
+import {setTimeout as sleep} from 'node:timers/promises';
+import type {Store} from '../store/index.js';
+import {chunkId, chunks, dayId, dayTotals, journals, type Bucket, type Chunk, type Journal} from '../store/usage.js';
+import {listChannels} from './channels.js';
+import {listKeys} from './keys.js';
+import {addTotals, emptyTotals, hourStart, localDay, percentile, startOfToday, type Totals} from './usage-buckets.js';
+import type {RequestRecord, UsageGroupBy, UsageQuery, UsageRow} from './usage-types.js';
+
+export type {RequestRecord, UsageGroupBy, UsageQuery, UsageRow} from './usage-types.js';
+
+export const usageDimensions: readonly UsageGroupBy[] = ['key', 'model', 'channel', 'day', 'hour'];
+
+type Group = {readonly group: string; readonly id?: string; readonly totals: Totals};
+type Names = {readonly keys: ReadonlyMap<string, string>; readonly channels: ReadonlyMap<string, string>};
+
+/** Usage rows: by cost (then requests) for keys, models and channels; in time order for days and hours. */
+export async function usageSummary(store: Store, query: UsageQuery): Promise<UsageRow[]> {
+	const since = query.since ?? (query.by === 'hour' ? startOfToday() : undefined);
+	const fromHour = since ? new Date(since.getFullYear(), since.getMonth(), since.getDate(), since.getHours()) : undefined;
+	const names = await currentNames(store, query.by);
+	const groups = new Map<string, Group>();
+	for (const doc of await readDays(store, await journals(store).list(), fromHour)) {
+		for (const bucket of doc.buckets) {
+			if (fromHour && hourStart(doc.day, bucket.hour) < fromHour) continue;
+			const [id, group, label] = dimension(query.by, doc.day, bucket, names);
+			let entry = groups.get(group);
+			if (!entry) groups.set(group, (entry = {group: label, ...(id ? {id} : {}), totals: emptyTotals()}));
+			addTotals(entry.totals, bucket);
+		}
+	}
+	const rows = [...groups.values()].map(toRow);
+	if (query.by === 'day' || query.by === 'hour') return rows.sort((a, b) => a.group.localeCompare(b.group));
+	return rows.sort((a, b) => b.costUsd - a.costUsd || b.requests - a.requests || a.group.localeCompare(b.group));
+}
+
+/** Totals per key id, over everything retained. */
+export async function keyTotals(store: Store): Promise<Map<string, UsageRow>> {
+	const rows = await usageSummary(store, {by: 'key'});
+	return new Map(rows.flatMap(row => (row.id ? [[row.id, row] as const] : [])));
+}
+
+/** The newest `count` request records, oldest first. */
+export async function recentRequests(store: Store, count: number): Promise<RequestRecord[]> {
+	return (await readTail(store, await journals(store).list(), count)).records;
+}
+
+export type WatchOptions = {
+	/** Yield the newest records first (like `tail -n`). */
+	readonly tail?: number;
+	readonly pollMs?: number;
+	/** Ends the watch. */
+	readonly signal?: AbortSignal;
+};
+
+/** The newest records, then every record that lands in the store, as it lands, until `signal` aborts. */
+export async function* watchRequests(store: Store, options: WatchOptions = {}): AsyncGenerator<RequestRecord> {
+	let all = await journals(store).list();
+	const seen = new Map(all.flatMap(journal => journal.chunks.map(entry => [chunkId(journal.instance, entry.seq), entry.count] as const)));
+	if (options.tail) {
+		const tail = await readTail(store, all, options.tail);
+		for (const chunk of tail.chunks) seen.set(chunkId(chunk.instance, chunk.seq), Math.max(seen.get(chunkId(chunk.instance, chunk.seq)) ?? 0, chunk.records.length));
+		yield* tail.records;
+	}
+	while (!options.signal?.aborted) {
+		try {
+			await sleep(options.pollMs ?? 500, undefined, {signal: options.signal});
+		} catch {
+			return;
+		}
+		all = await journals(store).list();
+		const fresh: RequestRecord[] = [];
+		for (const journal of all) {
+			for (const entry of journal.chunks) {
+				const id = chunkId(journal.instance, entry.seq);
+				const known = seen.get(id) ?? 0;
+				if (entry.count <= known) continue;
+				const chunk = await chunks(store).get(id);
+				if (!chunk || chunk.records.length <= known) continue;
+				fresh.push(...chunk.records.slice(known));
+				seen.set(id, chunk.records.length);
+			}
+		}
+		yield* fresh.sort(byTime);
+	}
+}
+
+const byTime = (a: RequestRecord, b: RequestRecord) => a.time.localeCompare(b.time);
+
+/** Read chunks newest first until `count` records are found that no older chunk can displace. */
+async function readTail(store: Store, all: readonly Journal[], count: number): Promise<{records: RequestRecord[]; chunks: Chunk[]}> {
+	const entries = all
+		.flatMap(journal => journal.chunks.map(entry => ({...entry, id: chunkId(journal.instance, entry.seq)})))
+		.sort((a, b) => b.last.localeCompare(a.last));
+	const read: Chunk[] = [];
+	let found: RequestRecord[] = [];
+	for (let index = 0; index < entries.length && count > 0; index += 4) {
+		if (found.length >= count && entries[index]!.last < found[found.length - count]!.time) break;
+		const batch = await Promise.all(entries.slice(index, index + 4).map(entry => chunks(store).get(entry.id)));
+		for (const chunk of batch) if (chunk) read.push(chunk);
+		found = [...found, ...batch.flatMap(chunk => chunk?.records ?? [])].sort(byTime);
+	}
+	return {records: count > 0 ? found.slice(-count) : [], chunks: read};
+}
+
+async function readDays(store: Store, all: readonly Journal[], from: Date | undefined) {
+	const fromDay = from ? localDay(from) : '';
+	const ids = all.flatMap(journal => journal.days.filter(day => day >= fromDay).map(day => dayId(journal.instance, day)));
+	const docs = await Promise.all(ids.map(id => dayTotals(store).get(id)));
+	return docs.flatMap(doc => (doc ? [doc] : []));
+}
+
+async function currentNames(store: Store, by: UsageGroupBy): Promise<Names> {
+	const keys = by === 'key' ? await listKeys(store) : [];
+	const channels = by === 'channel' ? await listChannels(store) : [];
+	return {keys: new Map(keys.map(key => [key.id, key.name])), channels: new Map(channels.map(channel => [channel.id, channel.name]))};
+}
+
+/** [id, grouping key, label]: keys and channels group by id and show their current name. */
+function dimension(by: UsageGroupBy, day: string, bucket: Bucket, names: Names): [string | undefined, string, string] {
+	switch (by) {
+		case 'key':
+			return bucket.keyId ? [bucket.keyId, bucket.keyId, names.keys.get(bucket.keyId) ?? bucket.keyName ?? bucket.keyId] : [undefined, '', '(no key)'];
+		case 'channel':
+			return bucket.channelId ? [bucket.channelId, bucket.channelId, names.channels.get(bucket.channelId) ?? bucket.channelName ?? bucket.channelId] : [undefined, '', '(no channel)'];
+		case 'model':
+			return [undefined, bucket.model, bucket.model];
+		case 'day':
+			return [undefined, day, day];
+		case 'hour': {
+			const label = `${day} ${String(bucket.hour).padStart(2, '0')}:00`;
+			return [undefined, label, label];
+		}
+		default: {
+			const never: never = by;
+			throw new Error(`unknown dimension ${String(never)}`);
+		}
+	}
+}
+
+function toRow({group, id, totals}: Group): UsageRow {
+	return {
+		group,
+		...(id ? {id} : {}),
+		requests: totals.requests,
+		succeeded: totals.succeeded,
+		failed: totals.failed,
+		aborted: totals.aborted,
+		inputTokens: totals.inputTokens,
+		outputTokens: totals.outputTokens,
+		cachedTokens: totals.cachedTokens,
+		reasoningTokens: totals.reasoningTokens,
+		costUsd: Math.round(totals.costUsd * 1e10) / 1e10,
+		unpriced: totals.unpriced > 0,
+		latencyP50Ms: percentile(totals.latency, 0.5),
+		latencyP95Ms: percentile(totals.latency, 0.95),
+	};
+}

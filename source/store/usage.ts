@@ -1,0 +1,113 @@
+/**
+ * How usage statistics are laid out in the store. Keyv has no atomic increment and no ordered
+ * listing, so each gateway process (an *instance*) writes only entries it owns, and readers sum
+ * over instances — several processes can share one store without losing updates:
+ *
+ * - `journals:<instance>` — one small entry per instance: which request chunks and which days it
+ *   holds, and whether it shut down cleanly (the next process adopts a cleanly closed instance, so
+ *   restarting the gateway does not pile up instances). The only usage namespace ever listed.
+ * - `requests:<instance>:<seq>` — a chunk of request records, rewritten as records are appended
+ *   until it is full.
+ * - `usage:<instance>:<day>` — the instance's totals for one local day: one bucket per
+ *   (hour, key, channel, model), each with a latency histogram, so percentiles can be summed.
+ */
+import {z} from 'zod';
+import type {Store} from './index.js';
+import type {RequestRecord} from '../services/usage-types.js';
+
+const count = z.number().int().nonnegative();
+const format = z.enum(['openai', 'anthropic', 'gemini']);
+const inboundFormat = z.enum(['openai', 'anthropic', 'gemini', 'responses']);
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+const usageSchema = z.object({
+	inputTokens: count,
+	outputTokens: count,
+	cachedTokens: count.optional(),
+	cacheCreationTokens: count.optional(),
+	reasoningTokens: count.optional(),
+});
+
+export const requestRecordSchema: z.ZodType<RequestRecord> = z.object({
+	id: z.string(),
+	time: z.string(),
+	method: z.string(),
+	path: z.string(),
+	keyId: z.string().nullable(),
+	keyName: z.string().nullable(),
+	model: z.string().nullable(),
+	upstreamModel: z.string().nullable(),
+	channelId: z.string().nullable(),
+	channelName: z.string().nullable(),
+	inboundFormat,
+	outboundFormat: format.nullable(),
+	stream: z.boolean(),
+	status: z.number().int(),
+	outcome: z.enum(['ok', 'error', 'aborted']),
+	eventType: z.enum(['routed', 'failover', 'failed', 'no-channel', 'rejected']),
+	attempts: z.array(z.string()),
+	latencyMs: z.number().nonnegative(),
+	ttfbMs: z.number().nonnegative().nullable(),
+	usage: usageSchema.nullable(),
+	costUsd: z.number().nonnegative(),
+	unpriced: z.boolean(),
+	error: z.string().nullable(),
+	warnings: z.array(z.string()),
+});
+
+/** Latency histogram: bin index (see usage-buckets.ts) → number of requests. */
+export const histogramSchema = z.record(z.string().regex(/^\d+$/), count);
+export type Histogram = z.infer<typeof histogramSchema>;
+
+export const bucketSchema = z.object({
+	hour: z.number().int().min(0).max(23),
+	keyId: z.string().nullable(),
+	keyName: z.string().nullable(),
+	channelId: z.string().nullable(),
+	channelName: z.string().nullable(),
+	model: z.string(),
+	requests: count,
+	succeeded: count,
+	failed: count,
+	aborted: count,
+	inputTokens: count,
+	outputTokens: count,
+	cachedTokens: count,
+	reasoningTokens: count,
+	costUsd: z.number().nonnegative(),
+	/** Requests with tokens but no price (their cost counts as 0). */
+	unpriced: count,
+	latency: histogramSchema,
+});
+export type Bucket = z.infer<typeof bucketSchema>;
+
+export const dayTotalsSchema = z.object({v: z.literal(1), instance: z.string(), day, buckets: z.array(bucketSchema)});
+export type DayTotals = z.infer<typeof dayTotalsSchema>;
+
+export const chunkSchema = z.object({v: z.literal(1), instance: z.string(), seq: count, records: z.array(requestRecordSchema)});
+export type Chunk = z.infer<typeof chunkSchema>;
+
+export const chunkEntrySchema = z.object({seq: count, count, first: z.string(), last: z.string()});
+export type ChunkEntry = z.infer<typeof chunkEntrySchema>;
+
+export const journalSchema = z.object({
+	v: z.literal(1),
+	instance: z.string().min(1),
+	/** A random token of the process that owns the instance now (see claimInstance). */
+	owner: z.string(),
+	startedAt: z.string(),
+	updatedAt: z.string(),
+	/** Set by a clean shutdown: the instance may then be adopted by the next process. */
+	closedAt: z.string().nullable(),
+	nextSeq: count,
+	chunks: z.array(chunkEntrySchema),
+	days: z.array(day),
+});
+export type Journal = z.infer<typeof journalSchema>;
+
+export const journals = (store: Store) => store.collection('journals', journalSchema, 'usage journal');
+export const chunks = (store: Store) => store.collection('requests', chunkSchema, 'request log chunk');
+export const dayTotals = (store: Store) => store.collection('usage', dayTotalsSchema, 'usage totals');
+
+export const chunkId = (instance: string, seq: number): string => `${instance}:${seq}`;
+export const dayId = (instance: string, date: string): string => `${instance}:${date}`;

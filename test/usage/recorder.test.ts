@@ -1,0 +1,224 @@
+/**
+ * The recorder against a real store: batching, instances that share one store, adoption of a
+ * cleanly closed instance, retention, percentiles and following the log.
+ */
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {rmSync} from 'node:fs';
+import {Store} from '../../source/store/index.js';
+import {journals} from '../../source/store/usage.js';
+import {UsageRecorder} from '../../source/services/usage-recorder.js';
+import {recentRequests, usageSummary, watchRequests, type RequestRecord} from '../../source/services/usage.js';
+import {binValue, latencyBin, localDay, percentile} from '../../source/services/usage-buckets.js';
+import {eventTypeOf} from '../../source/services/usage-record.js';
+import {retentionFromEnv} from '../../source/services/usage-retention.js';
+import {tempHome} from '../helpers/gateway.js';
+import {ago, finished} from './events.js';
+
+const day = 86_400_000;
+
+async function withHome(run: (home: string) => Promise<void>): Promise<void> {
+	const home = tempHome();
+	try {
+		await run(home);
+	} finally {
+		rmSync(home, {recursive: true, force: true});
+	}
+}
+
+test('nothing is written on record(); a flush writes records and totals in one batch', async () => {
+	await withHome(async home => {
+		const store = await Store.open(home);
+		const recorder = new UsageRecorder(store, {adopt: false, flushMs: 60_000});
+		recorder.start();
+		recorder.record(finished({usage: {inputTokens: 100, outputTokens: 20, cachedTokens: 40, reasoningTokens: 5}}));
+		recorder.record(finished({status: 502, outcome: 'error', usage: null, error: 'upstream down', latencyMs: 3000}));
+		recorder.record(finished({outcome: 'aborted', stream: true, usage: {inputTokens: 7, outputTokens: 1}}));
+		assert.deepEqual(await recentRequests(store, 10), [], 'nothing in the store before the flush');
+		await recorder.flush();
+		const records = await recentRequests(store, 10);
+		assert.equal(records.length, 3);
+		assert.deepEqual(records.map(record => record.eventType), ['routed', 'failed', 'routed']);
+		assert.deepEqual(records.map(record => record.attempts), [['oa'], ['oa'], ['oa']]);
+		const [row] = await usageSummary(store, {by: 'key'});
+		assert.deepEqual({...row, latencyP50Ms: undefined, latencyP95Ms: undefined}, {
+			group: 'alpha',
+			id: 'key_a',
+			requests: 3,
+			succeeded: 1,
+			failed: 1,
+			aborted: 1,
+			inputTokens: 107,
+			outputTokens: 21,
+			cachedTokens: 40,
+			reasoningTokens: 5,
+			costUsd: 0,
+			unpriced: true,
+			latencyP50Ms: undefined,
+			latencyP95Ms: undefined,
+		});
+		await recorder.close();
+		await store.close();
+	});
+});
+
+test('model lists and token counts are logged but not counted in the totals', async () => {
+	await withHome(async home => {
+		const store = await Store.open(home);
+		const recorder = new UsageRecorder(store, {adopt: false});
+		recorder.record(finished({method: 'GET', path: '/v1/models', model: null, upstreamModel: null, channelId: null, channelName: null, usage: null}));
+		recorder.record(finished({path: '/v1/messages/count_tokens', inboundFormat: 'anthropic', usage: null}));
+		recorder.record(finished());
+		await recorder.close();
+		assert.equal((await recentRequests(store, 10)).length, 3);
+		assert.equal((await usageSummary(store, {by: 'model'}))[0]!.requests, 1);
+		await store.close();
+	});
+});
+
+test('two recorders (two processes) writing to one store are summed, with interleaved flushes', async () => {
+	await withHome(async home => {
+		const [storeA, storeB] = [await Store.open(home), await Store.open(home)];
+		const a = new UsageRecorder(storeA, {adopt: false});
+		const b = new UsageRecorder(storeB, {adopt: false});
+		for (let i = 0; i < 3; i++) a.record(finished({latencyMs: 100}));
+		await a.flush();
+		for (let i = 0; i < 2; i++) b.record(finished({latencyMs: 1000, usage: {inputTokens: 1, outputTokens: 1}}));
+		await b.flush();
+		a.record(finished({latencyMs: 100}));
+		b.record(finished({latencyMs: 1000, keyId: 'key_b', keyName: 'beta', usage: {inputTokens: 1, outputTokens: 1}}));
+		await Promise.all([a.flush(), b.flush()]);
+		assert.notEqual(a.instance, b.instance);
+		assert.equal((await journals(storeA).list()).length, 2);
+
+		const byModel = await usageSummary(storeA, {by: 'model'});
+		assert.equal(byModel.length, 1);
+		assert.deepEqual([byModel[0]!.requests, byModel[0]!.inputTokens, byModel[0]!.outputTokens], [7, 43, 23]);
+		assert.equal(byModel[0]!.latencyP50Ms, binValue(latencyBin(100)), 'p50 from the summed histograms: 4 of 7 at 100 ms');
+		assert.equal(byModel[0]!.latencyP95Ms, binValue(latencyBin(1000)));
+		const byKey = await usageSummary(storeB, {by: 'key'});
+		assert.deepEqual(byKey.map(row => [row.group, row.requests]), [['alpha', 6], ['beta', 1]]);
+		assert.equal((await recentRequests(storeB, 100)).length, 7);
+		await Promise.all([a.close(), b.close()]);
+		await Promise.all([storeA.close(), storeB.close()]);
+	});
+});
+
+test('a new process adopts a cleanly closed instance and adds to its totals; two starting together never share one', async () => {
+	await withHome(async home => {
+		const store = await Store.open(home);
+		const first = new UsageRecorder(store);
+		first.start();
+		first.record(finished());
+		await first.close();
+
+		const second = new UsageRecorder(store);
+		second.start();
+		second.record(finished());
+		await second.flush();
+		assert.equal(second.instance, first.instance, 'adopted');
+		assert.equal((await usageSummary(store, {by: 'key'}))[0]!.requests, 2);
+		await second.close();
+
+		const otherStore = await Store.open(home);
+		const [x, y] = [new UsageRecorder(store), new UsageRecorder(otherStore)];
+		x.start();
+		y.start();
+		x.record(finished());
+		y.record(finished());
+		await Promise.all([x.flush(), y.flush()]);
+		assert.notEqual(x.instance, y.instance);
+		assert.ok([x.instance, y.instance].includes(first.instance), 'one of them adopted the closed instance');
+		await Promise.all([x.close(), y.close()]);
+		assert.equal((await usageSummary(store, {by: 'key'}))[0]!.requests, 4);
+		assert.equal((await recentRequests(store, 10)).length, 4);
+		await Promise.all([store.close(), otherStore.close()]);
+	});
+});
+
+test('retention: the newest N records are kept (in whole chunks), nothing older than the day limit, totals for their own limit', async () => {
+	await withHome(async home => {
+		const store = await Store.open(home);
+		const retention = {maxRequests: 12, maxDays: 30, usageDays: 60};
+		const recorder = new UsageRecorder(store, {adopt: false, chunkSize: 5, retention});
+		for (let i = 0; i < 5; i++) recorder.record(finished({time: ago(90 * day + i * 1000)}));
+		for (let i = 0; i < 5; i++) recorder.record(finished({time: ago(40 * day + i * 1000)}));
+		await recorder.flush();
+		for (let i = 30; i > 0; i--) recorder.record(finished({id: `recent_${i}`, time: ago(i * 1000)}));
+		await recorder.flush();
+		assert.equal((await recentRequests(store, 1000)).length, 40);
+
+		const result = await recorder.prune();
+		const kept = await recentRequests(store, 1000);
+		assert.ok(kept.length >= 12 && kept.length < 12 + 5, `kept ${kept.length}`);
+		assert.equal(kept.at(-1)!.id, 'recent_1', 'the newest is kept');
+		assert.ok(kept.every(record => record.id.startsWith('recent_')), 'nothing older than 30 days');
+		assert.ok(result.chunks >= 5);
+		assert.equal(result.days, 1, 'the 90-day-old totals are past the 60-day limit');
+		const days = (await usageSummary(store, {by: 'day'})).map(row => row.group);
+		assert.ok(days.includes(localDay(new Date(Date.now() - 40 * day))), 'totals outlive the records');
+		assert.ok(!days.includes(localDay(new Date(Date.now() - 90 * day))));
+
+		recorder.record(finished({id: 'after-prune'}));
+		await recorder.close();
+		assert.equal((await recentRequests(store, 1)).at(-1)!.id, 'after-prune', 'recording goes on after pruning');
+		await store.close();
+	});
+});
+
+test('retention settings come from the environment; bad values say what to set', () => {
+	assert.deepEqual(retentionFromEnv({}), {maxRequests: 100_000, maxDays: 30, usageDays: 400});
+	assert.deepEqual(retentionFromEnv({GATEWAY_TUI_KEEP_REQUESTS: '500', GATEWAY_TUI_KEEP_DAYS: '7', GATEWAY_TUI_KEEP_USAGE_DAYS: '90'}), {maxRequests: 500, maxDays: 7, usageDays: 90});
+	assert.throws(() => retentionFromEnv({GATEWAY_TUI_KEEP_DAYS: 'a week'}), /GATEWAY_TUI_KEEP_DAYS="a week" is not a whole number above 0: set it to e\.g\. 30/);
+	assert.throws(() => retentionFromEnv({GATEWAY_TUI_KEEP_REQUESTS: '0'}), /GATEWAY_TUI_KEEP_REQUESTS/);
+});
+
+test('latency histogram: percentiles within 5 %, summable', () => {
+	const histogram: Record<string, number> = {};
+	for (let ms = 1; ms <= 1000; ms++) histogram[latencyBin(ms)] = (histogram[latencyBin(ms)] ?? 0) + 1;
+	const p50 = percentile(histogram, 0.5)!;
+	const p95 = percentile(histogram, 0.95)!;
+	assert.ok(Math.abs(p50 - 500) / 500 < 0.05, `p50 ${p50}`);
+	assert.ok(Math.abs(p95 - 950) / 950 < 0.05, `p95 ${p95}`);
+	assert.equal(percentile({}, 0.5), null);
+	assert.equal(binValue(latencyBin(0)), 0);
+	assert.ok(latencyBin(10 * 3_600_000) === latencyBin(20 * 3_600_000), 'very long requests share the last bin');
+});
+
+test('event types: derived from status and channel unless the relay says (failover with its chain)', () => {
+	assert.equal(eventTypeOf(finished()), 'routed');
+	assert.equal(eventTypeOf(finished({status: 500, outcome: 'error'})), 'failed');
+	assert.equal(eventTypeOf(finished({status: 401, outcome: 'error', keyId: null, keyName: null, model: null, channelId: null})), 'rejected');
+	assert.equal(eventTypeOf(finished({status: 403, outcome: 'error', channelId: null})), 'rejected');
+	assert.equal(eventTypeOf(finished({status: 404, outcome: 'error', channelId: null})), 'no-channel');
+	assert.equal(eventTypeOf(finished({attempts: ['a', 'b']})), 'failover');
+	assert.equal(eventTypeOf(finished({eventType: 'failover', attempts: ['a', 'b'], status: 502, outcome: 'error'})), 'failover');
+});
+
+test('watchRequests: the tail, then records as they land, each once', async () => {
+	await withHome(async home => {
+		const store = await Store.open(home);
+		const writerStore = await Store.open(home);
+		const writer = new UsageRecorder(writerStore, {adopt: false});
+		for (let i = 1; i <= 3; i++) writer.record(finished({id: `old_${i}`, time: ago(10_000 - i)}));
+		await writer.flush();
+		const controller = new AbortController();
+		const seen: RequestRecord[] = [];
+		const watching = (async () => {
+			for await (const record of watchRequests(store, {tail: 2, pollMs: 30, signal: controller.signal})) {
+				seen.push(record);
+				if (seen.length === 4) controller.abort();
+			}
+		})();
+		await new Promise(resolve => setTimeout(resolve, 100));
+		writer.record(finished({id: 'new_1'}));
+		await writer.flush();
+		await new Promise(resolve => setTimeout(resolve, 100));
+		writer.record(finished({id: 'new_2'}));
+		await writer.flush();
+		await watching;
+		assert.deepEqual(seen.map(record => record.id), ['old_2', 'old_3', 'new_1', 'new_2']);
+		await writer.close();
+		await Promise.all([store.close(), writerStore.close()]);
+	});
+});
