@@ -1,0 +1,32 @@
+/** `takeover status`: the state of each tool, read from its config files; nothing is written. */
+import {UserError} from '../../errors.js';
+import {loadDocs, type ToolAdapter} from './adapter.js';
+import {claude} from './claude.js';
+import {codex} from './codex.js';
+import {resolveContext, type Context} from './context.js';
+import {exists} from './files.js';
+import {gemini} from './gemini.js';
+import {takeoverTitles, takeoverTools, type TakeoverOptions, type TakeoverTool, type ToolStatus} from './types.js';
+
+export const adapters: Readonly<Record<TakeoverTool, ToolAdapter>> = {claude, codex, gemini};
+
+export async function statusOf(adapter: ToolAdapter, ctx: Context): Promise<ToolStatus> {
+	const configDir = adapter.configDir(ctx);
+	const files = adapter.files(ctx).map(file => file.path);
+	const base = {tool: adapter.tool, title: takeoverTitles[adapter.tool]};
+	const rest = {configDir, files, problem: null, warnings: []};
+	if (!(await exists(configDir))) return {...base, state: 'not-detected', address: null, model: null, ...rest};
+	try {
+		const {state, address, model, warnings} = adapter.inspect(await loadDocs(adapter.files(ctx)), ctx);
+		return {...base, state, address, model, ...rest, warnings};
+	} catch (error) {
+		if (!(error instanceof UserError)) throw error;
+		return {...base, state: 'not-taken-over', address: null, model: null, ...rest, problem: error.message};
+	}
+}
+
+/** One status per tool, in the order claude, codex, gemini. */
+export async function takeoverStatus(options: TakeoverOptions = {}): Promise<ToolStatus[]> {
+	const ctx = resolveContext(options);
+	return Promise.all(takeoverTools.map(tool => statusOf(adapters[tool], ctx)));
+}

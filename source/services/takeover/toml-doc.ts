@@ -1,0 +1,123 @@
+/**
+ * A TOML config file (Codex's config.toml), edited with @decimalturn/toml-patch: it diffs the parsed
+ * object against the new one and changes only what differs, so comments, blank lines, key order and
+ * quoting elsewhere stay exactly as the user wrote them.
+ *
+ * One addition is done by hand: a new table two levels deep (`[model_providers.gateway-tui]`) is
+ * appended as its own section, which is how Codex's docs show providers; the library would write it
+ * as a dotted inline table beside the root keys. The result is parsed again and compared with the
+ * intended object; if that ever differs, the library's own rendering is used instead.
+ * @see https://github.com/DecimalTurn/toml-patch
+ */
+import {isDeepStrictEqual} from 'node:util';
+import {parse, patch} from '@decimalturn/toml-patch';
+import {deleteIfEmptyIn, deleteIn, getIn, isTree, keyName, malformed, setIn, type ConfigDoc, type KeyPath, type Tree} from './config-doc.js';
+
+type TomlParseError = Error & {line?: number; column?: number};
+
+function parseToml(file: string, text: string): Tree {
+	try {
+		const value: unknown = parse(text);
+		return isTree(value) ? value : {};
+	} catch (error) {
+		const {line, column, message} = error as TomlParseError;
+		const reason = message.split('\n').pop() ?? message;
+		throw malformed(file, 'TOML', {line: line ?? 1, column: column === undefined ? undefined : column + 1}, reason);
+	}
+}
+
+const bareKey = /^[A-Za-z0-9_-]+$/;
+const tomlKey = (part: string) => (bareKey.test(part) ? part : JSON.stringify(part));
+
+/** `[a.b]` with one `key = "value"` line per string; JSON string escapes are valid TOML basic strings. */
+function section(key: KeyPath, table: Tree, newline: string): string | null {
+	const lines = [`[${key.map(tomlKey).join('.')}]`];
+	for (const [name, value] of Object.entries(table)) {
+		if (typeof value !== 'string') return null;
+		lines.push(`${tomlKey(name)} = ${JSON.stringify(value)}`);
+	}
+	return lines.join(newline) + newline;
+}
+
+/** A shallow copy of `data` without `key` (and without parents that are left empty and were created). */
+function without(data: Tree, key: KeyPath, created: readonly KeyPath[]): Tree {
+	const [head, ...rest] = key;
+	const copy: Tree = {...data};
+	if (rest.length === 0) {
+		delete copy[head!];
+		return copy;
+	}
+	const child = without(data[head!] as Tree, rest, created.map(path => path.slice(1)).filter(path => path.length > 0));
+	if (Object.keys(child).length === 0 && created.some(path => path.length === 1 && path[0] === head)) delete copy[head!];
+	else copy[head!] = child;
+	return copy;
+}
+
+function render(original: string, data: Tree, created: readonly KeyPath[]): string {
+	const newline = original.includes('\r\n') ? '\r\n' : '\n';
+	const appended = created.filter(path => path.length === 2 && isTree(getIn(data, path)));
+	let base = data;
+	const sections: string[] = [];
+	for (const path of appended) {
+		const text = section(path, getIn(data, path) as Tree, newline);
+		if (text === null) continue;
+		base = without(base, path, created);
+		sections.push(text);
+	}
+	if (sections.length > 0) {
+		let text = patch(original, base);
+		if (text.trim() !== '') text = text.replace(/(\r?\n)*$/, newline + newline);
+		else text = '';
+		text += sections.join(newline);
+		if (renders(text, data)) return text;
+	}
+	return patch(original, data);
+}
+
+/** Parsed tables have a null prototype, new ones Object's: compare contents only. */
+function plain(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(plain);
+	if (!isTree(value)) return value;
+	return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plain(item)]));
+}
+
+function renders(text: string, data: Tree): boolean {
+	try {
+		return isDeepStrictEqual(plain(parse(text)), plain(data));
+	} catch {
+		return false;
+	}
+}
+
+export function tomlDoc(file: string, original: string | null): ConfigDoc {
+	const source = original ?? '';
+	const data = parseToml(file, source);
+	const created: KeyPath[] = [];
+	let changed = false;
+	return {
+		file,
+		original,
+		get: key => getIn(data, key),
+		set(key, value) {
+			const result = setIn(data, key, value, file);
+			changed ||= result.changed;
+			created.push(...result.created);
+			return result.created;
+		},
+		delete(key) {
+			changed = deleteIn(data, key) || changed;
+		},
+		deleteIfEmpty(container) {
+			changed = deleteIfEmptyIn(data, container) || changed;
+		},
+		isEmpty: () => Object.keys(data).length === 0,
+		get changed() {
+			return changed;
+		},
+		render() {
+			const text = render(source, data, created);
+			if (!renders(text, data)) throw new Error(`Rendering ${file} would not give the intended settings (${created.map(keyName).join(', ')}): please report this.`);
+			return text;
+		},
+	};
+}
