@@ -1,0 +1,94 @@
+import type {JsonObject, JsonValue} from '../ir.js';
+import {arrayField, isJsonObject, isObject, numberField, objectField, stringField, type WireObject} from './schema.js';
+import type {ResponseStatus} from './schema.js';
+
+/** What every Response object of one answer shares: its id, time, model and the request's settings, echoed. */
+export type ResponseBase = {readonly id: string; readonly createdAt: number; readonly model: string; readonly echo: Echo};
+
+type Echo = {
+	readonly instructions: JsonValue;
+	readonly maxOutputTokens: JsonValue;
+	readonly parallelToolCalls: boolean;
+	readonly promptCacheKey: JsonValue;
+	readonly reasoning: JsonObject;
+	readonly temperature: number;
+	readonly topP: number;
+	readonly text: JsonObject;
+	readonly toolChoice: JsonValue;
+	readonly tools: JsonObject[];
+	readonly user: JsonValue;
+	readonly metadata: JsonObject;
+};
+
+const orNull = (value: string | number | undefined): JsonValue => value ?? null;
+
+/** The request's settings, as the API repeats them in its answer (with the API's defaults where the client sent none). */
+export function echoRequest(request: unknown): Echo {
+	const body: WireObject = isObject(request) ? request : {};
+	const reasoning = objectField(body, 'reasoning');
+	const text = objectField(body, 'text');
+	const toolChoice = body.tool_choice;
+	return {
+		instructions: orNull(stringField(body, 'instructions')),
+		maxOutputTokens: orNull(numberField(body, 'max_output_tokens')),
+		parallelToolCalls: body.parallel_tool_calls !== false,
+		promptCacheKey: orNull(stringField(body, 'prompt_cache_key')),
+		reasoning: {effort: orNull(reasoning && stringField(reasoning, 'effort')), summary: orNull(reasoning && stringField(reasoning, 'summary'))},
+		temperature: numberField(body, 'temperature') ?? 1,
+		topP: numberField(body, 'top_p') ?? 1,
+		text: {format: text && isJsonObject(text.format) ? text.format : {type: 'text'}, verbosity: (text && stringField(text, 'verbosity')) ?? 'medium'},
+		toolChoice: typeof toolChoice === 'string' || isJsonObject(toolChoice) ? toolChoice : 'auto',
+		tools: (arrayField(body, 'tools') ?? []).filter(isJsonObject),
+		user: orNull(stringField(body, 'user')),
+		metadata: isJsonObject(body.metadata) ? body.metadata : {},
+	};
+}
+
+export type ResponseState = {
+	readonly status: ResponseStatus;
+	readonly output: readonly JsonObject[];
+	readonly usage: JsonObject | null;
+	readonly error?: JsonObject | null;
+	readonly incompleteDetails?: JsonObject | null;
+};
+
+/**
+ * A Response object with the fields (and order) the API sends; `store` is false because the gateway
+ * keeps nothing. `output_text` is not on the wire: the SDKs compute it.
+ * @see https://platform.openai.com/docs/api-reference/responses/object
+ */
+export function responseObject(base: ResponseBase, state: ResponseState): JsonObject {
+	const {echo} = base;
+	return {
+		id: base.id,
+		object: 'response',
+		created_at: base.createdAt,
+		status: state.status,
+		background: false,
+		completed_at: state.status === 'completed' ? Math.floor(Date.now() / 1000) : null,
+		error: state.error ?? null,
+		incomplete_details: state.incompleteDetails ?? null,
+		instructions: echo.instructions,
+		max_output_tokens: echo.maxOutputTokens,
+		max_tool_calls: null,
+		model: base.model,
+		output: [...state.output],
+		parallel_tool_calls: echo.parallelToolCalls,
+		previous_response_id: null,
+		prompt_cache_key: echo.promptCacheKey,
+		reasoning: echo.reasoning,
+		safety_identifier: null,
+		service_tier: 'default',
+		store: false,
+		temperature: echo.temperature,
+		text: echo.text,
+		tool_choice: echo.toolChoice,
+		tools: echo.tools,
+		top_logprobs: 0,
+		top_p: echo.topP,
+		truncation: 'disabled',
+		usage: state.usage,
+		user: echo.user,
+		metadata: echo.metadata,
+	};
+}

@@ -1,0 +1,154 @@
+/**
+ * IR stream events → the Responses SSE events a client reads: `response.created`,
+ * `response.in_progress`, per output item its added / delta / done events, then
+ * `response.completed` (or `response.incomplete`) carrying the whole response with usage. Codex
+ * retries a turn whose stream ends without `response.completed`, so every stream ends with a
+ * terminal event: on an error, `error` then `response.failed` with a code Codex understands.
+ * Each frame is `event: <type>` + `data: {"type", "sequence_number", …}`; there is no `[DONE]`.
+ * @see https://platform.openai.com/docs/api-reference/responses-streaming
+ */
+import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
+import {assertNever, type IRBlockStart, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage} from '../ir.js';
+import {sseFrame} from '../sse.js';
+import {echoRequest, responseObject, type ResponseBase} from './build-response-object.js';
+import {toolKinds, type ToolKinds} from './convert-responses-tools.js';
+import {toResponsesUsage} from './convert-responses-usage.js';
+import {keepCallSignature} from './encode-responses-output.js';
+import {toResponseId} from './ids.js';
+import {responsesErrorCode, responsesErrorMessage} from './map-responses-error-code.js';
+import {toResponsesOutcome} from './map-responses-status.js';
+import type {OutputItem} from './schema.js';
+import {closeItem, deltaEvents, openCall, openMessage, openReasoning, type StreamEvent, type StreamItem} from './stream-items.js';
+
+/** The encoder's state: created per stream inside the generator, never shared between streams. */
+type State = {
+	sequence: number;
+	base?: ResponseBase;
+	readonly options: EncodeStreamOptions;
+	readonly kinds: ToolKinds;
+	readonly items: StreamItem[];
+	readonly byBlock: Map<number, StreamItem>;
+	readonly ctx: TranslationContext;
+	warnedSignature: boolean;
+};
+
+function frames(state: State, events: readonly StreamEvent[]): string[] {
+	return events.map(({type, ...fields}) => sseFrame(JSON.stringify({type, sequence_number: state.sequence++, ...fields}), type));
+}
+
+const outputOf = (state: State) => state.items.flatMap(item => (item.final ? [item.final] : []));
+
+/** `response.created` and `response.in_progress`, once, before anything else. */
+function start(state: State, id = ''): StreamEvent[] {
+	if (state.base) return [];
+	state.base = {id: toResponseId(id), createdAt: Math.floor(Date.now() / 1000), model: state.options.model, echo: echoRequest(state.options.request)};
+	const response = responseObject(state.base, {status: 'in_progress', output: [], usage: null});
+	return [
+		{type: 'response.created', response},
+		{type: 'response.in_progress', response},
+	];
+}
+
+function blockStart(state: State, index: number, block: IRBlockStart): StreamEvent[] {
+	const outputIndex = state.items.length;
+	const opened =
+		block.kind === 'text' ? openMessage(outputIndex)
+		: block.kind === 'reasoning' ? openReasoning(outputIndex)
+		: openCall(outputIndex, {id: block.id, name: block.name}, state.kinds);
+	state.items.push(opened.item);
+	state.byBlock.set(index, opened.item);
+	return opened.events;
+}
+
+function delta(state: State, index: number, text: string): StreamEvent[] {
+	const item = state.byBlock.get(index);
+	return item && text !== '' ? deltaEvents(item, text) : [];
+}
+
+function signature(state: State, event: Extract<IRStreamEvent, {type: 'signature'}>): StreamEvent[] {
+	const item = state.byBlock.get(event.index);
+	if (item?.kind === 'reasoning') item.signature = event.signature;
+	else if (item?.call) keepCallSignature(item.call.id, event.signature);
+	else if (!state.warnedSignature && event.signature.value !== '') {
+		state.warnedSignature = true;
+		state.ctx.warn(`Dropped a ${event.signature.format} signature on answer text: the Responses API has no field for it.`);
+	}
+	return [];
+}
+
+function closeAll(state: State): StreamEvent[] {
+	return state.items.flatMap(item => closeItem(item, state.kinds));
+}
+
+function finish(state: State, reason: IRFinishReason, usage: IRUsage): StreamEvent[] {
+	const closed = closeAll(state);
+	const {status, incompleteDetails} = toResponsesOutcome(reason);
+	const response = responseObject(state.base!, {status, output: outputOf(state), usage: toResponsesUsage(usage), incompleteDetails});
+	return [...closed, {type: status === 'completed' ? 'response.completed' : 'response.incomplete', response}];
+}
+
+/**
+ * A failure: `error` (the SDKs throw on it) then `response.failed` (what Codex reads). The error
+ * object is nested, as the API sends it, and repeated at the top level, as its reference documents it.
+ */
+export function failureEvents(base: ResponseBase, output: readonly OutputItem[], error: IRError): StreamEvent[] {
+	const code = responsesErrorCode(error);
+	const message = responsesErrorMessage(error);
+	const failed = responseObject(base, {status: 'failed', output, usage: null, error: {code, message}});
+	return [
+		{type: 'error', code, message, param: error.param ?? null, error: {type: error.kind === 'rate_limit' ? 'rate_limit_error' : 'server_error', code, message, param: error.param ?? null}},
+		{type: 'response.failed', response: failed},
+	];
+}
+
+function eventsFor(state: State, event: IRStreamEvent): StreamEvent[] {
+	switch (event.type) {
+		case 'start':
+			return start(state, event.id);
+		case 'block-start':
+			return blockStart(state, event.index, event.block);
+		case 'text-delta':
+		case 'reasoning-delta':
+			return delta(state, event.index, event.text);
+		case 'tool-args-delta':
+			return delta(state, event.index, event.json);
+		case 'signature':
+			return signature(state, event);
+		case 'redacted-reasoning':
+			state.ctx.warn('Dropped redacted reasoning: the Responses API cannot show it.');
+			return [];
+		case 'block-end': {
+			const item = state.byBlock.get(event.index);
+			return item ? closeItem(item, state.kinds) : [];
+		}
+		case 'usage':
+			return [];
+		case 'finish':
+			return finish(state, event.reason, event.usage);
+		case 'error':
+			return failureEvents(state.base!, outputOf(state), event.error);
+		default:
+			return assertNever(event, 'stream event');
+	}
+}
+
+export async function* encodeResponsesStream(events: AsyncIterable<IRStreamEvent>, options: EncodeStreamOptions, ctx: TranslationContext): AsyncGenerator<string> {
+	const state: State = {sequence: 0, options, kinds: toolKinds(options.request), items: [], byBlock: new Map(), ctx, warnedSignature: false};
+	for await (const event of events) {
+		const opening = event.type === 'start' ? [] : start(state);
+		yield* frames(state, [...opening, ...eventsFor(state, event)]);
+		if (event.type === 'finish' || event.type === 'error') return;
+	}
+	yield* frames(state, [...start(state), ...failureEvents(state.base!, outputOf(state), {kind: 'upstream', status: 502, message: 'The upstream stream ended before the answer was complete.'})]);
+}
+
+/**
+ * The failure frames the proxy writes when the upstream connection breaks after the encoder stopped
+ * (it knows neither the response id nor the sequence numbers so far: a fresh id, and no numbers).
+ */
+export function responsesStreamFailure(error: IRError): string {
+	const base: ResponseBase = {id: toResponseId(''), createdAt: Math.floor(Date.now() / 1000), model: '', echo: echoRequest(undefined)};
+	return failureEvents(base, [], error)
+		.map(({type, ...fields}) => sseFrame(JSON.stringify({type, ...fields}), type))
+		.join('');
+}

@@ -1,0 +1,19 @@
+/** Responses ids: `resp_`, `msg_`, `rs_`, `fc_`, `ctc_`, `lsh_` for items, `call_` for call ids. */
+import {randomBytes} from 'node:crypto';
+
+const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
+
+export type ItemKind = 'msg' | 'rs' | 'fc' | 'ctc' | 'lsh';
+
+export function newItemId(kind: ItemKind): string {
+	return `${kind}_${hex(24)}`;
+}
+
+/** The response id: an upstream Responses id is kept; any other id (another format's) gets a fresh `resp_` id. */
+export function toResponseId(id: string): string {
+	return id.startsWith('resp_') ? id : `resp_${hex(24)}`;
+}
+
+export function newCallId(): string {
+	return `call_${randomBytes(18).toString('base64url').replace(/[-_]/g, '').slice(0, 24)}`;
+}

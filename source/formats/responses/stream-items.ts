@@ -1,0 +1,118 @@
+/**
+ * The streaming life of one output item: the events that open it, carry its deltas and close it,
+ * in the order the API sends them (output_item.added → content or summary part → deltas → .done
+ * events → output_item.done).
+ * @see https://platform.openai.com/docs/api-reference/responses-streaming
+ */
+import type {IRSignature, JsonObject} from '../ir.js';
+import type {ToolKinds} from './convert-responses-tools.js';
+import {callItem, customInput, messageItem, reasoningItem} from './encode-responses-output.js';
+import {newItemId} from './ids.js';
+import type {OutputItem} from './schema.js';
+
+export type StreamEvent = {readonly type: string} & JsonObject;
+
+/** An output item being streamed. `text` accumulates the message text, reasoning text or call arguments. */
+export type StreamItem = {
+	readonly outputIndex: number;
+	readonly id: string;
+	readonly kind: 'message' | 'reasoning' | 'function' | 'custom' | 'local_shell';
+	readonly call?: {readonly id: string; readonly name: string};
+	text: string;
+	signature?: IRSignature;
+	/** Reasoning: the summary part has been announced. */
+	partOpen: boolean;
+	final?: OutputItem;
+};
+
+const emptyText = {type: 'output_text', annotations: [], logprobs: [], text: ''};
+
+export function openMessage(outputIndex: number): {item: StreamItem; events: StreamEvent[]} {
+	const item: StreamItem = {outputIndex, id: newItemId('msg'), kind: 'message', text: '', partOpen: false};
+	const events: StreamEvent[] = [
+		{type: 'response.output_item.added', output_index: outputIndex, item: {id: item.id, type: 'message', status: 'in_progress', content: [], role: 'assistant'}},
+		{type: 'response.content_part.added', item_id: item.id, output_index: outputIndex, content_index: 0, part: emptyText},
+	];
+	return {item, events};
+}
+
+export function openReasoning(outputIndex: number): {item: StreamItem; events: StreamEvent[]} {
+	const item: StreamItem = {outputIndex, id: newItemId('rs'), kind: 'reasoning', text: '', partOpen: false};
+	return {item, events: [{type: 'response.output_item.added', output_index: outputIndex, item: reasoningItem(item.id, '', undefined)}]};
+}
+
+export function openCall(outputIndex: number, call: {id: string; name: string}, kinds: ToolKinds): {item: StreamItem; events: StreamEvent[]} {
+	const opened = callItem({...call, arguments: ''}, kinds, undefined, 'in_progress');
+	const kind = opened.type === 'custom_tool_call' ? 'custom' : opened.type === 'local_shell_call' ? 'local_shell' : 'function';
+	const item: StreamItem = {outputIndex, id: opened.id, kind, call, text: '', partOpen: false};
+	return {item, events: [{type: 'response.output_item.added', output_index: outputIndex, item: opened}]};
+}
+
+/** The delta events for a piece of text, reasoning or arguments. Custom and shell calls are sent whole when they close. */
+export function deltaEvents(item: StreamItem, delta: string): StreamEvent[] {
+	item.text += delta;
+	const at = {item_id: item.id, output_index: item.outputIndex};
+	switch (item.kind) {
+		case 'message':
+			return [{type: 'response.output_text.delta', ...at, content_index: 0, delta, logprobs: []}];
+		case 'reasoning': {
+			const opened: StreamEvent[] = item.partOpen ? [] : [{type: 'response.reasoning_summary_part.added', ...at, summary_index: 0, part: {type: 'summary_text', text: ''}}];
+			item.partOpen = true;
+			return [...opened, {type: 'response.reasoning_summary_text.delta', ...at, summary_index: 0, delta}];
+		}
+		case 'function':
+			return [{type: 'response.function_call_arguments.delta', ...at, delta}];
+		case 'custom':
+		case 'local_shell':
+			return [];
+	}
+}
+
+function closingEvents(item: StreamItem): StreamEvent[] {
+	const at = {item_id: item.id, output_index: item.outputIndex};
+	switch (item.kind) {
+		case 'message':
+			return [
+				{type: 'response.output_text.done', ...at, content_index: 0, text: item.text, logprobs: []},
+				{type: 'response.content_part.done', ...at, content_index: 0, part: {...emptyText, text: item.text}},
+			];
+		case 'reasoning':
+			if (!item.partOpen) return [];
+			return [
+				{type: 'response.reasoning_summary_text.done', ...at, summary_index: 0, text: item.text},
+				{type: 'response.reasoning_summary_part.done', ...at, summary_index: 0, part: {type: 'summary_text', text: item.text}},
+			];
+		case 'function':
+			return [{type: 'response.function_call_arguments.done', ...at, arguments: item.text}];
+		case 'custom': {
+			const input = customInput(item.text);
+			return [
+				...(input ? [{type: 'response.custom_tool_call_input.delta', ...at, delta: input}] : []),
+				{type: 'response.custom_tool_call_input.done', ...at, input},
+			];
+		}
+		case 'local_shell':
+			return [];
+	}
+}
+
+function finalItem(item: StreamItem, kinds: ToolKinds): OutputItem {
+	switch (item.kind) {
+		case 'message':
+			return messageItem(item.id, item.text, 'completed');
+		case 'reasoning':
+			return reasoningItem(item.id, item.text, item.signature);
+		case 'function':
+		case 'custom':
+		case 'local_shell':
+			return callItem({...item.call!, arguments: item.text}, kinds, item.id, 'completed');
+	}
+}
+
+/** Close an item: its `.done` events, then `output_item.done` with the whole item (what Codex reads). */
+export function closeItem(item: StreamItem, kinds: ToolKinds): StreamEvent[] {
+	if (item.final) return [];
+	if (item.kind !== 'message' && item.kind !== 'reasoning' && item.text === '') item.text = '{}';
+	item.final = finalItem(item, kinds);
+	return [...closingEvents(item), {type: 'response.output_item.done', output_index: item.outputIndex, item: item.final}];
+}
