@@ -3,8 +3,9 @@
  * recorder listen. Listeners run synchronously, so they must be cheap (queue, don't do I/O).
  */
 import {EventEmitter} from 'node:events';
-import type {Format, IRUsage} from './formats/ir.js';
+import type {Format, InboundFormat, IRUsage} from './formats/ir.js';
 import type {ChannelHealthView} from './proxy/health.js';
+import type {BudgetWarning} from './proxy/limits.js';
 
 export type RequestOutcome = 'ok' | 'error' | 'aborted';
 
@@ -27,7 +28,8 @@ export type RequestFinished = {
 	readonly upstreamModel: string | null;
 	readonly channelId: string | null;
 	readonly channelName: string | null;
-	readonly inboundFormat: Format;
+	/** What the client spoke; `responses` for the OpenAI Responses API. */
+	readonly inboundFormat: InboundFormat;
 	readonly outboundFormat: Format | null;
 	readonly stream: boolean;
 	readonly status: number;
@@ -47,6 +49,7 @@ export type RequestFinished = {
 
 export type GatewayEvents = {
 	'channel:health': [ChannelHealthView];
+	'key:budget': [BudgetWarning];
 	'request:finished': [RequestFinished];
 	'store:changed': [{readonly revision: string}];
 	'warning': [{readonly message: string}];

@@ -9,6 +9,8 @@ import {Registry} from './proxy/registry.js';
 import {ChannelHealth, type HealthOptions} from './proxy/health.js';
 import {HealthPublisher} from './services/health.js';
 import {startHealthProbe} from './proxy/health-probe.js';
+import {KeyLimiter} from './proxy/limits.js';
+import {countLimitedUse, restoreLimits} from './services/limits.js';
 import type {RelayOptions} from './proxy/relay.js';
 import {createServer} from './proxy/server.js';
 import {closeUpstreamPools} from './proxy/upstream.js';
@@ -29,6 +31,7 @@ export type Gateway = {
 	/** Records every finished request and flushes usage to the store once a second. */
 	readonly usage: UsageRecorder;
 	readonly health: ChannelHealth;
+	readonly limiter: KeyLimiter;
 	readonly app: FastifyInstance;
 	readonly url: string;
 	close(): Promise<void>;
@@ -49,7 +52,10 @@ export async function startGateway(options: {home: string; host: string; port: n
 	const stopRecording = usage.listen(events);
 	const health = new ChannelHealth(events, options.health);
 	const publisher = new HealthPublisher(store, events);
-	const app = createServer({registry, health, events, relay: options.relay ?? defaultRelayOptions});
+	const limiter = new KeyLimiter(events);
+	await restoreLimits(limiter, store, [...registry.snapshot.keysByHash.values()]);
+	const stopLimits = countLimitedUse(limiter, registry, events);
+	const app = createServer({registry, health, limiter, events, relay: options.relay ?? defaultRelayOptions});
 	const stopProbe = options.probeEveryMs ? startHealthProbe(registry, health, options.probeEveryMs) : () => {};
 	try {
 		await app.listen({host: options.host, port: options.port});
@@ -57,6 +63,7 @@ export async function startGateway(options: {home: string; host: string; port: n
 		stopRecording();
 		await registry.stop();
 		stopProbe();
+		stopLimits();
 		publisher.stop();
 		if (!options.store) await store.close();
 		const code = (error as {code?: string}).code;
@@ -75,12 +82,14 @@ export async function startGateway(options: {home: string; host: string; port: n
 		registry,
 		usage,
 		health,
+		limiter,
 		app,
 		url: gatewayUrl(options.host, port),
 		async close() {
 			if (closed) return;
 			closed = true;
 			stopProbe();
+			stopLimits();
 			await app.close();
 			await usage.close();
 			await registry.stop();

@@ -10,10 +10,11 @@ import {withStore} from './context.js';
 import {print, printJson, table} from './output.js';
 
 type JsonFlag = {json?: boolean};
-type ChannelFlags = {name?: string; format?: string; baseUrl?: string; apiKey?: string; models?: string; priority?: string; price?: string[]};
+type ChannelFlags = {name?: string; format?: string; baseUrl?: string; apiKey?: string; models?: string; priority?: string; price?: string[]; responsesApi?: string};
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 const priceHelp = 'USD per 1M tokens for one model: MODEL=IN/OUT or MODEL=IN/OUT/CACHED (repeatable; MODEL= clears)';
+const responsesApiHelp = 'openai channels: on passes Responses API requests (Codex) through to BASE_URL/responses, off translates them to chat completions (default: on for api.openai.com)';
 
 function describe(view: ChannelView): string {
 	const lines = [
@@ -25,6 +26,7 @@ function describe(view: ChannelView): string {
 		['models', formatModels(view.models)],
 		['enabled', view.enabled ? 'yes' : 'no'],
 		['priority', String(view.priority)],
+		...(view.responsesApi === undefined ? [] : [['Responses', view.responsesApi ? 'on (passed through to /responses)' : 'off (translated to chat completions)']]),
 		['prices', formatPrices(view.prices)],
 		['created', view.createdAt],
 		['updated', view.updatedAt],
@@ -60,10 +62,11 @@ export function registerChannels(program: Command): void {
 		.requiredOption('--models <list>', 'models, comma-separated; alias=upstream to rename')
 		.option('--priority <n>', 'higher is tried first', '0')
 		.option('--price <model=in/out[/cached]>', priceHelp, collect, [])
+		.option('--responses-api <on|off>', responsesApiHelp)
 		.option('--json', 'print JSON')
 		.action(async (options: JsonFlag & ChannelFlags, command: Command) => {
 			await withStore(command, async store => {
-				const channel = await addChannel(store, {name: options.name!, format: options.format!, baseUrl: options.baseUrl!, apiKey: options.apiKey, models: options.models!, priority: options.priority, prices: options.price});
+				const channel = await addChannel(store, {name: options.name!, format: options.format!, baseUrl: options.baseUrl!, apiKey: options.apiKey, models: options.models!, priority: options.priority, prices: options.price, responsesApi: options.responsesApi});
 				if (options.json) printJson(channelView(channel));
 				else print(`Added channel "${channel.name}" (${channel.format}, ${channel.baseUrl}) serving ${formatModels(channel.models)}. Check it with \`gateway-tui channels test ${channel.name}\`.`);
 			});
@@ -111,6 +114,7 @@ export function registerChannels(program: Command): void {
 		.option('--models <list>', 'the full model list, replacing the old one')
 		.option('--priority <n>', 'higher is tried first')
 		.option('--price <model=in/out[/cached]>', priceHelp, collect, [])
+		.option('--responses-api <on|off>', responsesApiHelp)
 		.option('--json', 'print JSON')
 		.action(async (ref: string, options: JsonFlag & ChannelFlags, command: Command) => {
 			await withStore(command, async store => {

@@ -1,12 +1,29 @@
 /** `gateway-tui keys …` */
 import type {Command} from 'commander';
-import {createKey, deleteKey, findKey, keyView, lastUsed, listKeys, revokeKey, rotateKey, type KeyView} from '../services/keys.js';
+import {createKey, deleteKey, editKey, findKey, keyView, lastUsed, listKeys, revokeKey, rotateKey, type EditKeyInput, type KeyView} from '../services/keys.js';
+import {limitsText, type LimitFlags} from '../services/limit-flags.js';
+import {persistedUse} from '../services/limits.js';
 import type {KeyRecord} from '../store/records.js';
+import {keyTotals, type UsageRow} from '../services/usage.js';
+import {formatCost} from './usage.js';
 import type {Store} from '../store/index.js';
 import {withStore} from './context.js';
 import {print, printJson, relative, table} from './output.js';
 
 type JsonFlag = {json?: boolean};
+
+/** A key's totals over the retained usage (see `gateway-tui usage --by key`). */
+function totalsOf(row: UsageRow | undefined) {
+	return {
+		requests: row?.requests ?? 0,
+		failed: row?.failed ?? 0,
+		inputTokens: row?.inputTokens ?? 0,
+		outputTokens: row?.outputTokens ?? 0,
+		cachedTokens: row?.cachedTokens ?? 0,
+		costUsd: row?.costUsd ?? 0,
+		unpriced: row?.unpriced ?? false,
+	};
+}
 
 function stateText(view: KeyView): string {
 	if (view.state === 'active' && view.expiresAt) return `expires ${relative(view.expiresAt)}`;
@@ -34,10 +51,21 @@ function describe(view: KeyView, secret?: string): string {
 	return lines.map(([label, value]) => `${label!.padEnd(12)}${value}`).join('\n');
 }
 
+/** The limit flags of `keys create` and `keys edit`. */
+function withLimitOptions(command: Command): Command {
+	return command
+		.option('--rpm <n>', 'requests per minute ("none" removes the limit)')
+		.option('--rpd <n>', 'requests per day')
+		.option('--tpm <n>', 'tokens (input + output) per minute')
+		.option('--tpd <n>', 'tokens per day')
+		.option('--budget <usd/period>', 'a USD budget per day, week, month or in total, e.g. 20/month')
+		.option('--budget-warn <percent>', 'warn when this share of the budget is spent (default 80%)');
+}
+
 export function registerKeys(program: Command): void {
 	const keys = program.command('keys').description('create and manage virtual keys (the only keys clients ever see)');
 
-	keys
+	const create = keys
 		.command('create')
 		.description('create a virtual key and print its secret')
 		.requiredOption('--name <name>', 'a unique name')
@@ -45,9 +73,10 @@ export function registerKeys(program: Command): void {
 		.option('--models <list>', 'allowed models, comma-separated (default: all)')
 		.option('--channels <list>', 'allowed channels by name or id, comma-separated (default: all)')
 		.option('--expires-in <duration>', 'expire after 30d, 12h, 45m or 10s')
-		.option('--expires-at <date>', 'expire at an ISO-8601 date')
+		.option('--expires-at <date>', 'expire at an ISO-8601 date');
+	withLimitOptions(create)
 		.option('--json', 'print JSON')
-		.action(async (options: JsonFlag & {name: string; description?: string; models?: string; channels?: string; expiresIn?: string; expiresAt?: string}, command: Command) => {
+		.action(async (options: JsonFlag & LimitFlags & {name: string; description?: string; models?: string; channels?: string; expiresIn?: string; expiresAt?: string}, command: Command) => {
 			await withStore(command, async store => {
 				const key = await createKey(store, options);
 				const shown = await view(store, key);
@@ -63,13 +92,27 @@ export function registerKeys(program: Command): void {
 		.action(async (options: JsonFlag, command: Command) => {
 			await withStore(command, async store => {
 				const used = await lastUsed(store);
-				const views = await Promise.all((await listKeys(store)).map(key => keyView(store, key, used.get(key.id) ?? null)));
+				const totals = await keyTotals(store);
+				const all = await listKeys(store);
+				const limitUse = await persistedUse(store, all);
+				const views = await Promise.all(all.map(async key => ({...(await keyView(store, key, used.get(key.id) ?? null)), usage: totalsOf(totals.get(key.id)), limitUse: limitUse.get(key.id) ?? null})));
 				if (options.json) return printJson(views);
 				if (views.length === 0) return print('No keys yet. Create one with `gateway-tui keys create --name NAME`.');
 				print(
 					table(
-						views.map(item => ({name: item.name, key: item.prefix, models: item.models.join(',') || 'all', channels: item.channels.join(',') || 'all', state: stateText(item), 'last used': relative(item.lastUsedAt)})),
-						['name', 'key', 'models', 'channels', 'state', 'last used'],
+						views.map(item => ({
+							name: item.name,
+							key: item.prefix,
+							models: item.models.join(',') || 'all',
+							channels: item.channels.join(',') || 'all',
+							state: stateText(item),
+							'last used': relative(item.lastUsedAt),
+							requests: String(item.usage.requests),
+							'tokens in/out': `${item.usage.inputTokens}/${item.usage.outputTokens}`,
+							cost: item.usage.requests === 0 ? '-' : formatCost(item.usage),
+							limits: item.limits ? limitsText(item.limits, item.limitUse ?? undefined) : '-',
+						})),
+						['name', 'key', 'models', 'channels', 'state', 'last used', 'requests', 'tokens in/out', 'cost', 'limits'],
 					),
 				);
 			});
@@ -83,8 +126,9 @@ export function registerKeys(program: Command): void {
 			await withStore(command, async store => {
 				const key = await findKey(store, ref);
 				const shown = await view(store, key);
-				if (options.json) printJson({...shown, key: key.secret});
-				else print(describe(shown, key.secret));
+				const use = (await persistedUse(store, [key])).get(key.id);
+				if (options.json) printJson({...shown, key: key.secret, limitUse: use ?? null});
+				else print(`${describe(shown, key.secret)}\n${'limits'.padEnd(12)}${limitsText(key.limits, use)}`);
 			});
 		});
 
@@ -100,6 +144,28 @@ export function registerKeys(program: Command): void {
 					else print(done(key));
 				});
 			});
+
+	const edit = keys
+		.command('edit <key>')
+		.description('change a key; only the options given change (the secret stays: see rotate)')
+		.option('--name <name>', 'a new name')
+		.option('--description <text>', 'what the key is for')
+		.option('--models <list>', 'allowed models, comma-separated ("" for all)')
+		.option('--channels <list>', 'allowed channels, comma-separated ("" for all)')
+		.option('--expires-in <duration>', 'expire after 30d, 12h, 45m or 10s from now')
+		.option('--expires-at <date>', 'expire at an ISO-8601 date')
+		.option('--never-expires', 'remove the expiry');
+	withLimitOptions(edit)
+		.option('--json', 'print JSON')
+		.action(async (ref: string, options: JsonFlag & EditKeyInput, command: Command) => {
+			await withStore(command, async store => {
+				const {json, ...changes} = options;
+				const key = await editKey(store, ref, changes);
+				const shown = await view(store, key);
+				if (json) printJson(shown);
+				else print(`Updated key "${key.name}".\n\n${describe(shown)}\n${'limits'.padEnd(12)}${limitsText(key.limits)}`);
+			});
+		});
 
 	change('revoke', 'revoke a key: it stops working at once', revokeKey, key => `Revoked key "${key.name}". Clients using it now get 401.`);
 	change('rotate', 'give a key a new secret (same settings); the old secret stops working at once', rotateKey, key => `Rotated key "${key.name}". The new secret:\n\n  ${key.secret}`, true);

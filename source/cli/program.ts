@@ -3,16 +3,19 @@
  * are scriptable commands (`--json` on each) over the same services the TUI uses.
  */
 import {Command} from 'commander';
-import {UserError} from '../errors.js';
 import {createRequire} from 'node:module';
 import {registerChannels} from './channels.js';
+import {registerDefault} from './default.js';
 import {registerEnv} from './env.js';
 import {registerKeys} from './keys.js';
+import {registerLogs} from './logs.js';
 import {registerServe} from './serve.js';
+import {registerUsage} from './usage.js';
+import {registerTakeover} from './takeover.js';
 
 const {version} = createRequire(import.meta.url)('../../package.json') as {version: string};
 
-export function buildProgram(defaultAction: (command: Command) => Promise<void>): Command {
+export function buildProgram(): Command {
 	const program = new Command('gateway-tui')
 		.description('A local LLM gateway: one port for OpenAI, Anthropic and Gemini clients, with virtual keys.')
 		.version(version, '-v, --version')
@@ -23,9 +26,9 @@ export function buildProgram(defaultAction: (command: Command) => Promise<void>)
 	registerKeys(program);
 	registerChannels(program);
 	registerEnv(program);
-	program.allowExcessArguments(true).action(async (_options, command: Command) => {
-		if (command.args.length > 0) throw new UserError(`unknown command '${command.args[0]}'. Run \`gateway-tui --help\` for the commands.`);
-		await defaultAction(command);
-	});
+	registerUsage(program);
+	registerLogs(program);
+	registerTakeover(program);
+	registerDefault(program);
 	return program;
 }

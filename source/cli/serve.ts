@@ -3,7 +3,6 @@ import type {Command} from 'commander';
 import {UserError} from '../errors.js';
 import type {RequestFinished} from '../events.js';
 import {defaultHost, defaultPort} from '../paths.js';
-import {isLoopback, startGateway} from '../runtime.js';
 import {homeOf} from './context.js';
 import {parseDuration} from '../services/parse.js';
 
@@ -50,6 +49,8 @@ export function registerServe(program: Command): void {
 }
 
 export async function serve(home: string, host: string, port: number, jsonLogs: boolean, probeEveryMs?: number): Promise<void> {
+	// The proxy's modules (fastify, undici, the format adapters) load only when a gateway starts.
+	const {isLoopback, startGateway} = await import('../runtime.js');
 	const gateway = await startGateway({home, host, port, probeEveryMs});
 	gateway.events.on('request:finished', event => {
 		process.stdout.write(`${jsonLogs ? JSON.stringify(event) : formatRequestLine(event)}\n`);

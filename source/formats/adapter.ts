@@ -2,7 +2,7 @@
  * The contract every wire format implements. The relay only ever talks to this interface:
  * a fourth format (OpenAI Responses) is one more folder implementing it, not more converters.
  */
-import type {Format, IRError, IRRequest, IRResponse, IRStreamEvent, JsonObject, JsonValue} from './ir.js';
+import type {Format, InboundFormat, IRError, IRRequest, IRResponse, IRStreamEvent, JsonObject, JsonValue} from './ir.js';
 import type {SseMessage} from './sse.js';
 
 /** Per-request translation context: collects losses and provides I/O the conversion may need. */
@@ -36,6 +36,11 @@ export type EncodedRequest = {
 export type EncodeResponseOptions = {
 	/** The model name the client asked for (aliases are never revealed). */
 	readonly model: string;
+	/**
+	 * The client's request body as it arrived, for formats whose answer echoes it: a Responses
+	 * object repeats the request's settings, and answers a `custom` tool with a `custom_tool_call`.
+	 */
+	readonly request?: unknown;
 };
 
 export type EncodeStreamOptions = EncodeResponseOptions & {
@@ -45,12 +50,14 @@ export type EncodeStreamOptions = EncodeResponseOptions & {
 	readonly sse: boolean;
 };
 
-export type FormatAdapter = {
-	readonly format: Format;
+/**
+ * What a format clients speak needs: its requests decoded, its answers and errors encoded, and its
+ * own answers read back (usage and errors when a request passes through in this format unchanged).
+ */
+export type InboundAdapter = {
+	readonly format: InboundFormat;
 	/** Inbound wire request → IR. Throws a GatewayError (400, in words the client can act on) when the body is not valid for this format. */
 	decodeRequest(body: unknown, options: DecodeRequestOptions, ctx: TranslationContext): IRRequest;
-	/** IR → upstream wire request for a channel of this format. */
-	encodeRequest(request: IRRequest, target: UpstreamTarget, ctx: TranslationContext): Promise<EncodedRequest>;
 	/** Upstream non-streaming answer → IR. */
 	decodeResponse(body: unknown, ctx: TranslationContext): IRResponse;
 	/** IR → the answer a client of this format expects. */
@@ -63,4 +70,11 @@ export type FormatAdapter = {
 	decodeError(status: number, body: unknown): IRError;
 	/** A gateway or upstream error → this format's error body. */
 	renderError(error: IRError): {readonly status: number; readonly body: JsonObject};
+};
+
+/** A channel format: also encodes IR requests for its providers. */
+export type FormatAdapter = InboundAdapter & {
+	readonly format: Format;
+	/** IR → upstream wire request for a channel of this format. */
+	encodeRequest(request: IRRequest, target: UpstreamTarget, ctx: TranslationContext): Promise<EncodedRequest>;
 };

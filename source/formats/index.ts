@@ -1,12 +1,20 @@
 /** The adapter for each wire format (hub and spoke: every adapter converts to and from the IR only). */
-import type {FormatAdapter} from './adapter.js';
-import type {Format} from './ir.js';
+import type {FormatAdapter, InboundAdapter} from './adapter.js';
+import type {Format, InboundFormat} from './ir.js';
 import {openaiAdapter} from './openai/index.js';
 import {anthropicAdapter} from './anthropic/index.js';
 import {geminiAdapter} from './gemini/index.js';
+import {responsesAdapter} from './responses/index.js';
 
+/** Channel formats: the ones requests can be translated into. */
 export const adapters: Readonly<Record<Format, FormatAdapter>> = {
 	openai: openaiAdapter,
 	anthropic: anthropicAdapter,
 	gemini: geminiAdapter,
+};
+
+/** Every format a client may speak (the channel formats and the Responses API), and the wire a passthrough answer is read in. */
+export const inboundAdapters: Readonly<Record<InboundFormat, InboundAdapter>> = {
+	...adapters,
+	responses: responsesAdapter,
 };

@@ -11,6 +11,16 @@ export type Format = 'openai' | 'anthropic' | 'gemini';
 
 export const formats: readonly Format[] = ['openai', 'anthropic', 'gemini'];
 
+/**
+ * What a client may speak: every channel format, plus the OpenAI Responses API, which the gateway
+ * accepts from clients (Codex, `client.responses.create`) but never translates into. A Responses
+ * request reaches an OpenAI channel unchanged (when the channel speaks it) or is translated to the
+ * channel's own format.
+ */
+export type InboundFormat = Format | 'responses';
+
+export const inboundFormats: readonly InboundFormat[] = [...formats, 'responses'];
+
 export type JsonValue = string | number | boolean | null | JsonValue[] | {[key: string]: JsonValue};
 export type JsonObject = {[key: string]: JsonValue};
 

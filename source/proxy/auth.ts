@@ -1,9 +1,10 @@
 /**
  * Where each format's clients put the key. OpenAI: `Authorization: Bearer`. Anthropic: `x-api-key`
  * or `Authorization: Bearer` (ANTHROPIC_AUTH_TOKEN). Gemini: `x-goog-api-key`, `?key=` or Bearer.
+ * Responses (Codex, `env_key`): `Authorization: Bearer`, as OpenAI.
  */
 import type {FastifyRequest} from 'fastify';
-import {assertNever, type Format} from '../formats/ir.js';
+import {assertNever, type InboundFormat} from '../formats/ir.js';
 
 function header(request: FastifyRequest, name: string): string | undefined {
 	const value = request.headers[name];
@@ -17,9 +18,10 @@ function bearer(request: FastifyRequest): string | undefined {
 	return match?.[1]?.trim() || undefined;
 }
 
-export function presentedKey(request: FastifyRequest, format: Format): string | undefined {
+export function presentedKey(request: FastifyRequest, format: InboundFormat): string | undefined {
 	switch (format) {
 		case 'openai':
+		case 'responses':
 			return bearer(request);
 		case 'anthropic':
 			return header(request, 'x-api-key') ?? bearer(request);

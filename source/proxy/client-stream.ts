@@ -5,7 +5,8 @@
  */
 import {once} from 'node:events';
 import type {FastifyReply} from 'fastify';
-import type {Format, IRError} from '../formats/ir.js';
+import {assertNever, type InboundFormat, type IRError} from '../formats/ir.js';
+import {responsesStreamFailure} from '../formats/responses/index.js';
 import {sseFrame} from '../formats/sse.js';
 import type {Exchange} from './exchange.js';
 import {renderError} from './errors.js';
@@ -45,9 +46,19 @@ export class ClientStream {
 }
 
 /** A mid-stream error in the client's format, after which the stream ends. */
-export function streamErrorFrame(format: Format, error: IRError): string {
-	const {body} = renderError(format, error);
-	return sseFrame(JSON.stringify(body), format === 'anthropic' ? 'error' : undefined);
+export function streamErrorFrame(format: InboundFormat, error: IRError): string {
+	switch (format) {
+		case 'openai':
+		case 'gemini':
+			return sseFrame(JSON.stringify(renderError(format, error).body));
+		case 'anthropic':
+			return sseFrame(JSON.stringify(renderError(format, error).body), 'error');
+		case 'responses':
+			// `error`, then the `response.failed` Codex waits for (else it retries the turn).
+			return responsesStreamFailure(error);
+		default:
+			return assertNever(format, 'format');
+	}
 }
 
 /** Abort the upstream call when the client goes away before its answer is complete. */

@@ -27,6 +27,7 @@ export async function countTokens(context: RelayContext): Promise<void> {
 			ir = decodeGeminiCountTokensRequest(context.body, context.model, ctx);
 			break;
 		case 'openai':
+		case 'responses':
 			throw new GatewayError('not_found', 404, 'OpenAI chat completions has no token counting endpoint.');
 		default:
 			return assertNever(context.inbound, 'format');

@@ -4,14 +4,15 @@
  */
 import type {FastifyReply} from 'fastify';
 import {GatewayError} from '../errors.js';
-import {assertNever, type Format, type IRError, type JsonObject} from '../formats/ir.js';
+import {assertNever, type InboundFormat, type IRError, type JsonObject} from '../formats/ir.js';
 import {renderOpenAIError} from '../formats/openai/errors.js';
 import {renderAnthropicError} from '../formats/anthropic/errors.js';
 import {renderGeminiError} from '../formats/gemini/errors.js';
+import {renderResponsesError} from '../formats/responses/errors.js';
 
 export const bodyLimitBytes = 32 * 1024 * 1024;
 
-export function renderError(format: Format, error: IRError): {status: number; body: JsonObject} {
+export function renderError(format: InboundFormat, error: IRError): {status: number; body: JsonObject} {
 	switch (format) {
 		case 'openai':
 			return renderOpenAIError(error);
@@ -19,6 +20,8 @@ export function renderError(format: Format, error: IRError): {status: number; bo
 			return renderAnthropicError(error);
 		case 'gemini':
 			return renderGeminiError(error);
+		case 'responses':
+			return renderResponsesError(error);
 		default:
 			return assertNever(format, 'format');
 	}
@@ -38,7 +41,7 @@ export function toGatewayError(error: unknown): GatewayError {
 	return new GatewayError('internal', 500, `The gateway failed while handling this request (${message}). This is a gateway bug: please report it with the request id.`, {cause: error});
 }
 
-export function sendError(reply: FastifyReply, format: Format, error: unknown): FastifyReply {
+export function sendError(reply: FastifyReply, format: InboundFormat, error: unknown): FastifyReply {
 	const gatewayError = toGatewayError(error);
 	if (reply.request.exchange) reply.request.exchange.error = gatewayError.message;
 	const {status, body} = renderError(format, gatewayError);

@@ -5,14 +5,14 @@
 import {randomUUID} from 'node:crypto';
 import type {FastifyReply, FastifyRequest} from 'fastify';
 import type {EventBus, RequestEventType, RequestFinished} from '../events.js';
-import type {Format, IRUsage} from '../formats/ir.js';
+import type {Format, InboundFormat, IRUsage} from '../formats/ir.js';
 import type {ChannelRecord, KeyRecord} from '../store/records.js';
 
 export type Exchange = {
 	readonly id: string;
 	readonly started: number;
 	readonly time: string;
-	readonly inbound: Format;
+	readonly inbound: InboundFormat;
 	key: KeyRecord | null;
 	model: string | null;
 	upstreamModel: string | null;
@@ -34,7 +34,7 @@ declare module 'fastify' {
 	}
 }
 
-export function beginExchange(request: FastifyRequest, reply: FastifyReply, inbound: Format, events: EventBus): Exchange {
+export function beginExchange(request: FastifyRequest, reply: FastifyReply, inbound: InboundFormat, events: EventBus): Exchange {
 	const exchange: Exchange = {
 		id: `req_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
 		started: performance.now(),

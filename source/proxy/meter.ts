@@ -4,8 +4,8 @@
  * affect the client's answer; they become a warning on the request log.
  */
 import type {TranslationContext} from '../formats/adapter.js';
-import {adapters} from '../formats/index.js';
-import type {Format, IRStreamEvent, IRUsage} from '../formats/ir.js';
+import {inboundAdapters} from '../formats/index.js';
+import type {InboundFormat, IRStreamEvent, IRUsage} from '../formats/ir.js';
 import {parseSse, type SseMessage} from '../formats/sse.js';
 import {Pipe, jsonArrayElements} from './pipe.js';
 
@@ -34,10 +34,10 @@ export class StreamMeter {
 	private readonly messages = new Pipe<SseMessage>();
 	readonly done: Promise<void>;
 
-	constructor(format: Format, framing: StreamFraming | 'messages', ctx: TranslationContext, onUsage: (usage: IRUsage) => void, onError?: (message: string) => void) {
+	constructor(format: InboundFormat, framing: StreamFraming | 'messages', ctx: TranslationContext, onUsage: (usage: IRUsage) => void, onError?: (message: string) => void) {
 		const source: AsyncIterable<SseMessage> =
 			framing === 'messages' ? this.messages : framing === 'sse' ? parseSse(this.bytes) : wrapElements(jsonArrayElements(this.bytes));
-		this.done = collectUsage(adapters[format].decodeStream(source, ctx), onUsage, onError).catch((error: unknown) => {
+		this.done = collectUsage(inboundAdapters[format].decodeStream(source, ctx), onUsage, onError).catch((error: unknown) => {
 			ctx.warn(`usage could not be read from the stream (${(error as Error).message})`);
 			this.bytes.end();
 			this.messages.end();

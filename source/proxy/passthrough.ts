@@ -1,14 +1,15 @@
 /**
- * Inbound format == channel format: the body goes upstream unchanged but for the model name, the
- * client's auth is replaced by the channel's real key, and the answer comes back byte for byte.
- * Usage is read on the side by the channel format's decoder.
+ * Inbound format == channel format (or a Responses API request to an OpenAI channel that speaks it):
+ * the body goes upstream unchanged but for the model name, the client's auth is replaced by the
+ * channel's real key, and the answer comes back byte for byte. Usage is read on the side by the
+ * decoder of the wire format spoken, which is the client's.
  *
  * One deliberate change: an OpenAI stream is always asked for usage (`stream_options.include_usage`),
  * so the gateway can count tokens; when the client did not ask, that extra chunk is not forwarded.
  */
 import type {FastifyRequest} from 'fastify';
 import {assertNever} from '../formats/ir.js';
-import {adapters} from '../formats/index.js';
+import {inboundAdapters} from '../formats/index.js';
 import {parseSse, sseFrame, type SseMessage} from '../formats/sse.js';
 import {ClientStream, abortOnClientClose, forwardedHeaders, streamErrorFrame} from './client-stream.js';
 import {toGatewayError} from './errors.js';
@@ -33,7 +34,7 @@ function anthropicHeaders(request: FastifyRequest): Record<string, string> {
 function outgoing(context: RelayContext): Outgoing {
 	const {route, body, stream, operation} = context;
 	const model = route.upstreamModel;
-	switch (route.channel.format) {
+	switch (context.inbound) {
 		case 'openai': {
 			const options = body.stream_options as {include_usage?: unknown} | undefined;
 			const stripUsage = stream && options?.include_usage !== true;
@@ -48,8 +49,10 @@ function outgoing(context: RelayContext): Outgoing {
 			const rewritten = inner && typeof inner === 'object' ? {...body, generateContentRequest: {...inner, model: `models/${model}`}} : body;
 			return {path: `/v1beta/models/${encodeURIComponent(model)}:${method}`, query: stream && context.sse ? {alt: 'sse'} : undefined, body: rewritten, headers: {}, stripUsage: false};
 		}
+		case 'responses':
+			return {path: '/responses', body: {...body, model}, headers: {}, stripUsage: false};
 		default:
-			return assertNever(route.channel.format, 'format');
+			return assertNever(context.inbound, 'format');
 	}
 }
 
@@ -63,7 +66,7 @@ export async function passthrough(context: RelayContext): Promise<void> {
 	if (upstream.statusCode >= 400) {
 		const text = await upstream.body.text();
 		if (upstream.statusCode === 401 || upstream.statusCode === 403) {
-			throw mapUpstreamError(route.channel, adapters[route.channel.format].decodeError(upstream.statusCode, parseJson(text)), undefined);
+			throw mapUpstreamError(route.channel, inboundAdapters[context.inbound].decodeError(upstream.statusCode, parseJson(text)), undefined);
 		}
 		exchange.error = scrub(text, route.channel).slice(0, 500);
 		await reply.code(upstream.statusCode).headers(forwardedHeaders(upstream.headers)).send(scrub(text, route.channel));
@@ -74,7 +77,7 @@ export async function passthrough(context: RelayContext): Promise<void> {
 		exchange.firstByteAt = performance.now();
 		if (context.operation === 'generate') {
 			try {
-				exchange.usage = adapters[route.channel.format].decodeResponse(JSON.parse(text), ctx).usage;
+				exchange.usage = inboundAdapters[context.inbound].decodeResponse(JSON.parse(text), ctx).usage;
 			} catch (error) {
 				ctx.warn(`usage could not be read from the answer (${(error as Error).message})`);
 			}
@@ -90,7 +93,7 @@ async function pipeStream(context: RelayContext, upstream: UpstreamResponse, str
 	const ctx = translationContext(context);
 	const sse = /text\/event-stream/i.test(headerValue(upstream.headers, 'content-type') ?? '');
 	const meter = new StreamMeter(
-		route.channel.format,
+		context.inbound,
 		stripUsage ? 'messages' : sse ? 'sse' : 'json-array',
 		ctx,
 		usage => {

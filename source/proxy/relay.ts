@@ -9,12 +9,13 @@
  */
 import type {FastifyReply, FastifyRequest} from 'fastify';
 import {GatewayError} from '../errors.js';
-import type {Format} from '../formats/ir.js';
+import type {InboundFormat} from '../formats/ir.js';
 import type {KeyRecord} from '../store/records.js';
 import type {Exchange} from './exchange.js';
 import type {ChannelHealth} from './health.js';
+import type {KeyLimiter} from './limits.js';
 import type {Registry} from './registry.js';
-import {orderRoutes, resolveRoutes, type Route} from './routing.js';
+import {orderRoutes, passesThrough, resolveRoutes, type Route} from './routing.js';
 import type {UpstreamTimeouts} from './upstream.js';
 import {passthrough} from './passthrough.js';
 import {translate} from './translate.js';
@@ -31,11 +32,13 @@ export type RelayOptions = {
 export type RelayDeps = {
 	readonly registry: Registry;
 	readonly health: ChannelHealth;
+	/** Per-key rate limits and budgets; checked once routing found a channel, before anything goes upstream. */
+	readonly limiter: KeyLimiter;
 	readonly relay: RelayOptions;
 };
 
 export type RelayRequest = {
-	readonly inbound: Format;
+	readonly inbound: InboundFormat;
 	readonly operation: 'generate' | 'count_tokens';
 	readonly model: string;
 	readonly stream: boolean;
@@ -59,6 +62,8 @@ export type RelayContext = RelayRequest & {
 export async function relay(deps: RelayDeps, request: RelayRequest): Promise<void> {
 	const {exchange} = request;
 	const routes = orderRoutes(resolveRoutes(deps.registry.snapshot, request.key, request.model, request.inbound), request.inbound, deps.health);
+	// Token counting is free and frequent (Claude Code counts before each turn): only generations count.
+	if (request.operation === 'generate') deps.limiter.admit(request.key);
 	const tried: string[] = [];
 	let failure: RetryableFailure | undefined;
 	for (const [index, route] of routes.entries()) {
@@ -71,7 +76,7 @@ export async function relay(deps: RelayDeps, request: RelayRequest): Promise<voi
 		if (tried.length > 1) exchange.eventType = 'failover';
 		const context: RelayContext = {...request, route, options: deps.relay, health: deps.health, canFailOver: index < routes.length - 1};
 		try {
-			if (route.channel.format === request.inbound) await passthrough(context);
+			if (passesThrough(route.channel, request.inbound)) await passthrough(context);
 			else await translate(context);
 			return;
 		} catch (error) {

@@ -2,9 +2,11 @@
  * Which channel serves a request: the model must be configured on an enabled channel and allowed
  * by the key's model and channel allow-lists. Among the eligible channels, the inbound format
  * comes first (passthrough, no translation), then higher priority, then the older channel.
+ * Responses API requests prefer OpenAI channels: those that speak it natively, then the others.
  */
 import {GatewayError} from '../errors.js';
-import type {Format} from '../formats/ir.js';
+import type {InboundFormat} from '../formats/ir.js';
+import {speaksResponsesApi} from '../services/channels.js';
 import type {ChannelRecord, KeyRecord} from '../store/records.js';
 import type {Snapshot} from './registry.js';
 import type {ChannelHealth} from './health.js';
@@ -19,7 +21,18 @@ export function keyAllowsChannel(key: KeyRecord, channel: ChannelRecord): boolea
 	return key.channels.length === 0 || key.channels.includes(channel.id);
 }
 
-export function resolveRoutes(snapshot: Snapshot, key: KeyRecord, model: string, inbound: Format): Route[] {
+/** Whether a request in `inbound` reaches this channel unchanged (passthrough) rather than translated. */
+export function passesThrough(channel: ChannelRecord, inbound: InboundFormat): boolean {
+	return inbound === 'responses' ? speaksResponsesApi(channel) : channel.format === inbound;
+}
+
+/** How well a channel suits the inbound format: 2 passthrough, 1 the nearest translation (Responses → OpenAI chat), 0 other. */
+function affinity(channel: ChannelRecord, inbound: InboundFormat): number {
+	if (passesThrough(channel, inbound)) return 2;
+	return inbound === 'responses' && channel.format === 'openai' ? 1 : 0;
+}
+
+export function resolveRoutes(snapshot: Snapshot, key: KeyRecord, model: string, inbound: InboundFormat): Route[] {
 	const serving = snapshot.channels.flatMap(channel => {
 		const entry = channel.enabled ? channel.models.find(item => item.name === model) : undefined;
 		return entry ? [{channel, upstreamModel: entry.upstream}] : [];
@@ -33,7 +46,7 @@ export function resolveRoutes(snapshot: Snapshot, key: KeyRecord, model: string,
 	}
 	return permitted.sort(
 		(a, b) =>
-			Number(b.channel.format === inbound) - Number(a.channel.format === inbound) ||
+			affinity(b.channel, inbound) - affinity(a.channel, inbound) ||
 			b.channel.priority - a.channel.priority ||
 			a.channel.createdAt.localeCompare(b.channel.createdAt),
 	);
@@ -45,10 +58,10 @@ const turns = new Map<string, number>();
  * The order in which channels are tried: the inbound format first, then priority; among channels
  * equal on both, round-robin (one turn per request for that model), with degraded channels last.
  */
-export function orderRoutes(routes: readonly Route[], inbound: Format, health: Pick<ChannelHealth, 'stateOf'>): Route[] {
+export function orderRoutes(routes: readonly Route[], inbound: InboundFormat, health: Pick<ChannelHealth, 'stateOf'>): Route[] {
 	const groups = new Map<string, Route[]>();
 	for (const route of routes) {
-		const rank = `${route.channel.format === inbound ? 0 : 1}/${-route.channel.priority}`;
+		const rank = `${2 - affinity(route.channel, inbound)}/${-route.channel.priority}`;
 		groups.set(rank, [...(groups.get(rank) ?? []), route]);
 	}
 	const ordered: Route[] = [];

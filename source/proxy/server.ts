@@ -4,12 +4,13 @@
  */
 import Fastify, {type FastifyBaseLogger, type FastifyInstance, type FastifyRequest} from 'fastify';
 import {GatewayError} from '../errors.js';
-import type {Format} from '../formats/ir.js';
+import type {InboundFormat} from '../formats/ir.js';
 import {beginExchange} from './exchange.js';
 import {bodyLimitBytes, sendError} from './errors.js';
 import {anthropicRoutes} from './routes/anthropic.js';
 import {geminiRoutes} from './routes/gemini.js';
 import {openaiRoutes} from './routes/openai.js';
+import {responsesRoutes} from './routes/responses.js';
 import type {ProxyDeps} from './routes/shared.js';
 
 export type {ProxyDeps} from './routes/shared.js';
@@ -20,8 +21,9 @@ export type ServerOptions = ProxyDeps & {
 };
 
 /** The format a path implies, for answers outside any route (404s). */
-export function formatOfPath(request: FastifyRequest): Format {
+export function formatOfPath(request: FastifyRequest): InboundFormat {
 	if (request.url.startsWith('/v1beta')) return 'gemini';
+	if (request.url.startsWith('/v1/responses')) return 'responses';
 	if (request.url.startsWith('/v1/messages') || request.headers['anthropic-version'] !== undefined) return 'anthropic';
 	return 'openai';
 }
@@ -44,6 +46,7 @@ export function createServer(options: ServerOptions): FastifyInstance {
 	app.register(openaiRoutes(options));
 	app.register(anthropicRoutes(options));
 	app.register(geminiRoutes(options));
+	app.register(responsesRoutes(options));
 
 	app.setNotFoundHandler((request, reply) => {
 		const format = formatOfPath(request);
@@ -52,7 +55,7 @@ export function createServer(options: ServerOptions): FastifyInstance {
 		return sendError(
 			reply,
 			format,
-			new GatewayError('not_found', 404, `gateway-tui has no route ${request.method} ${path}. It serves POST /v1/chat/completions, POST /v1/messages and POST /v1beta/models/{model}:generateContent.`, {code: 'not_found'}),
+			new GatewayError('not_found', 404, `gateway-tui has no route ${request.method} ${path}. It serves POST /v1/chat/completions, POST /v1/responses, POST /v1/messages and POST /v1beta/models/{model}:generateContent.`, {code: 'not_found'}),
 		);
 	});
 	app.setErrorHandler((error, request, reply) => sendError(reply, formatOfPath(request), error));

@@ -2,7 +2,7 @@
  * Inbound format != channel format: decode the request to the IR with the client's adapter, encode
  * it with the channel's, and do the same backwards for the answer, streamed event by event.
  */
-import {adapters} from '../formats/index.js';
+import {adapters, inboundAdapters} from '../formats/index.js';
 import type {IRStreamEvent, IRUsage} from '../formats/ir.js';
 import {parseSse} from '../formats/sse.js';
 import {ClientStream, abortOnClientClose, streamErrorFrame} from './client-stream.js';
@@ -19,7 +19,7 @@ export async function translate(context: RelayContext): Promise<void> {
 	if (context.operation === 'count_tokens') return countTokens(context);
 	const {route, reply, exchange} = context;
 	const ctx = translationContext(context);
-	const client = adapters[context.inbound];
+	const client = inboundAdapters[context.inbound];
 	const channel = adapters[route.channel.format];
 	const ir = client.decodeRequest(context.body, {model: context.model, stream: context.stream}, ctx);
 	const encoded = await channel.encodeRequest(ir, {model: route.upstreamModel, stream: context.stream, baseUrl: route.channel.baseUrl, defaultMaxTokens: context.options.defaultMaxTokens}, ctx);
@@ -34,7 +34,7 @@ export async function translate(context: RelayContext): Promise<void> {
 		const answer = channel.decodeResponse(parseJson(await upstream.body.text()), ctx);
 		exchange.usage = answer.usage;
 		exchange.firstByteAt = performance.now();
-		await reply.code(200).type('application/json').send(client.encodeResponse(answer, {model: context.model}, ctx));
+		await reply.code(200).type('application/json').send(client.encodeResponse(answer, {model: context.model, request: context.body}, ctx));
 		return;
 	}
 	const out = new ClientStream(reply, exchange);
@@ -49,7 +49,7 @@ export async function translate(context: RelayContext): Promise<void> {
 		},
 	});
 	try {
-		for await (const text of client.encodeStream(events, {model: context.model, includeUsage: ir.includeUsage === true, sse}, ctx)) {
+		for await (const text of client.encodeStream(events, {model: context.model, request: context.body, includeUsage: ir.includeUsage === true, sse}, ctx)) {
 			await out.write(text);
 		}
 	} catch (error) {

@@ -6,8 +6,9 @@ import {UserError} from '../errors.js';
 import type {Format} from '../formats/ir.js';
 import type {Store} from '../store/index.js';
 import {channelRecordSchema, type ChannelRecord} from '../store/records.js';
-import {probeChannel, type ProbeResult} from '../proxy/upstream.js';
+import type {ProbeResult} from '../proxy/upstream.js';
 import {parseBaseUrl, parseInteger, parseModels} from './parse.js';
+import {applyPrices, parsePriceSpecs} from './prices.js';
 
 export const channels = (store: Store) => store.collection('channels', channelRecordSchema, 'channel');
 
@@ -23,12 +24,35 @@ export function parseFormat(text: string | undefined): Format {
 	throw new UserError(`Unknown format "${text ?? ''}": use --format openai, anthropic or gemini.`);
 }
 
-/** What a channel looks like to a user: the real key only masked. */
+/**
+ * Whether an OpenAI channel takes Responses API requests (Codex) as they are, at `{baseUrl}/responses`.
+ * The setting, else on for api.openai.com: most OpenAI-compatible servers only have chat completions.
+ */
+export function speaksResponsesApi(channel: Pick<ChannelRecord, 'format' | 'baseUrl' | 'responsesApi'>): boolean {
+	if (channel.format !== 'openai') return false;
+	if (channel.responsesApi !== undefined) return channel.responsesApi;
+	try {
+		return new URL(channel.baseUrl).hostname.toLowerCase() === 'api.openai.com';
+	} catch {
+		return false;
+	}
+}
+
+/** What a channel looks like to a user: the real key only masked; OpenAI channels say whether they speak the Responses API. */
 export type ChannelView = Omit<ChannelRecord, 'v' | 'apiKey'> & {apiKey: string};
 
 export function channelView(channel: ChannelRecord): ChannelView {
 	const {v: _v, apiKey, ...rest} = channel;
-	return {...rest, apiKey: maskSecret(apiKey)};
+	return {...rest, apiKey: maskSecret(apiKey), ...(channel.format === 'openai' ? {responsesApi: speaksResponsesApi(channel)} : {})};
+}
+
+/** `--responses-api on|off` (true/false from the TUI). Only OpenAI channels have the setting. */
+function parseResponsesApi(value: string | boolean | undefined, format: Format): boolean | undefined {
+	if (value === undefined) return undefined;
+	const on = value === true || value === 'on' ? true : value === false || value === 'off' ? false : undefined;
+	if (on === undefined) throw new UserError(`Unknown --responses-api value "${String(value)}": use on or off.`);
+	if (format !== 'openai') throw new UserError('--responses-api applies to openai channels only: other formats always get Responses requests translated.');
+	return on;
 }
 
 export type AddChannelInput = {
@@ -38,6 +62,10 @@ export type AddChannelInput = {
 	apiKey?: string;
 	models: string | readonly string[];
 	priority?: string | number;
+	/** `MODEL=IN/OUT[/CACHED]` in USD per 1M tokens; `MODEL=` clears a price (see prices.ts). */
+	prices?: string | readonly string[];
+	/** OpenAI channels: `on` passes Responses API requests through to `{baseUrl}/responses`, `off` translates them. */
+	responsesApi?: string | boolean;
 };
 
 export type EditChannelInput = Partial<Omit<AddChannelInput, 'format'>> & {format?: string; enabled?: boolean};
@@ -60,16 +88,22 @@ export async function addChannel(store: Store, input: AddChannelInput): Promise<
 		throw new UserError(`A channel named "${name}" exists already: choose another name, or change it with \`gateway-tui channels edit ${name}\`.`);
 	}
 	const now = new Date().toISOString();
+	const models = parseModels(input.models);
+	const prices = applyPrices(undefined, models, parsePriceSpecs(input.prices));
+	const format = parseFormat(input.format);
+	const responsesApi = parseResponsesApi(input.responsesApi, format);
 	const record: ChannelRecord = {
 		v: 1,
 		id: `ch_${randomBytes(6).toString('hex')}`,
 		name,
-		format: parseFormat(input.format),
+		format,
 		baseUrl: parseBaseUrl(input.baseUrl ?? ''),
 		apiKey: input.apiKey?.trim() || null,
-		models: parseModels(input.models),
+		models,
 		enabled: true,
 		priority: parsePriority(input.priority),
+		...(prices ? {prices} : {}),
+		...(responsesApi === undefined ? {} : {responsesApi}),
 		createdAt: now,
 		updatedAt: now,
 	};
@@ -84,13 +118,21 @@ export async function editChannel(store: Store, ref: string, input: EditChannelI
 		if (!name) throw new UserError('A channel name cannot be empty.');
 		if ((await listChannels(store)).some(other => other.name === name)) throw new UserError(`A channel named "${name}" exists already: choose another name.`);
 	}
+	const models = input.models === undefined ? channel.models : parseModels(input.models);
+	const prices = input.prices === undefined ? channel.prices : applyPrices(channel.prices, models, parsePriceSpecs(input.prices));
+	const {prices: _old, responsesApi: _setting, ...unpriced} = channel;
+	const format = input.format === undefined ? channel.format : parseFormat(input.format);
+	// A channel that stops being OpenAI loses the setting; one that stays keeps it unless given anew.
+	const responsesApi = input.responsesApi !== undefined ? parseResponsesApi(input.responsesApi, format) : format === 'openai' ? channel.responsesApi : undefined;
 	const edited: ChannelRecord = {
-		...channel,
+		...unpriced,
+		...(prices ? {prices} : {}),
+		...(responsesApi === undefined ? {} : {responsesApi}),
 		name: name || channel.name,
-		format: input.format === undefined ? channel.format : parseFormat(input.format),
+		format,
 		baseUrl: input.baseUrl === undefined ? channel.baseUrl : parseBaseUrl(input.baseUrl),
 		apiKey: input.apiKey === undefined ? channel.apiKey : input.apiKey.trim() || null,
-		models: input.models === undefined ? channel.models : parseModels(input.models),
+		models,
 		priority: input.priority === undefined ? channel.priority : parsePriority(input.priority),
 		enabled: input.enabled ?? channel.enabled,
 		updatedAt: new Date().toISOString(),
@@ -113,6 +155,8 @@ export async function removeChannel(store: Store, ref: string): Promise<ChannelR
 /** One cheap call (the provider's model list): latency, or the provider's own error. */
 export async function testChannel(store: Store, ref: string): Promise<{channel: ChannelRecord; result: ProbeResult}> {
 	const channel = await findChannel(store, ref);
+	// Loaded on use: undici is the heaviest import of the CLI, and only this command needs it.
+	const {probeChannel} = await import('../proxy/upstream.js');
 	return {channel, result: await probeChannel(channel)};
 }
 

@@ -4,9 +4,10 @@
 import {createHash, randomBytes} from 'node:crypto';
 import {UserError} from '../errors.js';
 import type {Store} from '../store/index.js';
-import {activityRecordSchema, keyRecordSchema, type KeyRecord} from '../store/records.js';
+import {activityRecordSchema, keyRecordSchema, type KeyLimits, type KeyRecord} from '../store/records.js';
 import {findChannel, listChannels} from './channels.js';
 import {parseExpiry, parseList} from './parse.js';
+import {parseLimits, type LimitFlags} from './limit-flags.js';
 
 export const keyPrefix = 'sk-gtui-';
 
@@ -43,6 +44,7 @@ export type KeyView = {
 	revokedAt: string | null;
 	createdAt: string;
 	lastUsedAt: string | null;
+	limits: KeyLimits | null;
 };
 
 export type CreateKeyInput = {
@@ -52,7 +54,9 @@ export type CreateKeyInput = {
 	channels?: string | readonly string[];
 	expiresIn?: string;
 	expiresAt?: string;
-};
+} & LimitFlags;
+
+export type EditKeyInput = Partial<Omit<CreateKeyInput, 'name'>> & {name?: string; neverExpires?: boolean};
 
 export async function listKeys(store: Store): Promise<KeyRecord[]> {
 	return (await keys(store).list()).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
@@ -86,8 +90,34 @@ export async function createKey(store: Store, input: CreateKeyInput): Promise<Ke
 		revokedAt: null,
 		createdAt: new Date().toISOString(),
 	};
+	const limits = parseLimits(input);
+	if (limits) record.limits = limits;
 	await save(store, record);
 	return record;
+}
+
+/** Change a key's settings; only what is given changes. The secret stays (see rotateKey). */
+export async function editKey(store: Store, ref: string, input: EditKeyInput): Promise<KeyRecord> {
+	const key = await findKey(store, ref);
+	const name = input.name?.trim();
+	if (name !== undefined && name !== key.name) {
+		if (!name) throw new UserError('A key name cannot be empty.');
+		if ((await listKeys(store)).some(other => other.name === name)) throw new UserError(`A key named "${name}" exists already: choose another name.`);
+	}
+	if (input.neverExpires && (input.expiresIn || input.expiresAt)) throw new UserError('Give either --never-expires or a new expiry, not both.');
+	const edited: KeyRecord = {
+		...key,
+		name: name || key.name,
+		description: input.description === undefined ? key.description : input.description.trim(),
+		models: input.models === undefined ? key.models : parseList(input.models),
+		channels: input.channels === undefined ? key.channels : await resolveChannelIds(store, parseList(input.channels)),
+		expiresAt: input.neverExpires ? null : input.expiresIn || input.expiresAt ? parseExpiry(input) : key.expiresAt,
+	};
+	const limits = parseLimits(input, key.limits);
+	if (limits) edited.limits = limits;
+	else delete edited.limits;
+	await save(store, edited);
+	return edited;
 }
 
 export async function revokeKey(store: Store, ref: string): Promise<KeyRecord> {
@@ -143,6 +173,7 @@ export async function keyView(store: Store, key: KeyRecord, lastUsedAt: string |
 		revokedAt: key.revokedAt,
 		createdAt: key.createdAt,
 		lastUsedAt,
+		limits: key.limits ?? null,
 	};
 }
 

@@ -22,7 +22,7 @@ export class StoreError extends Error {
 	}
 }
 
-export const namespaces = ['keys', 'channels', 'meta', 'activity', 'usage', 'requests'] as const;
+export const namespaces = ['keys', 'channels', 'meta', 'activity', 'usage', 'requests', 'journals'] as const;
 export type Namespace = (typeof namespaces)[number];
 
 /** One entity collection: values are validated against `schema` on every read. */
@@ -72,6 +72,7 @@ export class Collection<T> {
 export class Store {
 	readonly file: string;
 	private readonly stores = new Map<Namespace, Keyv>();
+	private closed = false;
 
 	private constructor(readonly home: string) {
 		this.file = join(home, 'gateway.sqlite');
@@ -81,7 +82,6 @@ export class Store {
 	static async open(home: string): Promise<Store> {
 		const store = new Store(home);
 		store.prepareFiles();
-		for (const namespace of namespaces) store.stores.set(namespace, store.connect(namespace));
 		try {
 			// Touch the database once so an unreadable file fails here, with its name, not later.
 			await store.raw('meta').get('revision');
@@ -92,9 +92,14 @@ export class Store {
 		return store;
 	}
 
+	/** The keyv of one namespace; each opens its own sqlite connection, on first use. */
 	raw(namespace: Namespace): Keyv {
-		const keyv = this.stores.get(namespace);
-		if (!keyv) throw new StoreError(`The store ${this.file} is closed.`);
+		if (this.closed) throw new StoreError(`The store ${this.file} is closed.`);
+		let keyv = this.stores.get(namespace);
+		if (!keyv) {
+			keyv = this.connect(namespace);
+			this.stores.set(namespace, keyv);
+		}
 		return keyv;
 	}
 
@@ -113,6 +118,7 @@ export class Store {
 	}
 
 	async close(): Promise<void> {
+		this.closed = true;
 		const all = [...this.stores.values()];
 		this.stores.clear();
 		await Promise.all(all.map(keyv => keyv.disconnect().catch(() => {})));

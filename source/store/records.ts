@@ -20,8 +20,28 @@ export const keyRecordSchema = z.object({
 	expiresAt: isoDate.nullable(),
 	revokedAt: isoDate.nullable(),
 	createdAt: isoDate,
+	/** Rate limits and a spending budget; absent on keys made before limits existed (= no limits). */
+	limits: z.lazy(() => keyLimitsSchema).optional(),
 });
 export type KeyRecord = z.infer<typeof keyRecordSchema>;
+
+export const budgetPeriodSchema = z.enum(['daily', 'weekly', 'monthly', 'total']);
+export type BudgetPeriod = z.infer<typeof budgetPeriodSchema>;
+
+const positiveInt = z.number().int().positive();
+
+/** Every limit is optional; an absent one does not apply. Windows are the clock minute and the local day. */
+export const keyLimitsSchema = z.object({
+	rpm: positiveInt.optional(),
+	rpd: positiveInt.optional(),
+	/** Tokens (input + output) per minute / per day. */
+	tpm: positiveInt.optional(),
+	tpd: positiveInt.optional(),
+	budget: z.object({usd: z.number().positive(), period: budgetPeriodSchema}).optional(),
+	/** Percent of the budget at which a warning is raised once per period (default 80). */
+	budgetWarnPercent: z.number().int().min(1).max(100).optional(),
+});
+export type KeyLimits = z.infer<typeof keyLimitsSchema>;
 
 /** Per-key activity, written in batches off the request path so key edits and usage never race. */
 export const activityRecordSchema = z.object({v: z.literal(1), lastUsedAt: isoDate});
@@ -37,6 +57,14 @@ export const channelModelSchema = z.object({
 });
 export type ChannelModel = z.infer<typeof channelModelSchema>;
 
+/** USD per 1M tokens. Without `cached`, cache reads are billed at the `input` price. */
+export const modelPriceSchema = z.object({
+	input: z.number().nonnegative(),
+	output: z.number().nonnegative(),
+	cached: z.number().nonnegative().optional(),
+});
+export type ModelPrice = z.infer<typeof modelPriceSchema>;
+
 export const channelRecordSchema = z.object({
 	v: z.literal(1),
 	id: z.string().min(1),
@@ -47,6 +75,13 @@ export const channelRecordSchema = z.object({
 	models: z.array(channelModelSchema).min(1),
 	enabled: z.boolean(),
 	priority: z.number().int(),
+	/** Prices by model name (client-facing or upstream); absent in records written before prices existed. */
+	prices: z.record(z.string(), modelPriceSchema).optional(),
+	/**
+	 * OpenAI channels: Responses API requests (Codex) pass through to `{baseUrl}/responses` unchanged,
+	 * instead of being translated to chat completions. Absent: on for api.openai.com, off elsewhere.
+	 */
+	responsesApi: z.boolean().optional(),
 	createdAt: isoDate,
 	updatedAt: isoDate,
 });

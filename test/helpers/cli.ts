@@ -1,9 +1,13 @@
-/** Run the real CLI (source/cli.tsx through tsx) as a child process, as a user's shell would. */
+/**
+ * Run the real CLI as a child process, as a user's shell would: the built `dist/cli.js` that the
+ * `gateway-tui` bin points to (`npm test` builds it first; `node test/run.mjs` alone uses what was
+ * last built — run `npm run build` after changing source/).
+ */
 import {spawn, type ChildProcess} from 'node:child_process';
 import {fileURLToPath} from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-export const cliArgs = ['--import', 'tsx', `${root}source/cli.tsx`];
+export const cliArgs = [`${root}dist/cli.js`];
 
 export type Ran = {code: number | null; stdout: string; stderr: string};
 

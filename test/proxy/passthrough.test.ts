@@ -210,8 +210,8 @@ test('a client abort aborts the upstream request', async () => {
 		chunks++;
 		controller.abort();
 	}
-	assert.equal(chunks, 1, 'the SDK stops reading at the abort');
-	await eventually(() => openai.received[0]?.aborted === true, 3000, 'upstream abort');
+	assert.ok(chunks >= 1 && chunks < 20, `the SDK stopped reading after ${chunks} of 20 chunks`);
+	await eventually(() => openai.received[0]?.aborted === true, 5000, 'upstream abort');
 	await eventually(() => gateway.finished.length === 1);
 	assert.equal(gateway.finished[0]!.outcome, 'aborted');
 });

@@ -13,6 +13,15 @@ const looksAnthropic = (request: FastifyRequest) => request.headers['anthropic-v
 
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
+/**
+ * Codex asks `GET /v1/models?client_version=…` for its catalog, `{"models": [ModelInfo…]}`, whose
+ * entries carry Codex's own system prompt and tool settings per model. The gateway cannot know those:
+ * it answers an empty catalog, which Codex reads as "use your built-in metadata" for the configured
+ * model. (Codex 0.169 with an `env_key` provider does not ask at all.) The OpenAI list stays beside it.
+ * @see https://github.com/openai/codex/blob/main/codex-rs/codex-api/src/endpoint/models.rs
+ */
+const asksForCodexCatalog = (request: FastifyRequest) => (request.query as Record<string, unknown> | undefined)?.client_version !== undefined;
+
 export function openaiRoutes(deps: ProxyDeps) {
 	return async (app: FastifyInstance) => {
 		useFormat(app, deps, request => (request.url.startsWith('/v1/models') && looksAnthropic(request) ? 'anthropic' : 'openai'));
@@ -33,7 +42,8 @@ export function openaiRoutes(deps: ProxyDeps) {
 				const data = models.map(({id, channel}) => ({type: 'model', id, display_name: id, created_at: channel.createdAt}));
 				return {data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null};
 			}
-			return {object: 'list', data: models.map(({id, channel}) => ({id, object: 'model', created: epoch(channel.createdAt), owned_by: channel.name}))};
+			const list = {object: 'list', data: models.map(({id, channel}) => ({id, object: 'model', created: epoch(channel.createdAt), owned_by: channel.name}))};
+			return asksForCodexCatalog(request) ? {...list, models: []} : list;
 		});
 
 		app.get<{Params: {id: string}}>('/v1/models/:id', async request => {

@@ -5,7 +5,7 @@
 import type {FastifyInstance, FastifyReply, FastifyRequest} from 'fastify';
 import type {EventBus} from '../../events.js';
 import {invalidRequest} from '../../errors.js';
-import type {Format} from '../../formats/ir.js';
+import type {InboundFormat} from '../../formats/ir.js';
 import {presentedKey} from '../auth.js';
 import {beginExchange, type Exchange} from '../exchange.js';
 import {sendError} from '../errors.js';
@@ -17,7 +17,7 @@ export type ProxyDeps = RelayDeps & {
 };
 
 /** Hooks for one format's encapsulated plugin. `formatOf` may look at headers (GET /v1/models serves two formats). */
-export function useFormat(app: FastifyInstance, deps: ProxyDeps, formatOf: (request: FastifyRequest) => Format): void {
+export function useFormat(app: FastifyInstance, deps: ProxyDeps, formatOf: (request: FastifyRequest) => InboundFormat): void {
 	app.addHook('onRequest', async (request, reply) => {
 		beginExchange(request, reply, formatOf(request), deps.events);
 	});

@@ -1,6 +1,7 @@
 /**
  * Strict fake of the OpenAI Chat Completions API (base URL `http://127.0.0.1:PORT/v1`):
- * `POST /v1/chat/completions` (JSON and SSE), `GET /v1/models`, `GET /v1/models/{id}`.
+ * `POST /v1/chat/completions` (JSON and SSE), `GET /v1/models`, `GET /v1/models/{id}`, and the
+ * Responses API `POST /v1/responses` (see openai-responses.ts).
  */
 import {
 	applyTransport,
@@ -23,6 +24,7 @@ import {
 	type FakeReply,
 } from './common.js';
 import {validateChatBody, type OpenAIError} from './openai-validate.js';
+import {answerResponses, validateResponsesBody} from './openai-responses.js';
 
 export const OPENAI_DEFAULT_MODELS = ['gpt-4o-mini', 'gpt-4o', 'gpt-4.1', 'o4-mini'];
 const MODEL_CREATED = 1_715_367_049;
@@ -99,6 +101,7 @@ async function handle(ctx: Ctx): Promise<void> {
 	const path = ctx.url.pathname;
 	const route =
 		method === 'POST' && path === '/v1/chat/completions' ? 'chat'
+		: method === 'POST' && path === '/v1/responses' ? 'responses'
 		: method === 'GET' && path === '/v1/models' ? 'models'
 		: method === 'GET' && path.startsWith('/v1/models/') ? 'model'
 		: undefined;
@@ -130,7 +133,7 @@ async function handle(ctx: Ctx): Promise<void> {
 		return;
 	}
 	const body: unknown = ctx.body?.value ?? {};
-	const invalid = validateChatBody(body);
+	const invalid = route === 'responses' ? validateResponsesBody(body) : validateChatBody(body);
 	if (invalid) return sendError(ctx, invalid);
 	if (!isRecord(body) || typeof body.model !== 'string') return;
 	const model = body.model;
@@ -142,6 +145,7 @@ async function handle(ctx: Ctx): Promise<void> {
 		const headers: Record<string, string> = reply.error.retryAfter === undefined ? {} : {'retry-after': reply.error.retryAfter};
 		return sendError(ctx, openaiScriptedError(reply.error.status, reply.error.message, model, ctx.apiKey), headers);
 	}
+	if (route === 'responses') return answerResponses(ctx, body, reply);
 	const includeUsage = isRecord(body.stream_options) && body.stream_options.include_usage === true;
 	if (body.stream === true) await streamChat(ctx, reply, model, includeUsage);
 	else sendJson(ctx.res, 200, completion(reply, model), {'x-request-id': `req_${randomId(32, '0123456789abcdef')}`});

@@ -1,0 +1,162 @@
+/**
+ * Per-key rate limits and budgets, enforced in memory before a request goes upstream.
+ *
+ * Fixed windows: the clock minute (rpm, tpm) and the local day (rpd, tpd); budgets per local day,
+ * week (from Monday), month, or in total. `admit` checks and counts a request in one synchronous
+ * step, so concurrent requests can never overshoot a request limit. Token limits and budgets count
+ * what finished requests used: a request in flight is never cut off, the next one is refused.
+ * After a restart the day/period counters are restored from the persisted usage (restoreLimits).
+ */
+import type {EventBus} from '../events.js';
+import {GatewayError} from '../errors.js';
+import {assertNever} from '../formats/ir.js';
+import type {BudgetPeriod, KeyRecord} from '../store/records.js';
+
+type Window = {id: string; requests: number; tokens: number};
+type KeyState = {minute: Window; day: Window; spend: {id: string; usd: number}; warned: string | null};
+
+export type LimitUse = {
+	readonly rpm: number;
+	readonly rpd: number;
+	readonly tpm: number;
+	readonly tpd: number;
+	readonly spendUsd: number;
+};
+
+export type BudgetWarning = {
+	readonly keyId: string;
+	readonly keyName: string;
+	readonly spentUsd: number;
+	readonly budgetUsd: number;
+	readonly period: BudgetPeriod;
+	readonly percent: number;
+};
+
+const pad = (value: number) => String(value).padStart(2, '0');
+const localDay = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+
+/** The start of the period containing `now`, and the start of the next one (null: never resets). */
+export function periodBounds(period: BudgetPeriod | 'minute', now: number): {start: Date; next: Date | null} {
+	const date = new Date(now);
+	switch (period) {
+		case 'minute': {
+			const start = Math.floor(now / 60_000) * 60_000;
+			return {start: new Date(start), next: new Date(start + 60_000)};
+		}
+		case 'daily':
+			return {start: new Date(date.getFullYear(), date.getMonth(), date.getDate()), next: new Date(date.getFullYear(), date.getMonth(), date.getDate() + 1)};
+		case 'weekly': {
+			const back = (date.getDay() + 6) % 7;
+			return {start: new Date(date.getFullYear(), date.getMonth(), date.getDate() - back), next: new Date(date.getFullYear(), date.getMonth(), date.getDate() - back + 7)};
+		}
+		case 'monthly':
+			return {start: new Date(date.getFullYear(), date.getMonth(), 1), next: new Date(date.getFullYear(), date.getMonth() + 1, 1)};
+		case 'total':
+			return {start: new Date(0), next: null};
+		default:
+			return assertNever(period, 'period');
+	}
+}
+
+export const periodWords: Readonly<Record<BudgetPeriod, string>> = {daily: 'today', weekly: 'this week', monthly: 'this month', total: 'in total'};
+
+export class KeyLimiter {
+	private readonly states = new Map<string, KeyState>();
+
+	constructor(
+		private readonly events?: EventBus,
+		private readonly now: () => number = Date.now,
+	) {}
+
+	/** Admit one request for `key` or throw a 429 GatewayError naming the limit and when it resets. */
+	admit(key: KeyRecord): void {
+		const limits = key.limits;
+		if (!limits) return;
+		const now = this.now();
+		const state = this.state(key, now);
+		if (limits.budget && state.spend.usd >= limits.budget.usd) throw overBudget(key, state.spend.usd, now);
+		const checks: Array<[number | undefined, number, string, 'minute' | 'daily']> = [
+			[limits.rpm, state.minute.requests, 'requests per minute', 'minute'],
+			[limits.rpd, state.day.requests, 'requests per day', 'daily'],
+			[limits.tpm, state.minute.tokens, 'tokens per minute', 'minute'],
+			[limits.tpd, state.day.tokens, 'tokens per day', 'daily'],
+		];
+		for (const [limit, used, what, window] of checks) {
+			if (limit !== undefined && used >= limit) throw overLimit(key, `${limit} ${what}`, used, window, now);
+		}
+		state.minute.requests++;
+		state.day.requests++;
+	}
+
+	/** Count what a finished request used. */
+	record(key: KeyRecord, tokens: number, costUsd: number, at = this.now()): void {
+		const state = this.state(key, at);
+		state.minute.tokens += tokens;
+		state.day.tokens += tokens;
+		state.spend.usd += costUsd;
+		this.maybeWarn(key, state);
+	}
+
+	/** Seed the counters of the current windows (after a restart, from persisted usage). */
+	restore(key: KeyRecord, use: Partial<LimitUse>): void {
+		const state = this.state(key, this.now());
+		state.minute.requests = Math.max(state.minute.requests, use.rpm ?? 0);
+		state.minute.tokens = Math.max(state.minute.tokens, use.tpm ?? 0);
+		state.day.requests = Math.max(state.day.requests, use.rpd ?? 0);
+		state.day.tokens = Math.max(state.day.tokens, use.tpd ?? 0);
+		state.spend.usd = Math.max(state.spend.usd, use.spendUsd ?? 0);
+		if (key.limits?.budget && state.spend.usd >= this.warnAt(key)) state.warned = state.spend.id;
+	}
+
+	use(key: KeyRecord): LimitUse {
+		const state = this.state(key, this.now());
+		return {rpm: state.minute.requests, rpd: state.day.requests, tpm: state.minute.tokens, tpd: state.day.tokens, spendUsd: state.spend.usd};
+	}
+
+	private warnAt(key: KeyRecord): number {
+		return ((key.limits?.budget?.usd ?? Infinity) * (key.limits?.budgetWarnPercent ?? 80)) / 100;
+	}
+
+	private maybeWarn(key: KeyRecord, state: KeyState): void {
+		const budget = key.limits?.budget;
+		if (!budget || state.warned === state.spend.id || state.spend.usd < this.warnAt(key)) return;
+		state.warned = state.spend.id;
+		this.events?.emit('key:budget', {keyId: key.id, keyName: key.name, spentUsd: state.spend.usd, budgetUsd: budget.usd, period: budget.period, percent: Math.round((state.spend.usd / budget.usd) * 100)});
+	}
+
+	/** The key's counters, rolled over to the windows containing `at`. */
+	private state(key: KeyRecord, at: number): KeyState {
+		const minute = String(Math.floor(at / 60_000));
+		const day = localDay(new Date(at));
+		const period = key.limits?.budget?.period ?? 'total';
+		const spendId = `${period}:${periodBounds(period, at).start.getTime()}`;
+		let state = this.states.get(key.id);
+		if (!state) {
+			state = {minute: {id: minute, requests: 0, tokens: 0}, day: {id: day, requests: 0, tokens: 0}, spend: {id: spendId, usd: 0}, warned: null};
+			this.states.set(key.id, state);
+		}
+		if (state.minute.id !== minute) state.minute = {id: minute, requests: 0, tokens: 0};
+		if (state.day.id !== day) state.day = {id: day, requests: 0, tokens: 0};
+		if (state.spend.id !== spendId) state.spend = {id: spendId, usd: 0};
+		return state;
+	}
+}
+
+function resetText(next: Date, now: number): {retryAfter: string; words: string} {
+	const seconds = Math.max(1, Math.ceil((next.getTime() - now) / 1000));
+	const when = seconds < 120 ? `${seconds} s` : seconds < 7200 ? `${Math.round(seconds / 60)} min` : seconds < 172_800 ? `${Math.round(seconds / 3600)} h` : `${Math.round(seconds / 86_400)} d`;
+	return {retryAfter: String(seconds), words: `in ${when} (${next.toISOString()})`};
+}
+
+function overLimit(key: KeyRecord, limit: string, used: number, window: 'minute' | 'daily', now: number): GatewayError {
+	const reset = resetText(periodBounds(window, now).next!, now);
+	return new GatewayError('rate_limit', 429, `The virtual key "${key.name}" is over its limit of ${limit} (used ${used}). It resets ${reset.words}; wait until then or raise the limit with \`gateway-tui keys edit ${key.name}\`.`, {code: 'rate_limit_exceeded', retryAfter: reset.retryAfter});
+}
+
+function overBudget(key: KeyRecord, spent: number, now: number): GatewayError {
+	const budget = key.limits!.budget!;
+	const next = periodBounds(budget.period, now).next;
+	const reset = next ? resetText(next, now) : undefined;
+	const tail = reset ? `It resets ${reset.words}; or raise it` : 'This budget never resets: raise it';
+	return new GatewayError('insufficient_quota', 429, `The virtual key "${key.name}" has spent $${spent.toFixed(2)} of its $${budget.usd.toFixed(2)} budget ${periodWords[budget.period]}. ${tail} with \`gateway-tui keys edit ${key.name} --budget …\`.`, {code: 'insufficient_quota', retryAfter: reset?.retryAfter});
+}
