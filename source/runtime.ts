@@ -42,7 +42,7 @@ export function isLoopback(host: string): boolean {
 }
 
 /** Open the store and listen. A port in use is a UserError that names the port and the --port flag. */
-export async function startGateway(options: {home: string; host: string; port: number; relay?: RelayOptions; health?: HealthOptions; probeEveryMs?: number; usage?: Omit<RecorderOptions, 'channels' | 'events'>; store?: Store; events?: EventBus}): Promise<Gateway> {
+export async function startGateway(options: {home: string; host: string; port: number; relay?: RelayOptions; health?: HealthOptions; probeEveryMs?: number; clock?: () => number; usage?: Omit<RecorderOptions, 'channels' | 'events'>; store?: Store; events?: EventBus}): Promise<Gateway> {
 	const retention = options.usage?.retention ?? retentionFromEnv();
 	const store = options.store ?? (await Store.open(options.home));
 	const events = options.events ?? new EventBus();
@@ -52,7 +52,7 @@ export async function startGateway(options: {home: string; host: string; port: n
 	const stopRecording = usage.listen(events);
 	const health = new ChannelHealth(events, options.health);
 	const publisher = new HealthPublisher(store, events);
-	const limiter = new KeyLimiter(events);
+	const limiter = new KeyLimiter(events, options.clock);
 	await restoreLimits(limiter, store, [...registry.snapshot.keysByHash.values()]);
 	const stopLimits = countLimitedUse(limiter, registry, events);
 	const app = createServer({registry, health, limiter, events, relay: options.relay ?? defaultRelayOptions});

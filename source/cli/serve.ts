@@ -5,6 +5,7 @@ import type {RequestFinished} from '../events.js';
 import {defaultHost, defaultPort} from '../paths.js';
 import {homeOf} from './context.js';
 import {parseDuration} from '../services/parse.js';
+import {periodWords} from '../proxy/limits.js';
 
 export function parsePort(text: string): number {
 	const port = Number(text);
@@ -56,6 +57,10 @@ export async function serve(home: string, host: string, port: number, jsonLogs: 
 		process.stdout.write(`${jsonLogs ? JSON.stringify(event) : formatRequestLine(event)}\n`);
 	});
 	gateway.events.on('warning', ({message}) => process.stderr.write(`warning: ${message}\n`));
+	gateway.events.on('key:budget', warning => {
+		const line = {time: new Date().toISOString(), key: warning.keyName, budget: 'warning', percent: warning.percent, spentUsd: Number(warning.spentUsd.toFixed(4)), budgetUsd: warning.budgetUsd, period: warning.period};
+		process.stdout.write(`${jsonLogs ? JSON.stringify(line) : `${line.time}  key=${warning.keyName}  budget warning: ${warning.percent}% spent ($${warning.spentUsd.toFixed(2)} of $${warning.budgetUsd.toFixed(2)} ${periodWords[warning.period]})`}\n`);
+	});
 	gateway.events.on('channel:health', view => {
 		const line = {time: new Date().toISOString(), channel: view.channelName, health: view.state, reason: view.reason, retryAt: view.retryAt};
 		process.stdout.write(`${jsonLogs ? JSON.stringify(line) : `${line.time}  channel=${view.channelName}  health=${view.state}${view.reason ? `  reason="${view.reason}"` : ''}${view.retryAt ? `  retry-at=${view.retryAt}` : ''}`}\n`);

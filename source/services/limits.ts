@@ -56,6 +56,6 @@ export function countLimitedUse(limiter: KeyLimiter, registry: Registry, events:
 		if (!key?.limits) return;
 		const channel = snapshot.channels.find(item => item.id === event.channelId);
 		const {costUsd} = costOf(event.usage, priceOf(channel, event.model, event.upstreamModel));
-		limiter.record(key, event.usage.inputTokens + event.usage.outputTokens, costUsd, Date.parse(event.time));
+		limiter.record(key, event.usage.inputTokens + event.usage.outputTokens, costUsd);
 	});
 }

@@ -190,3 +190,17 @@ test('channels list shows the health a running gateway publishes; serve logs hea
 		rmSync(serveHome, {recursive: true, force: true});
 	}
 });
+
+test('keys create/edit with limits; keys list and show display them; bad limits are refused', async () => {
+	const created = JSON.parse((await runCli(['keys', 'create', '--name', 'limited', '--rpm', '60', '--budget', '20/month', '--budget-warn', '80%', '--json'], env)).stdout) as {limits: unknown};
+	assert.deepEqual(created.limits, {rpm: 60, budget: {usd: 20, period: 'monthly'}, budgetWarnPercent: 80});
+	assert.match((await runCli(['keys', 'list'], env)).stdout, /limited .*rpm 0\/60 · \$0\.00 of \$20\.00 this month/);
+	const edited = JSON.parse((await runCli(['keys', 'edit', 'limited', '--rpm', 'none', '--tpd', '5000', '--description', 'for the agent', '--json'], env)).stdout) as {limits: unknown; description: string};
+	assert.deepEqual(edited.limits, {tpd: 5000, budget: {usd: 20, period: 'monthly'}, budgetWarnPercent: 80});
+	assert.equal(edited.description, 'for the agent');
+	assert.match((await runCli(['keys', 'show', 'limited'], env)).stdout, /^limits\s+tpd 0\/5000 · \$0\.00 of \$20\.00 this month$/m);
+	assertRefused(await runCli(['keys', 'edit', 'limited', '--budget', '20 dollars'], env), /Invalid --budget "20 dollars": use USD\/PERIOD/);
+	assertRefused(await runCli(['keys', 'edit', 'limited', '--rpm', '-5'], env), /Invalid --rpm "-5"/);
+	assertRefused(await runCli(['keys', 'create', '--name', 'w', '--budget-warn', '50%'], env), /--budget-warn needs a budget/);
+	assertRefused(await runCli(['keys', 'edit', 'limited', '--never-expires', '--expires-in', '1d'], env), /not both/);
+});

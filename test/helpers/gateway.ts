@@ -30,9 +30,9 @@ export function tempHome(): string {
 
 let counter = 0;
 
-export async function startTestGateway(options: {home?: string; relay?: Partial<RelayOptions>; health?: HealthOptions} = {}): Promise<TestGateway> {
+export async function startTestGateway(options: {home?: string; relay?: Partial<RelayOptions>; health?: HealthOptions; clock?: () => number} = {}): Promise<TestGateway> {
 	const home = options.home ?? tempHome();
-	const gateway = await startGateway({home, host: '127.0.0.1', port: 0, relay: {...defaultRelayOptions, ...options.relay}, health: options.health});
+	const gateway = await startGateway({home, host: '127.0.0.1', port: 0, relay: {...defaultRelayOptions, ...options.relay}, health: options.health, clock: options.clock});
 	const finished: RequestFinished[] = [];
 	const waiters: Array<(event: RequestFinished) => void> = [];
 	gateway.events.on('request:finished', event => {

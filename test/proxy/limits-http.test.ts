@@ -1,0 +1,117 @@
+/**
+ * Key limits over HTTP: each limit in each inbound format answers 429 in that format's error shape
+ * with retry-after, the window resets, other keys are unaffected, budgets accumulate from priced
+ * usage and survive a restart, and concurrent requests never overshoot a request limit.
+ */
+import {test, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import {rmSync} from 'node:fs';
+import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js';
+import {startTestGateway, tempHome, type TestGateway} from '../helpers/gateway.js';
+import {generateRequest, send, type Sent} from '../helpers/wire.js';
+import {eventually} from '../helpers/sdks.js';
+import {editChannel} from '../../source/services/channels.js';
+import type {BudgetWarning} from '../../source/proxy/limits.js';
+import type {CreateKeyInput} from '../../source/services/keys.js';
+
+let provider: FakeProvider;
+let gateway: TestGateway;
+let now = Date.now();
+const clock = () => now;
+const home = tempHome();
+
+before(async () => {
+	provider = await startFakeProvider('openai');
+	gateway = await startTestGateway({home, clock});
+	const channel = await gateway.addProvider(provider, {name: 'oa', models: 'gpt-4o-mini'});
+	// 11 input + 7 output tokens per answer at $1000 per million each way: $0.018 a request.
+	await editChannel(gateway.store, channel.id, {prices: ['gpt-4o-mini=1000/1000']});
+	await gateway.registry.refresh();
+});
+after(async () => {
+	await gateway.close();
+	await provider.close();
+	rmSync(home, {recursive: true, force: true});
+});
+
+async function keyWith(input: Partial<CreateKeyInput>): Promise<string> {
+	return (await gateway.createKey(input)).secret;
+}
+
+const ask = (format: 'openai' | 'anthropic' | 'gemini', secret: string) => send(...generateRequest(format, gateway.url, 'gpt-4o-mini', secret));
+const askResponses = (secret: string) =>
+	send(`${gateway.url}/v1/responses`, {method: 'POST', headers: {'content-type': 'application/json', authorization: `Bearer ${secret}`}, body: JSON.stringify({model: 'gpt-4o-mini', input: 'hi'})});
+
+function assertRefused(format: 'openai' | 'anthropic' | 'gemini' | 'responses', response: Sent, message: RegExp, quota = false): void {
+	assert.equal(response.status, 429, response.text);
+	assert.match(response.headers.get('retry-after') ?? '', /^\d+$/);
+	const body = response.body as {type?: string; error: {type?: string; code?: unknown; status?: string; message: string}};
+	if (format === 'openai' || format === 'responses') assert.equal(body.error.code, quota ? 'insufficient_quota' : 'rate_limit_exceeded');
+	if (format === 'anthropic') assert.deepEqual([body.type, body.error.type], ['error', 'rate_limit_error']);
+	if (format === 'gemini') assert.deepEqual([body.error.code, body.error.status], [429, 'RESOURCE_EXHAUSTED']);
+	assert.match(body.error.message, message);
+}
+
+for (const format of ['openai', 'anthropic', 'gemini'] as const) {
+	test(`${format}: rpm and rpd refuse in the ${format} shape with retry-after; the window resets; other keys are unaffected`, async () => {
+		const limited = await keyWith({rpm: '2', rpd: '3'});
+		const free = await keyWith({});
+		assert.equal((await ask(format, limited)).status, 200);
+		assert.equal((await ask(format, limited)).status, 200);
+		const refused = await ask(format, limited);
+		assertRefused(format, refused, /over its limit of 2 requests per minute \(used 2\)\. It resets in \d+ s/);
+		assert.ok(Number(refused.headers.get('retry-after')) <= 60);
+		assert.equal((await ask(format, free)).status, 200, 'another key is unaffected');
+		now += 60_000;
+		assert.equal((await ask(format, limited)).status, 200, 'a new minute');
+		now += 60_000;
+		assertRefused(format, await ask(format, limited), /3 requests per day/);
+	});
+
+	test(`${format}: tpm and tpd count the tokens of finished requests`, async () => {
+		const tokens = await keyWith({tpm: '30', tpd: '50'});
+		assert.equal((await ask(format, tokens)).status, 200);
+		assert.equal((await ask(format, tokens)).status, 200, '18 tokens used: under 30');
+		await eventually(() => gateway.limiter.use([...gateway.registry.snapshot.keysByHash.values()].find(key => key.secret === tokens)!).tpm === 36);
+		assertRefused(format, await ask(format, tokens), /30 tokens per minute \(used 36\)/);
+		now += 60_000;
+		assert.equal((await ask(format, tokens)).status, 200);
+		await eventually(() => gateway.limiter.use([...gateway.registry.snapshot.keysByHash.values()].find(key => key.secret === tokens)!).tpd === 54);
+		now += 60_000;
+		assertRefused(format, await ask(format, tokens), /50 tokens per day \(used 54\)/);
+	});
+}
+
+test('responses: a limited key gets the OpenAI error shape', async () => {
+	const limited = await keyWith({rpm: '1'});
+	assert.equal((await askResponses(limited)).status, 200);
+	assertRefused('responses', await askResponses(limited), /1 requests per minute/);
+});
+
+test('50 simultaneous requests against an RPM of 10 let exactly 10 through', async () => {
+	const limited = await keyWith({rpm: '10'});
+	const statuses = await Promise.all(Array.from({length: 50}, () => ask('openai', limited).then(response => response.status)));
+	assert.equal(statuses.filter(status => status === 200).length, 10);
+	assert.equal(statuses.filter(status => status === 429).length, 40);
+});
+
+test('a budget: cost accumulates from priced usage, a warning at the threshold, refused over budget in every format, kept across a restart', async () => {
+	const warnings: BudgetWarning[] = [];
+	gateway.events.on('key:budget', warning => warnings.push(warning));
+	const agent = await keyWith({name: 'agent', budget: '0.05/day', budgetWarn: '50%'});
+	for (let i = 0; i < 3; i++) assert.equal((await ask('openai', agent)).status, 200);
+	await eventually(() => warnings.length === 1, 2000, 'the budget warning');
+	assert.equal(warnings[0]!.keyName, 'agent');
+	await eventually(() => gateway.limiter.use([...gateway.registry.snapshot.keysByHash.values()].find(key => key.name === 'agent')!).spendUsd > 0.05);
+	assertRefused('openai', await ask('openai', agent), /"agent" has spent \$0\.05 of its \$0\.05 budget today\. It resets in/, true);
+	assertRefused('anthropic', await ask('anthropic', agent), /budget today/, true);
+	assertRefused('gemini', await ask('gemini', agent), /budget today/, true);
+
+	// Restart on the same store: the day's spend comes back from the persisted usage.
+	await gateway.close();
+	now = Date.now();
+	gateway = await startTestGateway({home, clock});
+	assertRefused('openai', await ask('openai', agent), /has spent \$0\.05 of its \$0\.05 budget today/, true);
+	now += 86_400_000;
+	assert.equal((await ask('openai', agent)).status, 200, 'the next day has a new budget');
+});
