@@ -47,6 +47,18 @@ export type RequestFinished = {
 	readonly attempts?: readonly string[];
 };
 
+/** The event type the relay reported (failover), or the one the status and channel imply. */
+export function eventTypeOf(event: RequestFinished): RequestEventType {
+	if (event.eventType) return event.eventType;
+	if (event.channelId) {
+		if (event.outcome === 'error') return 'failed';
+		return (event.attempts?.length ?? 0) > 1 ? 'failover' : 'routed';
+	}
+	if (event.status < 400) return 'routed';
+	if (event.model && (event.status === 404 || event.status === 503)) return 'no-channel';
+	return 'rejected';
+}
+
 export type GatewayEvents = {
 	'channel:health': [ChannelHealthView];
 	'key:budget': [BudgetWarning];

@@ -4,7 +4,7 @@
  */
 import {randomUUID} from 'node:crypto';
 import type {FastifyReply, FastifyRequest} from 'fastify';
-import type {EventBus, RequestEventType, RequestFinished} from '../events.js';
+import {eventTypeOf, type EventBus, type RequestEventType, type RequestFinished} from '../events.js';
 import type {Format, InboundFormat, IRUsage} from '../formats/ir.js';
 import type {ChannelRecord, KeyRecord} from '../store/records.js';
 
@@ -63,7 +63,7 @@ function finishExchange(exchange: Exchange, request: FastifyRequest, reply: Fast
 	const ended = performance.now();
 	const complete = reply.raw.writableFinished;
 	const status = reply.raw.statusCode;
-	return {
+	const event: RequestFinished = {
 		id: exchange.id,
 		time: exchange.time,
 		method: request.method,
@@ -84,13 +84,7 @@ function finishExchange(exchange: Exchange, request: FastifyRequest, reply: Fast
 		usage: exchange.usage,
 		error: exchange.error ?? (complete ? null : 'client disconnected before the answer was complete'),
 		warnings: exchange.warnings,
-		eventType: exchange.eventType ?? eventTypeOf(exchange, status),
 		attempts: exchange.attempts,
 	};
-}
-
-function eventTypeOf(exchange: Exchange, status: number): RequestEventType {
-	if (exchange.channel) return status >= 400 || exchange.error ? 'failed' : 'routed';
-	if (status === 404 || status === 403 || status === 503) return exchange.key ? 'no-channel' : 'rejected';
-	return 'rejected';
+	return {...event, eventType: exchange.eventType ?? eventTypeOf(event)};
 }

@@ -10,7 +10,7 @@ import {journals} from '../../source/store/usage.js';
 import {UsageRecorder} from '../../source/services/usage-recorder.js';
 import {recentRequests, usageSummary, watchRequests, type RequestRecord} from '../../source/services/usage.js';
 import {binValue, latencyBin, localDay, percentile} from '../../source/services/usage-buckets.js';
-import {eventTypeOf} from '../../source/services/usage-record.js';
+import {eventTypeOf} from '../../source/events.js';
 import {retentionFromEnv} from '../../source/services/usage-retention.js';
 import {tempHome} from '../helpers/gateway.js';
 import {ago, finished} from './events.js';
