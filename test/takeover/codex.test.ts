@@ -148,3 +148,34 @@ test('codex: without a record (a lost data directory), undo removes only what po
 	await other.close();
 	await h.close();
 });
+
+test('codex: new root keys go after the last root key, never between a table and its comment; undo gives the same bytes back', async () => {
+	const provider = (secret: string) => `\n[model_providers.gateway-tui]\nname = "gateway-tui"\nbase_url = "http://127.0.0.1:11580/v1"\nwire_api = "responses"\nexperimental_bearer_token = "${secret}"\n`;
+	const cases: Array<{config: string; applied: string}> = [
+		{
+			// The comment above [analytics] is the table's: the library would put model_provider under it, and undo took it away.
+			config: '# mine\napproval_policy = "never"\n\n# no analytics, no plugin sync\n[analytics]\nenabled = false\n',
+			applied: '# mine\napproval_policy = "never"\nmodel_provider = "gateway-tui"\nmodel = "gpt-4o"\n\n# no analytics, no plugin sync\n[analytics]\nenabled = false\n',
+		},
+		{
+			// No root key: after the file's own header comment.
+			config: '# My Codex config\n\n# no analytics\n[analytics]\nenabled = false\n',
+			applied: '# My Codex config\n\nmodel_provider = "gateway-tui"\nmodel = "gpt-4o"\n# no analytics\n[analytics]\nenabled = false\n',
+		},
+		{
+			// No root key and no header comment: at the top.
+			config: '# no analytics\n[analytics]\nenabled = false\n',
+			applied: 'model_provider = "gateway-tui"\nmodel = "gpt-4o"\n# no analytics\n[analytics]\nenabled = false\n',
+		},
+	];
+	for (const {config, applied} of cases) {
+		const h = await homes();
+		h.write(configPath, config);
+		await applyTakeover(h.store, 'codex', h.options({model: 'gpt-4o'}));
+		const [key] = await listKeys(h.store);
+		assert.equal(h.read(configPath), applied + provider(key!.secret));
+		await undoTakeover('codex', h.options());
+		assert.equal(h.read(configPath), config);
+		await h.close();
+	}
+});

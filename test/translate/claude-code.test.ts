@@ -1,6 +1,6 @@
 /**
  * A request shaped like Claude Code's (long system prompt with cache_control, dozens of tools whose
- * schemas carry $schema and additionalProperties, anthropic-beta, ?beta=true, role "system" inside
+ * schemas carry $schema, additionalProperties and free-form maps, anthropic-beta, ?beta=true, role "system" inside
  * messages) sent to OpenAI- and Gemini-format channels: the strict fakes must accept it, and the
  * streamed answer must parse in @anthropic-ai/sdk.
  */
@@ -41,6 +41,8 @@ function claudeCodeTools() {
 				limit: {type: 'number', exclusiveMinimum: 0},
 				tags: {type: 'array', items: {type: 'string'}, uniqueItems: true},
 				options: {type: 'object', additionalProperties: {type: 'string'}, properties: {flag: {type: 'boolean'}}},
+				// A free-form map, like AskUserQuestion's `answers`: Gemini refuses an OBJECT without properties.
+				answers: {type: 'object', description: 'User answers', additionalProperties: {type: 'string'}},
 			},
 			required: ['path'],
 		},

@@ -25,7 +25,7 @@ type Context = {readonly definitions: JsonObject; readonly resolving: readonly s
 
 export function cleanGeminiSchema(schema: JsonObject): JsonObject {
 	const definitions = {...asObject(schema.definitions), ...asObject(schema.$defs)};
-	return cleanNode(schema, {definitions, resolving: []});
+	return cleanRoot(schema, {definitions, resolving: []});
 }
 
 /** True when an object schema declares no properties: Gemini wants `parameters` left out then ("properties: should be non-empty for OBJECT type"). */
@@ -37,7 +37,22 @@ function asObject(value: JsonValue | undefined): JsonObject {
 	return isRecord(value) ? (value as JsonObject) : {};
 }
 
+/**
+ * The root keeps `type: OBJECT` even with no properties (the caller then leaves `parameters` out).
+ * Below it, an object with no properties of its own — a free-form map such as
+ * `{type: "object", additionalProperties: {type: "string"}}` (Claude Code's AskUserQuestion
+ * `answers`), a bare `{type: "object"}` or a recursive reference — has no OpenAPI-subset form:
+ * Gemini rejects `type: OBJECT` without properties ("properties[answers].properties: should be
+ * non-empty for OBJECT type") and so the whole request. It is sent untyped instead, which Gemini
+ * accepts and which leaves the model free to fill it.
+ */
 function cleanNode(value: JsonValue, context: Context): JsonObject {
+	const out = cleanRoot(value, context);
+	if (out.type === 'OBJECT' && !isRecord(out.properties)) delete out.type;
+	return out;
+}
+
+function cleanRoot(value: JsonValue, context: Context): JsonObject {
 	if (!isRecord(value)) return {};
 	const node = value as JsonObject;
 	if (typeof node.$ref === 'string') return cleanReference(node, node.$ref, context);
@@ -51,13 +66,13 @@ function cleanNode(value: JsonValue, context: Context): JsonObject {
 	return out;
 }
 
-/** `$ref` is inlined from `$defs`/`definitions`; a recursive reference degrades to an untyped object. */
+/** `$ref` is inlined from `$defs`/`definitions`; a recursive or unknown reference degrades to an untyped schema. */
 function cleanReference(node: JsonObject, reference: string, context: Context): JsonObject {
 	const name = /^#\/(?:\$defs|definitions)\/(.+)$/.exec(reference)?.[1];
 	const target = name === undefined ? undefined : context.definitions[name];
 	const description: JsonObject = typeof node.description === 'string' ? {description: node.description} : {};
 	if (target === undefined || context.resolving.includes(reference)) return {type: 'OBJECT', ...description};
-	return {...cleanNode(target, {...context, resolving: [...context.resolving, reference]}), ...description};
+	return {...cleanRoot(target, {...context, resolving: [...context.resolving, reference]}), ...description};
 }
 
 /** allOf members are merged into one node: Gemini has no allOf. */

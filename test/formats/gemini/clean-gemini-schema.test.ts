@@ -3,7 +3,7 @@ import {describe, it} from 'node:test';
 import {cleanGeminiSchema} from '../../../source/formats/gemini/clean-gemini-schema.js';
 
 describe('cleanGeminiSchema', () => {
-	it('inlines $ref from $defs and degrades recursion to an untyped object', () => {
+	it('inlines $ref from $defs and degrades recursion to an untyped schema', () => {
 		const cleaned = cleanGeminiSchema({
 			type: 'object',
 			$defs: {node: {type: 'object', properties: {value: {type: 'string'}, next: {$ref: '#/$defs/node'}}}},
@@ -11,8 +11,38 @@ describe('cleanGeminiSchema', () => {
 		});
 		assert.deepEqual(cleaned, {
 			type: 'OBJECT',
-			properties: {head: {type: 'OBJECT', description: 'First node.', properties: {value: {type: 'STRING'}, next: {type: 'OBJECT'}}}},
+			properties: {head: {type: 'OBJECT', description: 'First node.', properties: {value: {type: 'STRING'}, next: {}}}},
 		});
+	});
+
+	it('sends a nested object without properties of its own (a free-form map) untyped: Gemini refuses an OBJECT with no properties', () => {
+		// Claude Code's AskUserQuestion tool: `answers` is a map of strings.
+		const cleaned = cleanGeminiSchema({
+			type: 'object',
+			properties: {
+				questions: {type: 'array', items: {type: 'object', properties: {question: {type: 'string'}}, required: ['question']}},
+				answers: {type: 'object', description: 'User answers', additionalProperties: {type: 'string'}, propertyNames: {type: 'string'}},
+				extra: {type: ['object', 'null']},
+				list: {type: 'array', items: {type: 'object'}},
+				choice: {anyOf: [{type: 'object'}, {type: 'string'}]},
+				empty: {type: 'object', properties: {}},
+			},
+			required: ['questions', 'answers'],
+		});
+		assert.deepEqual(cleaned, {
+			type: 'OBJECT',
+			properties: {
+				questions: {type: 'ARRAY', items: {type: 'OBJECT', properties: {question: {type: 'STRING'}}, required: ['question']}},
+				answers: {description: 'User answers'},
+				extra: {nullable: true},
+				list: {type: 'ARRAY', items: {}},
+				choice: {anyOf: [{}, {type: 'STRING'}]},
+				empty: {},
+			},
+			required: ['questions', 'answers'],
+		});
+		// The root keeps its type: a tool without parameters is told apart by hasNoProperties.
+		assert.deepEqual(cleanGeminiSchema({type: 'object', additionalProperties: false}), {type: 'OBJECT'});
 	});
 
 	it('turns null unions into nullable and keeps real unions as anyOf', () => {
