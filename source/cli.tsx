@@ -6,9 +6,8 @@
 import {UserError} from './errors.js';
 import {StoreError} from './store/index.js';
 import {buildProgram} from './cli/program.js';
-import {startDefault} from './cli/default.js';
 
-const program = buildProgram(startDefault);
+const program = buildProgram();
 
 try {
 	await program.parseAsync(process.argv);

@@ -1,12 +1,32 @@
 /**
- * `gateway-tui` with no subcommand. Until the full-screen TUI lands it runs the headless proxy,
- * exactly like `gateway-tui serve` with default options.
+ * `gateway-tui` with no subcommand (also `gateway-tui tui`): the proxy and the full-screen TUI in
+ * one process. Without a terminal (output piped, a service manager) it runs the proxy alone, as
+ * `gateway-tui serve` would, and says so.
  */
 import type {Command} from 'commander';
+import {UserError} from '../errors.js';
 import {defaultHost, defaultPort} from '../paths.js';
 import {homeOf} from './context.js';
-import {serve} from './serve.js';
+import {parsePort, serve} from './serve.js';
 
-export async function startDefault(command: Command): Promise<void> {
-	await serve(homeOf(command), defaultHost, defaultPort, false);
+export function registerDefault(program: Command): void {
+	program
+		.command('tui', {isDefault: true})
+		.description('start the gateway with the full-screen terminal UI (the default command)')
+		.option('--port <port>', 'port to listen on (0 picks a free port)', String(defaultPort))
+		.option('--host <host>', 'address to listen on (other machines can reach a non-loopback address)', defaultHost)
+		.allowExcessArguments(true)
+		.action(async (options: {port: string; host: string}, command: Command) => {
+			if (command.args.length > 0) throw new UserError(`unknown command '${command.args[0]}'. Run \`gateway-tui --help\` for the commands.`);
+			await startDefault(homeOf(command), options.host, parsePort(options.port));
+		});
+}
+
+export async function startDefault(home: string, host: string, port: number): Promise<void> {
+	if (!process.stdout.isTTY || !process.stdin.isTTY) {
+		process.stderr.write('gateway-tui: not a terminal, so no TUI: running the proxy alone (same as `gateway-tui serve`).\n');
+		return serve(home, host, port, false);
+	}
+	const {runTui} = await import('../ui/run.js');
+	await runTui({home, host, port});
 }

@@ -1,0 +1,56 @@
+/**
+ * Everything the TUI can change, bound to one store: each action is a service function the CLI
+ * also calls (so both always agree), followed by `afterChange` (reload the panes, and let the
+ * proxy pick the change up now rather than at its next poll). Takeover edits the tools' own
+ * config files, found through HOME (and CODEX_HOME) as for `gateway-tui takeover`.
+ */
+import {addChannel, editChannel, removeChannel, setChannelEnabled, testChannel, type AddChannelInput, type EditChannelInput} from '../services/channels.js';
+import {createKey, deleteKey, revokeKey, rotateKey, type CreateKeyInput} from '../services/keys.js';
+import {applyTakeover, takeoverStatus, undoTakeover, type ApplyResult, type TakeoverTool, type ToolStatus, type UndoResult} from '../services/takeover/index.js';
+import type {ProbeResult} from '../proxy/upstream.js';
+import type {Store} from '../store/index.js';
+import type {ChannelRecord, KeyRecord} from '../store/records.js';
+
+export type Actions = {
+	readonly createKey: (input: CreateKeyInput) => Promise<KeyRecord>;
+	readonly revokeKey: (ref: string) => Promise<KeyRecord>;
+	readonly rotateKey: (ref: string) => Promise<KeyRecord>;
+	readonly deleteKey: (ref: string) => Promise<KeyRecord>;
+	readonly addChannel: (input: AddChannelInput) => Promise<ChannelRecord>;
+	readonly editChannel: (ref: string, input: EditChannelInput) => Promise<ChannelRecord>;
+	readonly setChannelEnabled: (ref: string, enabled: boolean) => Promise<ChannelRecord>;
+	readonly removeChannel: (ref: string) => Promise<ChannelRecord>;
+	readonly testChannel: (ref: string) => Promise<{channel: ChannelRecord; result: ProbeResult}>;
+	/** Takeover of Claude Code, Codex and Gemini CLI, for the gateway at `gatewayUrl` (undo records live in the store's home). */
+	readonly takeoverStatus: (gatewayUrl: string) => Promise<ToolStatus[]>;
+	readonly applyTakeover: (tool: TakeoverTool, options: TakeoverApply) => Promise<ApplyResult>;
+	readonly undoTakeover: (tool: TakeoverTool, gatewayUrl: string) => Promise<UndoResult>;
+};
+
+/** `key`: a key's name or id (default: `takeover-<tool>`); `force`: overwrite a tool connected elsewhere. */
+export type TakeoverApply = {readonly gatewayUrl: string; readonly key?: string; readonly force?: boolean};
+
+export function createActions(store: Store, afterChange: () => Promise<void> | void = () => {}): Actions {
+	const changing =
+		<A extends unknown[], R>(run: (store: Store, ...args: A) => Promise<R>) =>
+		async (...args: A): Promise<R> => {
+			const result = await run(store, ...args);
+			await afterChange();
+			return result;
+		};
+	return {
+		createKey: changing(createKey),
+		revokeKey: changing(revokeKey),
+		rotateKey: changing(rotateKey),
+		deleteKey: changing(deleteKey),
+		addChannel: changing(addChannel),
+		editChannel: changing(editChannel),
+		setChannelEnabled: changing(setChannelEnabled),
+		removeChannel: changing(removeChannel),
+		testChannel: ref => testChannel(store, ref),
+		takeoverStatus: gatewayUrl => takeoverStatus({gatewayUrl, dataDir: store.home}),
+		// It may create the key takeover-<tool>: a change like the others.
+		applyTakeover: changing((_store, tool: TakeoverTool, {gatewayUrl, key, force}: TakeoverApply) => applyTakeover(store, tool, {gatewayUrl, key, force, dataDir: store.home})),
+		undoTakeover: (tool, gatewayUrl) => undoTakeover(tool, {gatewayUrl, dataDir: store.home}),
+	};
+}

@@ -1,0 +1,141 @@
+/**
+ * Every key binding of the TUI, in one place: the key handlers resolve key presses to commands
+ * here, and the footer and the help overlay are printed from the same tables, so what is shown is
+ * what works.
+ */
+import type {Key} from 'ink';
+
+export type PaneId = 'keys' | 'channels' | 'endpoints' | 'usage';
+
+export const panes: ReadonlyArray<{readonly id: PaneId; readonly title: string}> = [
+	{id: 'keys', title: 'Keys'},
+	{id: 'channels', title: 'Channels'},
+	{id: 'endpoints', title: 'Endpoints'},
+	{id: 'usage', title: 'Usage'},
+];
+
+export type GlobalCommand = 'quit' | 'help' | 'next-pane' | 'prev-pane' | `pane:${PaneId}`;
+export type ListCommand = 'up' | 'down' | 'details' | 'back';
+export type KeysCommand = ListCommand | 'new-key' | 'revoke-key' | 'rotate-key' | 'delete-key' | 'copy-key';
+export type ChannelsCommand = ListCommand | 'new-channel' | 'edit-channel' | 'test-channel' | 'toggle-channel' | 'remove-channel';
+export type EndpointsCommand = 'up' | 'down' | 'prev-key' | 'next-key' | 'copy-snippet' | 'apply-takeover' | 'undo-takeover';
+export type UsageCommand = ListCommand | 'toggle-period';
+
+export type Binding<C extends string> = {
+	/** `up`, `down`, `left`, `right`, `enter`, `esc`, `tab`, `shift+tab`, `space`, `ctrl+c`, or one character. */
+	readonly keys: readonly string[];
+	readonly command: C;
+	/** A word or two for the footer. */
+	readonly label: string;
+	/** A sentence for the help overlay. */
+	readonly help: string;
+	/** Shown in the footer (every binding is in the help overlay). */
+	readonly footer?: boolean;
+};
+
+export const globalBindings: ReadonlyArray<Binding<GlobalCommand>> = [
+	{keys: ['1'], command: 'pane:keys', label: 'keys', help: 'Keys pane'},
+	{keys: ['2'], command: 'pane:channels', label: 'channels', help: 'Channels pane'},
+	{keys: ['3'], command: 'pane:endpoints', label: 'endpoints', help: 'Endpoints pane'},
+	{keys: ['4'], command: 'pane:usage', label: 'usage', help: 'Usage pane and live request log'},
+	{keys: ['tab'], command: 'next-pane', label: 'next pane', help: 'Next pane'},
+	{keys: ['shift+tab'], command: 'prev-pane', label: 'previous pane', help: 'Previous pane'},
+	{keys: ['?'], command: 'help', label: 'help', help: 'Show or hide this help', footer: true},
+	{keys: ['q', 'ctrl+c'], command: 'quit', label: 'quit', help: 'Quit (stops the gateway)', footer: true},
+];
+
+const listBindings: ReadonlyArray<Binding<ListCommand>> = [
+	{keys: ['up', 'k'], command: 'up', label: 'up', help: 'Move up'},
+	{keys: ['down', 'j'], command: 'down', label: 'down', help: 'Move down'},
+	{keys: ['enter'], command: 'details', label: 'details', help: 'Show details', footer: true},
+	{keys: ['esc'], command: 'back', label: 'back', help: 'Back to the list'},
+];
+
+export const keysBindings: ReadonlyArray<Binding<KeysCommand>> = [
+	{keys: ['n'], command: 'new-key', label: 'new', help: 'Create a key (a form: name, description, models, channels, expiry)', footer: true},
+	{keys: ['c'], command: 'copy-key', label: 'copy', help: "Copy the key's secret", footer: true},
+	{keys: ['r'], command: 'revoke-key', label: 'revoke', help: 'Revoke the key (asks first): clients using it get 401', footer: true},
+	{keys: ['R'], command: 'rotate-key', label: 'rotate', help: 'Rotate: a new secret, same settings (asks first)', footer: true},
+	{keys: ['d'], command: 'delete-key', label: 'delete', help: 'Delete the key (asks first)', footer: true},
+	...listBindings,
+];
+
+export const channelsBindings: ReadonlyArray<Binding<ChannelsCommand>> = [
+	{keys: ['n'], command: 'new-channel', label: 'new', help: 'Add a channel (choose a provider preset)', footer: true},
+	{keys: ['e'], command: 'edit-channel', label: 'edit', help: 'Edit the channel', footer: true},
+	{keys: ['t'], command: 'test-channel', label: 'test', help: "Test: one call to the provider's model list (latency or its error)", footer: true},
+	{keys: ['space'], command: 'toggle-channel', label: 'on/off', help: 'Enable or disable the channel', footer: true},
+	{keys: ['d'], command: 'remove-channel', label: 'remove', help: 'Remove the channel (asks first)', footer: true},
+	...listBindings,
+];
+
+export const endpointsBindings: ReadonlyArray<Binding<EndpointsCommand>> = [
+	{keys: ['c'], command: 'copy-snippet', label: 'copy', help: 'Copy the selected snippet', footer: true},
+	{keys: ['a'], command: 'apply-takeover', label: 'take over', help: 'Point the selected tool (Claude Code, Codex, Gemini CLI) at the gateway', footer: true},
+	{keys: ['u'], command: 'undo-takeover', label: 'undo', help: "Put the selected tool's own settings back", footer: true},
+	{keys: ['left', 'h'], command: 'prev-key', label: 'key', help: 'Previous key (the snippets use its secret; a takeover too, once chosen)'},
+	{keys: ['right', 'l'], command: 'next-key', label: 'key', help: 'Next key'},
+	{keys: ['up', 'k'], command: 'up', label: 'up', help: 'Previous snippet or tool'},
+	{keys: ['down', 'j'], command: 'down', label: 'down', help: 'Next snippet or tool'},
+];
+
+export const usageBindings: ReadonlyArray<Binding<UsageCommand>> = [
+	{keys: ['t'], command: 'toggle-period', label: 'today/all', help: 'Show totals of today or of all time', footer: true},
+	...listBindings.map(binding => (binding.command === 'details' ? {...binding, help: 'Details of the selected request'} : binding)),
+];
+
+export const paneBindings: Readonly<Record<PaneId, ReadonlyArray<Binding<string>>>> = {
+	keys: keysBindings,
+	channels: channelsBindings,
+	endpoints: endpointsBindings,
+	usage: usageBindings,
+};
+
+function matches(spec: string, input: string, key: Key): boolean {
+	switch (spec) {
+		case 'up':
+			return key.upArrow;
+		case 'down':
+			return key.downArrow;
+		case 'left':
+			return key.leftArrow;
+		case 'right':
+			return key.rightArrow;
+		case 'enter':
+			return key.return;
+		case 'esc':
+			return key.escape;
+		case 'tab':
+			return key.tab && !key.shift;
+		case 'shift+tab':
+			return key.tab && key.shift;
+		case 'space':
+			return input === ' ';
+		case 'ctrl+c':
+			return key.ctrl && input === 'c';
+		default:
+			return input === spec && !key.ctrl && !key.meta;
+	}
+}
+
+/** The command bound to this key press, if any. */
+export function resolve<C extends string>(bindings: ReadonlyArray<Binding<C>>, input: string, key: Key): C | undefined {
+	return bindings.find(binding => binding.keys.some(spec => matches(spec, input, key)))?.command;
+}
+
+const keyLabels: Readonly<Record<string, string>> = {up: '↑', down: '↓', left: '←', right: '→', enter: '↵', esc: 'Esc', tab: 'Tab', 'shift+tab': 'Shift+Tab', space: 'Space', 'ctrl+c': 'Ctrl+C'};
+
+export function keyLabel(spec: string): string {
+	return keyLabels[spec] ?? spec;
+}
+
+export type FooterItem = {readonly keys: string; readonly label: string};
+
+/** The footer of a pane: its own keys, and the global ones. */
+export function footerItems(pane: PaneId): {own: FooterItem[]; global: FooterItem[]} {
+	const navigation = pane === 'endpoints' ? [{keys: '←→', label: 'key'}, {keys: '↑↓', label: 'select'}] : [{keys: '↑↓', label: 'move'}];
+	return {
+		own: [...paneBindings[pane].filter(binding => binding.footer).map(binding => ({keys: keyLabel(binding.keys[0]!), label: binding.label})), ...navigation],
+		global: [{keys: '1-4', label: 'panes'}, ...globalBindings.filter(binding => binding.footer).map(binding => ({keys: keyLabel(binding.keys[0]!), label: binding.label}))],
+	};
+}

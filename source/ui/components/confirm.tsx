@@ -1,0 +1,20 @@
+/**
+ * A yes/no question. While it is shown, the pane sends it every key: `y` confirms, anything else
+ * (`n`, Esc, …) cancels, so a stray key never destroys anything.
+ */
+import {Box, Text} from 'ink';
+import {theme} from '../theme.js';
+
+export const isYes = (input: string) => input === 'y' || input === 'Y';
+
+export function Confirm({question, consequence}: {readonly question: string; readonly consequence?: string}) {
+	return (
+		<Box flexDirection="column" borderStyle="round" borderColor={theme.warn} paddingX={1} flexShrink={0}>
+			<Text bold color={theme.warn}>
+				{question}
+			</Text>
+			{consequence ? <Text>{consequence}</Text> : null}
+			<Text color={theme.muted}>y yes · any other key: no</Text>
+		</Box>
+	);
+}

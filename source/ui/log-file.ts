@@ -1,0 +1,76 @@
+/**
+ * While the TUI runs, nothing but Ink may write to the terminal. Everything else — a line per
+ * finished request (as `serve` prints it), gateway warnings, Node's process warnings, console
+ * output of any library, stray stderr writes — goes to `<home>/gateway-tui.log` (mode 0600).
+ */
+import {createWriteStream, type WriteStream} from 'node:fs';
+import {join} from 'node:path';
+import {format} from 'node:util';
+import type {EventBus} from '../events.js';
+import {formatRequestLine} from '../cli/serve.js';
+
+export type LogFile = {
+	readonly path: string;
+	write(level: string, text: string): void;
+	/** Route the event bus, console, process warnings and stderr here; returns the undo. */
+	capture(events: EventBus): () => void;
+	close(): Promise<void>;
+};
+
+export function openLogFile(home: string): LogFile {
+	const path = join(home, 'gateway-tui.log');
+	const stream: WriteStream = createWriteStream(path, {flags: 'a', mode: 0o600});
+	stream.on('error', () => {});
+	const write = (level: string, text: string) => {
+		stream.write(`${new Date().toISOString()} ${level} ${text.trimEnd()}\n`);
+	};
+	return {
+		path,
+		write,
+		capture(events) {
+			const undo = [
+				events.on('request:finished', event => write('request', formatRequestLine(event))),
+				events.on('warning', ({message}) => write('warning', message)),
+				redirectConsole(write),
+				redirectProcessWarnings(write),
+				redirectStderr(write),
+			];
+			return () => {
+				for (const step of undo.reverse()) step();
+			};
+		},
+		close: () => new Promise(resolve => stream.end(resolve)),
+	};
+}
+
+function redirectConsole(write: LogFile['write']): () => void {
+	const methods = ['log', 'info', 'debug', 'warn', 'error', 'trace'] as const;
+	const saved = methods.map(method => console[method]);
+	for (const method of methods) console[method] = (...args: unknown[]) => write(`console.${method}`, format(...args));
+	return () => methods.forEach((method, index) => (console[method] = saved[index]!));
+}
+
+function redirectProcessWarnings(write: LogFile['write']): () => void {
+	// Node prints process warnings to stderr through its own 'warning' listener; swap it for ours.
+	const saved = process.listeners('warning');
+	process.removeAllListeners('warning');
+	const listener = (warning: Error) => write('process-warning', `${warning.name}: ${warning.message}`);
+	process.on('warning', listener);
+	return () => {
+		process.off('warning', listener);
+		for (const original of saved) process.on('warning', original);
+	};
+}
+
+function redirectStderr(write: LogFile['write']): () => void {
+	const original = process.stderr.write;
+	process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+		write('stderr', typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+		const callback = rest.find(item => typeof item === 'function') as (() => void) | undefined;
+		callback?.();
+		return true;
+	}) as typeof process.stderr.write;
+	return () => {
+		process.stderr.write = original;
+	};
+}

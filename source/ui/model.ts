@@ -1,0 +1,62 @@
+/**
+ * Everything the TUI reads and changes, wired once per process (and once per test): the store
+ * view, the live request log, the usage totals, and the actions. Panes never see this object; the
+ * App hands them plain props read through hooks.
+ */
+import type {EventBus} from '../events.js';
+import type {Store} from '../store/index.js';
+import {createActions, type Actions} from './actions.js';
+import {createHealthView, type HealthView} from './health-view.js';
+import type {ExternalStore} from './external-store.js';
+import {createRequestLog, type RequestLogSnapshot} from './request-log.js';
+import {SessionUsage, type UsageSource} from './session-usage.js';
+import {createStoreView, type StoreView, type StoreViewOptions} from './store-view.js';
+import {createUsageView, type UsageSnapshot} from './usage-view.js';
+
+export type TuiModel = {
+	readonly events: EventBus;
+	readonly data: StoreView;
+	readonly log: ExternalStore<RequestLogSnapshot>;
+	readonly usage: ExternalStore<UsageSnapshot>;
+	readonly usageSource: 'session' | 'stored';
+	/** Channel health, while this process serves (null when it could not listen: nothing is measured). */
+	readonly health: HealthView | null;
+	readonly actions: Actions;
+	dispose(): void;
+};
+
+export type ModelOptions = StoreViewOptions & {
+	/** Runs after every change the TUI makes (the running proxy reloads its registry). */
+	readonly afterChange?: () => Promise<void> | void;
+	/** The persisted usage summary; without it, totals are counted from this session's events. */
+	readonly storedUsage?: UsageSource;
+	readonly usageDelayMs?: number;
+	/** Whether this process serves requests (and so measures channel health). */
+	readonly serving?: boolean;
+};
+
+export function createModel(store: Store, events: EventBus, options: ModelOptions = {}): TuiModel {
+	const data = createStoreView(store, events, options);
+	const session = new SessionUsage();
+	const detach = options.storedUsage ? () => {} : session.attach(events);
+	const health = options.serving === false ? null : createHealthView(events);
+	const actions = createActions(store, async () => {
+		await options.afterChange?.();
+		await data.reload();
+	});
+	return {
+		events,
+		data,
+		log: createRequestLog(events),
+		usage: options.storedUsage
+			? createUsageView(events, options.storedUsage, options.usageDelayMs ?? 1200, 5000)
+			: createUsageView(events, session.summary, options.usageDelayMs ?? 200),
+		usageSource: options.storedUsage ? 'stored' : 'session',
+		health,
+		actions,
+		dispose() {
+			detach();
+			health?.close();
+		},
+	};
+}

@@ -1,0 +1,101 @@
+/**
+ * The add/edit channel form. Choosing a provider preset fills the format and base URL; the real key
+ * is typed masked (and on edit, left empty to keep the current one); models are a comma-separated
+ * list with optional `alias=upstream`. Submitting calls the same service as `gateway-tui channels
+ * add` / `channels edit`.
+ */
+import {useState} from 'react';
+import type {AddChannelInput, EditChannelInput} from '../../services/channels.js';
+import {maskSecret} from '../../services/channels.js';
+import {formatModels} from '../../services/parse.js';
+import type {ChannelRecord} from '../../store/records.js';
+import {Form, textValue, type Field, type FormValues} from '../components/form.js';
+import {presetById, presets} from '../presets.js';
+import {errorText} from '../text.js';
+
+type Props = {
+	/** Whether the form has the keyboard (its pane is shown). */
+	readonly active: boolean;
+	/** The channel to edit; none to add one. */
+	readonly channel?: ChannelRecord;
+	readonly addChannel: (input: AddChannelInput) => Promise<ChannelRecord>;
+	readonly editChannel: (ref: string, input: EditChannelInput) => Promise<ChannelRecord>;
+	readonly onDone: (channel: ChannelRecord, verb: string) => void;
+	readonly onCancel: () => void;
+};
+
+const formats = ['openai', 'anthropic', 'gemini'].map(format => ({label: format, value: format}));
+
+export function channelFormFields(values: FormValues, editing?: ChannelRecord): Field[] {
+	const preset = presetById(textValue(values, 'preset'));
+	const fields: Field[] = [
+		{kind: 'text', id: 'name', label: 'Name', placeholder: 'e.g. openai (required)'},
+		{kind: 'choice', id: 'format', label: 'Format', options: formats, hint: 'the wire format the provider speaks'},
+		{kind: 'text', id: 'baseUrl', label: 'Base URL', placeholder: 'https://…'},
+		{
+			kind: 'text',
+			id: 'apiKey',
+			label: 'API key',
+			mask: true,
+			placeholder: editing ? `unchanged (${maskSecret(editing.apiKey)}); type to replace` : preset.needsKey ? "the provider's real key" : '(not needed for local providers)',
+		},
+		{kind: 'text', id: 'models', label: 'Models', placeholder: preset.models, hint: 'comma-separated; alias=upstream renames'},
+		{kind: 'text', id: 'priority', label: 'Priority', placeholder: '0', hint: 'higher is tried first'},
+	];
+	return editing ? fields : [{kind: 'choice', id: 'preset', label: 'Provider', options: presets.map(item => ({label: item.label, value: item.id}))}, ...fields];
+}
+
+export function initialChannelValues(channel?: ChannelRecord): FormValues {
+	if (!channel) return {preset: 'openai', name: 'openai', format: 'openai', baseUrl: presetById('openai').baseUrl, apiKey: '', models: '', priority: ''};
+	return {name: channel.name, format: channel.format, baseUrl: channel.baseUrl, apiKey: '', models: formatModels(channel.models), priority: String(channel.priority)};
+}
+
+/** A new preset fills format and URL, and the name unless the user typed one. */
+export function applyPreset(values: FormValues, previous: FormValues): FormValues {
+	const preset = presetById(textValue(values, 'preset'));
+	const oldPreset = presetById(textValue(previous, 'preset'));
+	const name = textValue(values, 'name');
+	return {...values, format: preset.format, baseUrl: preset.baseUrl, name: name === '' || name === oldPreset.id ? preset.id : name};
+}
+
+export function ChannelForm({active, channel, addChannel, editChannel, onDone, onCancel}: Props) {
+	const [values, setValues] = useState<FormValues>(() => initialChannelValues(channel));
+	const [error, setError] = useState<string | null>(null);
+	const [busy, setBusy] = useState(false);
+	const submit = () => {
+		const input = {
+			name: textValue(values, 'name'),
+			format: textValue(values, 'format'),
+			baseUrl: textValue(values, 'baseUrl'),
+			models: textValue(values, 'models'),
+			priority: textValue(values, 'priority').trim() || '0',
+		};
+		const apiKey = textValue(values, 'apiKey');
+		setBusy(true);
+		const saving = channel ? editChannel(channel.id, {...input, apiKey: apiKey || undefined}) : addChannel({...input, apiKey});
+		saving.then(
+			saved => onDone(saved, channel ? 'saved' : 'added'),
+			(failure: unknown) => {
+				setError(errorText(failure));
+				setBusy(false);
+			},
+		);
+	};
+	return (
+		<Form
+			active={active}
+			title={channel ? `Edit channel "${channel.name}"` : 'New channel'}
+			fields={channelFormFields(values, channel)}
+			values={values}
+			onChange={(next, changed) => {
+				setValues(changed === 'preset' ? applyPreset(next, values) : next);
+				setError(null);
+			}}
+			onSubmit={submit}
+			onCancel={onCancel}
+			submitLabel={channel ? 'Save channel' : 'Add channel'}
+			error={error}
+			busy={busy}
+		/>
+	);
+}

@@ -1,0 +1,50 @@
+/** What the Channels pane shows besides its form: the table's columns, a test's result, a channel's details. */
+import {Box, Text} from 'ink';
+import type {Column} from '../components/table.js';
+import {Details, type Detail} from '../components/details.js';
+import {maskSecret} from '../../services/channels.js';
+import {formatModels} from '../../services/parse.js';
+import type {ProbeResult} from '../../proxy/upstream.js';
+import type {ChannelRecord} from '../../store/records.js';
+import type {HealthInfo} from '../health-view.js';
+import {theme} from '../theme.js';
+
+const healthColors = {healthy: theme.ok, degraded: theme.warn, unavailable: theme.error} as const;
+
+export function channelColumns(health?: ReadonlyMap<string, HealthInfo>): Array<Column<ChannelRecord>> {
+	return [
+		{header: 'NAME', width: 8, grow: 1, value: row => row.name},
+		{header: 'FORMAT', width: 9, value: row => row.format},
+		{header: 'BASE URL', width: 12, grow: 3, value: row => row.baseUrl},
+		{header: 'MODELS', width: 8, grow: 2, value: row => formatModels(row.models)},
+		{header: 'ON', width: 3, value: row => (row.enabled ? 'on' : 'off'), color: row => (row.enabled ? theme.ok : theme.muted)},
+		{header: 'PRIO', width: 4, align: 'right', value: row => String(row.priority)},
+		{header: 'HEALTH', width: 11, value: row => health?.get(row.id)?.state ?? '-', color: row => healthColors[health?.get(row.id)?.state ?? 'healthy']},
+	];
+}
+
+export function probeText(name: string, result: ProbeResult): string {
+	return result.ok ? `Channel "${name}" answered in ${result.latencyMs} ms (${result.models} models listed).` : `Channel "${name}" failed after ${result.latencyMs} ms: ${result.error}`;
+}
+
+export function ChannelDetails({channel, health, test}: {readonly channel: ChannelRecord; readonly health?: HealthInfo; readonly test?: ProbeResult}) {
+	const rows: Detail[] = [
+		['name', channel.name],
+		['id', channel.id],
+		['format', channel.format],
+		['base URL', channel.baseUrl],
+		['API key', maskSecret(channel.apiKey)],
+		['models', formatModels(channel.models).replaceAll(',', ', ')],
+		['enabled', channel.enabled ? 'yes' : 'no'],
+		['priority', String(channel.priority)],
+		['health', health ? `${health.state}${health.reason ? ` (${health.reason})` : ''}${health.since ? ` since ${health.since}` : ''}` : '- (not measured: this process does not serve)'],
+		['last test', test ? probeText(channel.name, test) : 'not tested (press t)', test ? (test.ok ? theme.ok : theme.error) : undefined],
+		['updated', channel.updatedAt],
+	];
+	return (
+		<Box flexDirection="column">
+			<Details rows={rows} />
+			<Text color={theme.muted}>Esc back · e edit · t test</Text>
+		</Box>
+	);
+}

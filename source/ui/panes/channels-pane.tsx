@@ -1,0 +1,119 @@
+/**
+ * Channels pane: provider connections in a table; `n` adds one (provider presets), `e` edits,
+ * `t` tests (latency or the provider's own error), Space enables/disables, `d` removes after a
+ * y/N question. Health comes from a prop: "-" until channel health is measured.
+ */
+import {useState} from 'react';
+import {Box} from 'ink';
+import type {Actions} from '../actions.js';
+import {channelsBindings, resolve, type ChannelsCommand} from '../commands.js';
+import {Confirm, isYes} from '../components/confirm.js';
+import {Panel} from '../components/panel.js';
+import {Table} from '../components/table.js';
+import type {ProbeResult} from '../../proxy/upstream.js';
+import type {ChannelRecord} from '../../store/records.js';
+import {attempt, type Report} from '../status.js';
+import {ChannelForm} from './channel-form.js';
+import {ChannelDetails, channelColumns, probeText} from './channel-views.js';
+import type {HealthInfo} from '../health-view.js';
+import {useKeypress} from '../hooks/use-keypress.js';
+
+export type ChannelsPaneProps = {
+	readonly channels: readonly ChannelRecord[];
+	/** Channel id → health, once measured; absent channels show "-". */
+	readonly health?: ReadonlyMap<string, HealthInfo>;
+	readonly actions: Pick<Actions, 'addChannel' | 'editChannel' | 'setChannelEnabled' | 'removeChannel' | 'testChannel'>;
+	readonly onStatus: Report;
+	readonly onCapture: (captured: boolean) => void;
+	readonly active: boolean;
+	readonly width: number;
+	readonly height: number;
+};
+
+type Mode = {kind: 'list'} | {kind: 'details'} | {kind: 'form'; channel?: ChannelRecord} | {kind: 'confirm'; channel: ChannelRecord};
+
+type Tests = ReadonlyMap<string, ProbeResult>;
+
+async function test(actions: ChannelsPaneProps['actions'], onStatus: Report, target: ChannelRecord): Promise<ProbeResult | undefined> {
+	onStatus({kind: 'info', text: `Testing channel "${target.name}"…`});
+	const tested = await attempt(onStatus, () => actions.testChannel(target.id), ({result}) => probeText(target.name, result));
+	if (tested && !tested.result.ok) onStatus({kind: 'error', text: probeText(target.name, tested.result)});
+	return tested?.result;
+}
+
+async function remove(actions: ChannelsPaneProps['actions'], onStatus: Report, yes: boolean, target: ChannelRecord): Promise<void> {
+	if (!yes) return onStatus({kind: 'info', text: `Kept channel "${target.name}".`});
+	await attempt(onStatus, () => actions.removeChannel(target.id), () => `Removed channel "${target.name}".`);
+}
+
+export function ChannelsPane(props: ChannelsPaneProps) {
+	const {channels, actions, onStatus, onCapture, active} = props;
+	const [selected, setSelected] = useState(0);
+	const [mode, setModeState] = useState<Mode>({kind: 'list'});
+	const [tests, setTests] = useState<Tests>(new Map());
+	const index = Math.min(selected, channels.length - 1);
+	const channel = channels[index];
+	const setMode = (next: Mode) => {
+		setModeState(next);
+		onCapture(next.kind === 'form' || next.kind === 'confirm');
+	};
+
+	const run = (command: ChannelsCommand) => {
+		if (command === 'new-channel') return setMode({kind: 'form'});
+		if (command === 'up') return setSelected(Math.max(0, index - 1));
+		if (command === 'down') return setSelected(Math.min(channels.length - 1, index + 1));
+		if (command === 'back') return setMode({kind: 'list'});
+		if (!channel) return onStatus({kind: 'info', text: 'No channels yet: press n to add one.'});
+		if (command === 'details') return setMode({kind: 'details'});
+		if (command === 'edit-channel') return setMode({kind: 'form', channel});
+		if (command === 'remove-channel') return setMode({kind: 'confirm', channel});
+		if (command === 'test-channel') {
+			void test(actions, onStatus, channel).then(result => {
+				if (result) setTests(current => new Map(current).set(channel.id, result));
+			});
+			return;
+		}
+		const enabled = !channel.enabled;
+		void attempt(onStatus, () => actions.setChannelEnabled(channel.id, enabled), () => `${enabled ? 'Enabled' : 'Disabled'} channel "${channel.name}".`);
+	};
+
+	useKeypress(
+		(input, key) => {
+			if (mode.kind === 'form') return; // the form's fields and its own handler have the keyboard
+			if (mode.kind === 'confirm') {
+				setMode({kind: 'list'});
+				return void remove(actions, onStatus, isYes(input), mode.channel);
+			}
+			const command = resolve(channelsBindings, input, key);
+			if (command) run(command);
+		},
+		{isActive: active},
+	);
+
+	const enabled = channels.filter(item => item.enabled).length;
+	return (
+		<Panel title="Channels" subtitle={`${channels.length} provider connection${channels.length === 1 ? '' : 's'}, ${enabled} enabled · real keys never leave the gateway`} width={props.width} height={props.height}>
+			<ChannelsBody {...props} mode={mode} index={index} tests={tests} setMode={setMode} />
+		</Panel>
+	);
+}
+
+type BodyProps = ChannelsPaneProps & {readonly mode: Mode; readonly index: number; readonly tests: Tests; readonly setMode: (mode: Mode) => void};
+
+function ChannelsBody({channels, health, actions, onStatus, active, width, height, mode, index, tests, setMode}: BodyProps) {
+	const channel = channels[index];
+	if (mode.kind === 'form') {
+		const onDone = (saved: ChannelRecord, verb: string) => {
+			setMode({kind: 'list'});
+			onStatus({kind: 'ok', text: `Channel "${saved.name}" ${verb}. Press t to test it.`});
+		};
+		return <ChannelForm active={active} channel={mode.channel} addChannel={actions.addChannel} editChannel={actions.editChannel} onCancel={() => setMode({kind: 'list'})} onDone={onDone} />;
+	}
+	if (mode.kind === 'details' && channel) return <ChannelDetails channel={channel} health={health?.get(channel.id)} test={tests.get(channel.id)} />;
+	return (
+		<Box flexDirection="column">
+			<Table columns={channelColumns(health)} rows={channels} rowKey={row => row.id} selected={active ? index : -1} width={width - 4} height={height - (mode.kind === 'confirm' ? 8 : 3)} empty="No channels yet. Press n to add one (OpenAI, Anthropic, Gemini, Ollama …)." />
+			{mode.kind === 'confirm' ? <Confirm question={`Remove channel "${mode.channel.name}"?`} consequence="Requests for its models go to other channels, or fail with 404." /> : null}
+		</Box>
+	);
+}

@@ -1,0 +1,146 @@
+/**
+ * Endpoints pane: the three wire formats and their base URLs, a key to fill in (←/→), and one
+ * list (ink-select-input) of the snippets for each tool with that key's secret, then Claude Code,
+ * Codex and Gemini CLI with their takeover state. `c` copies the selected snippet; on a tool, `a`
+ * points it at the gateway and `u` puts its own settings back (one connected elsewhere is
+ * overwritten only after a y/N question).
+ */
+import {useState} from 'react';
+import {Box} from 'ink';
+import SelectInput from 'ink-select-input';
+import type {ClipboardPort} from '../clipboard.js';
+import {endpointsBindings, resolve, type EndpointsCommand} from '../commands.js';
+import {Confirm, isYes} from '../components/confirm.js';
+import {Panel} from '../components/panel.js';
+import {Label, Pointer} from '../components/select.js';
+import {keyState} from '../../services/keys.js';
+import {takeoverTitles, takeoverTools, type TakeoverTool, type ToolStatus} from '../../services/takeover/index.js';
+import type {ChannelRecord, KeyRecord} from '../../store/records.js';
+import {exampleModel, snippets, type Snippet} from '../snippets.js';
+import {copyWithReport, type Report} from '../status.js';
+import {toolStateWord} from '../takeover-text.js';
+import {theme} from '../theme.js';
+import {useKeypress} from '../hooks/use-keypress.js';
+import {useTakeover, type Takeover, type TakeoverActions} from '../hooks/use-takeover.js';
+import {EndpointTable, KeyLine, SnippetView, ToolView} from './endpoint-views.js';
+
+export type EndpointsPaneProps = {
+	readonly keys: readonly KeyRecord[];
+	readonly channels: readonly ChannelRecord[];
+	/** The gateway's root URL, e.g. http://127.0.0.1:11580: the snippets', and the one a takeover writes. */
+	readonly baseUrl: string;
+	readonly clipboard: ClipboardPort;
+	readonly actions: TakeoverActions;
+	readonly onStatus: Report;
+	/** Told when a question takes the keyboard (global keys pause meanwhile). */
+	readonly onCapture: (captured: boolean) => void;
+	readonly active: boolean;
+	readonly width: number;
+	readonly height: number;
+};
+
+const placeholder = '<your-virtual-key>';
+// "Claude Code: not taken over", and at 110 columns a whole `export OPENAI_API_KEY=…` line beside it.
+const listWidth = 29;
+
+type Entry = {readonly id: string; readonly snippet?: Snippet; readonly tool?: TakeoverTool};
+
+function entries(list: readonly Snippet[]): Entry[] {
+	return [...list.map(snippet => ({id: snippet.id, snippet})), ...takeoverTools.map(tool => ({id: `takeover-${tool}`, tool}))];
+}
+
+function label(entry: Entry, statuses: readonly ToolStatus[] | null): string {
+	if (entry.snippet) return entry.snippet.title;
+	const status = statuses?.find(item => item.tool === entry.tool);
+	return `${takeoverTitles[entry.tool!]}: ${status ? toolStateWord(status) : '…'}`;
+}
+
+type Context = {
+	readonly props: EndpointsPaneProps;
+	readonly keyIndex: number;
+	readonly selected: Entry;
+	readonly chosenKey: KeyRecord | undefined;
+	readonly takeover: Takeover;
+	readonly setChosenId: (id: string) => void;
+	readonly ask: (status: ToolStatus) => void;
+};
+
+function run(command: EndpointsCommand, {props, keyIndex, selected, chosenKey, takeover, setChosenId, ask}: Context): void {
+	const {keys, onStatus} = props;
+	if (command === 'up' || command === 'down') return; // the list (ink-select-input) moves itself
+	if (command === 'prev-key' || command === 'next-key') {
+		if (keys.length > 0) setChosenId(keys[(keyIndex + (command === 'next-key' ? 1 : keys.length - 1)) % keys.length]!.id);
+		return;
+	}
+	if (command === 'copy-snippet') return copy(selected, keys[keyIndex], props.clipboard, onStatus);
+	if (!selected.tool) return onStatus({kind: 'info', text: 'Choose Claude Code, Codex or Gemini CLI at the end of the list (↓) first: a and u act on the selected tool.'});
+	if (takeover.busy) return onStatus({kind: 'info', text: `Still working on ${takeoverTitles[takeover.busy]}…`});
+	if (command === 'undo-takeover') return void takeover.undo(selected.tool);
+	const status = takeover.statuses?.find(item => item.tool === selected.tool);
+	if (status?.state === 'connected-elsewhere') return ask(status);
+	void takeover.apply(selected.tool, {key: chosenKey?.id});
+}
+
+export function EndpointsPane(props: EndpointsPaneProps) {
+	const {keys, channels, baseUrl, onStatus, onCapture, active, width, height} = props;
+	const [chosenId, setChosenId] = useState<string | null>(null);
+	const [selectedId, setSelectedId] = useState<string | null>(null);
+	const [question, setQuestion] = useState<ToolStatus | null>(null);
+	const takeover = useTakeover(props.actions, baseUrl, active, onStatus);
+	const keyIndex = chosenId === null ? Math.max(0, keys.findIndex(key => keyState(key) === 'active')) : Math.max(0, keys.findIndex(key => key.id === chosenId));
+	const key = keys[keyIndex];
+	const list = entries(snippets(baseUrl, key?.secret ?? placeholder, format => exampleModel(format, channels, key?.models ?? [])));
+	const selected = list.find(entry => entry.id === selectedId) ?? list[0]!;
+	const chosenKey = chosenId === null ? undefined : key;
+	const ask = (status: ToolStatus | null) => {
+		setQuestion(status);
+		onCapture(status !== null);
+	};
+
+	useKeypress(
+		(input, inkKey) => {
+			if (!question) {
+				const command = resolve(endpointsBindings, input, inkKey);
+				if (command) run(command, {props, keyIndex, selected, chosenKey, takeover, setChosenId, ask});
+				return;
+			}
+			ask(null);
+			if (isYes(input)) void takeover.apply(question.tool, {key: chosenKey?.id, force: true});
+			else onStatus({kind: 'info', text: `Left ${question.title} as it was.`});
+		},
+		{isActive: active},
+	);
+
+	const inner = width - 4;
+	const listHeight = height - (question ? 16 : 10);
+	return (
+		<Panel title="Endpoints" subtitle="point any OpenAI, Anthropic or Gemini client here" width={width} height={height}>
+			<EndpointTable baseUrl={baseUrl} width={inner} />
+			<KeyLine keys={keys} index={keyIndex} />
+			<Box marginTop={1} height={listHeight}>
+				<Box flexDirection="column" width={listWidth} flexShrink={0}>
+					<SelectInput items={list.map(entry => ({key: entry.id, value: entry.id, label: label(entry, takeover.statuses)}))} isFocused={active && !question} limit={Math.max(3, listHeight)} indicatorComponent={Pointer} itemComponent={Label} onHighlight={item => setSelectedId(item.value)} />
+				</Box>
+				<Box flexDirection="column" width={inner - listWidth} paddingLeft={1} borderStyle="single" borderTop={false} borderBottom={false} borderRight={false} borderColor={theme.border}>
+					<Detail entry={selected} takeover={takeover} keyName={chosenKey?.name ?? null} />
+				</Box>
+			</Box>
+			{question ? <Confirm question={`${question.title} points at ${question.address ?? 'another address'}. Point it at this gateway instead?`} consequence="Its files are backed up first; u puts the old setting back." /> : null}
+		</Panel>
+	);
+}
+
+function Detail({entry, takeover, keyName}: {readonly entry: Entry; readonly takeover: Takeover; readonly keyName: string | null}) {
+	if (entry.snippet) return <SnippetView snippet={entry.snippet} />;
+	const status = takeover.statuses?.find(item => item.tool === entry.tool);
+	if (!status) return null;
+	return <ToolView status={status} keyName={keyName} notes={takeover.notes.get(status.tool) ?? []} busy={takeover.busy === status.tool} />;
+}
+
+function copy(entry: Entry, key: KeyRecord | undefined, clipboard: ClipboardPort, onStatus: Report): void {
+	if (!entry.snippet) return onStatus({kind: 'info', text: 'c copies the selected snippet; on a tool, a points it at the gateway and u undoes that.'});
+	if (!key) return onStatus({kind: 'warn', text: 'No key to put into the snippet yet: press 1, then n to create one.'});
+	const state = keyState(key);
+	const warning = state === 'active' ? '' : ` (careful: key "${key.name}" is ${state}; the gateway refuses it)`;
+	void copyWithReport(clipboard, entry.snippet.text, `${entry.snippet.what}${warning}`, onStatus);
+}

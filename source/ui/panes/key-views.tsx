@@ -1,0 +1,77 @@
+/** What the Keys pane shows besides its form: the table's columns, the questions, a new secret, a key's details. */
+import {Box, Text} from 'ink';
+import type {Column} from '../components/table.js';
+import {Details} from '../components/details.js';
+import {keyState} from '../../services/keys.js';
+import type {KeyRecord} from '../../store/records.js';
+import {keyStateText, relative} from '../text.js';
+import {theme} from '../theme.js';
+
+export type Danger = 'revoke' | 'rotate' | 'delete';
+
+export const stateColor = (key: KeyRecord) => ({active: theme.ok, expired: theme.warn, revoked: theme.error})[keyState(key)];
+
+type Usage = {readonly channelName: (id: string) => string; readonly lastUsed: ReadonlyMap<string, string>; readonly requests: ReadonlyMap<string, number>};
+
+export function keyColumns({channelName, lastUsed, requests}: Usage): Array<Column<KeyRecord>> {
+	return [
+		{header: 'NAME', width: 8, grow: 2, value: row => row.name},
+		{header: 'KEY', width: 13, value: row => `${row.secret.slice(0, 12)}…`, color: () => theme.muted},
+		{header: 'MODELS', width: 8, grow: 2, value: row => row.models.join(',') || 'all'},
+		{header: 'CHANNELS', width: 8, grow: 1, value: row => row.channels.map(channelName).join(',') || 'all'},
+		{header: 'STATE', width: 14, value: row => keyStateText(row), color: stateColor},
+		{header: 'LAST USED', width: 9, value: row => relative(lastUsed.get(row.id) ?? null)},
+		{header: 'REQS', width: 5, align: 'right', value: row => String(requests.get(row.id) ?? 0)},
+	];
+}
+
+export const questions: Readonly<Record<Danger, (name: string) => string>> = {
+	revoke: name => `Revoke key "${name}"?`,
+	rotate: name => `Rotate key "${name}"?`,
+	delete: name => `Delete key "${name}"?`,
+};
+
+export const consequences: Readonly<Record<Danger, string>> = {
+	revoke: 'Clients using it get 401 within a second. It stays listed as revoked.',
+	rotate: 'It gets a new secret; the old one stops working within a second.',
+	delete: 'It is removed for good; clients using it get 401.',
+};
+
+export function SecretView({keyRecord, verb}: {readonly keyRecord: KeyRecord; readonly verb: string}) {
+	return (
+		<Box flexDirection="column">
+			<Text>{`Key "${keyRecord.name}" ${verb}. Its secret:`}</Text>
+			<Box marginY={1} marginLeft={2}>
+				<Text bold color={theme.ok}>
+					{keyRecord.secret}
+				</Text>
+			</Box>
+			<Text color={theme.muted}>c copy · Esc back to the list · 3 Endpoints: ready-to-paste snippets for each tool</Text>
+		</Box>
+	);
+}
+
+type DetailsProps = {readonly keyRecord: KeyRecord; readonly channelName: (id: string) => string; readonly lastUsed: string | null; readonly requests: number};
+
+export function KeyDetails({keyRecord, channelName, lastUsed, requests}: DetailsProps) {
+	return (
+		<Box flexDirection="column">
+			<Details
+				rows={[
+					['name', keyRecord.name],
+					['id', keyRecord.id],
+					['key', `${keyRecord.secret.slice(0, 12)}… (c copies it)`],
+					['description', keyRecord.description || '-'],
+					['models', keyRecord.models.join(', ') || 'all'],
+					['channels', keyRecord.channels.map(channelName).join(', ') || 'all'],
+					['state', keyStateText(keyRecord), stateColor(keyRecord)],
+					['expires', keyRecord.expiresAt ?? 'never'],
+					['created', keyRecord.createdAt],
+					['last used', lastUsed ? `${lastUsed} (${relative(lastUsed)})` : 'never'],
+					['requests', String(requests)],
+				]}
+			/>
+			<Text color={theme.muted}>Esc back</Text>
+		</Box>
+	);
+}

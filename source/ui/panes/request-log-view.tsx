@@ -1,0 +1,45 @@
+/** The live request log's columns, and one request in full (Enter on the Usage pane). */
+import {Box, Text} from 'ink';
+import {Details} from '../components/details.js';
+import type {Column} from '../components/table.js';
+import type {RequestFinished} from '../../events.js';
+import {isFailure} from '../request-log.js';
+import {clock, formats, latency, tokens} from '../text.js';
+import {theme} from '../theme.js';
+
+const statusColor = (event: RequestFinished) => (event.outcome === 'aborted' ? theme.warn : event.status >= 500 ? theme.error : event.status >= 400 ? theme.warn : theme.ok);
+
+export const logColumns: ReadonlyArray<Column<RequestFinished>> = [
+	{header: 'TIME', width: 8, value: event => clock(event.time), color: () => theme.muted},
+	{header: 'KEY', width: 6, grow: 1, value: event => event.keyName ?? '-'},
+	{header: 'MODEL', width: 8, grow: 2, value: event => event.model ?? '-'},
+	{header: 'CHANNEL', width: 7, grow: 1, value: event => event.channelName ?? '-'},
+	{header: 'FORMATS', width: 16, value: formats},
+	{header: 'ST', width: 3, value: event => (event.outcome === 'aborted' ? 'abt' : String(event.status)), color: statusColor},
+	{header: 'LATENCY', width: 7, align: 'right', value: event => latency(event.latencyMs)},
+	{header: 'TOKENS', width: 9, align: 'right', value: tokens},
+];
+
+export function RequestDetails({event}: {readonly event: RequestFinished}) {
+	const usage = event.usage;
+	return (
+		<Box flexDirection="column">
+			<Details
+				rows={[
+					['request', `${event.method} ${event.path}${event.stream ? ' (stream)' : ''}`],
+					['time', event.time],
+					['key', event.keyName ?? '-'],
+					['model', event.upstreamModel && event.upstreamModel !== event.model ? `${event.model} → ${event.upstreamModel}` : (event.model ?? '-')],
+					['channel', event.channelName ?? '-'],
+					['formats', formats(event)],
+					['status', `${event.status} ${event.outcome}`, isFailure(event) ? theme.error : theme.ok],
+					['latency', `${latency(event.latencyMs)}${event.ttfbMs === null ? '' : `, first byte after ${latency(event.ttfbMs)}`}`],
+					['tokens', usage ? `${usage.inputTokens} in, ${usage.outputTokens} out${usage.cachedTokens ? `, ${usage.cachedTokens} cached` : ''}${usage.reasoningTokens ? `, ${usage.reasoningTokens} reasoning` : ''}` : '-'],
+					...(event.error ? [['error', event.error, theme.error] as const] : []),
+					...(event.warnings.length > 0 ? [['warnings', event.warnings.join('; '), theme.warn] as const] : []),
+				]}
+			/>
+			<Text color={theme.muted}>Esc back to the log</Text>
+		</Box>
+	);
+}

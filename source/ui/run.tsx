@@ -1,0 +1,94 @@
+/**
+ * `gateway-tui` with no subcommand: the proxy and the full-screen TUI in one process. The store is
+ * opened first (an unreadable one is reported on the normal screen, like any CLI error); a port in
+ * use does not stop the TUI: keys and channels can still be managed, and the status bar says which
+ * port is taken and how to choose another.
+ */
+import {render} from 'ink';
+import {App} from '../app.js';
+import {UserError} from '../errors.js';
+import {EventBus} from '../events.js';
+import {gatewayUrl} from '../services/endpoints.js';
+import {usageSummary} from '../services/usage.js';
+import {isLoopback, startGateway, type Gateway} from '../runtime.js';
+import {Store} from '../store/index.js';
+import {createClipboard} from './clipboard.js';
+import {KeysSettled} from './key-pacer.js';
+import {pacedStdin} from './paced-stdin.js';
+import {openLogFile} from './log-file.js';
+import {createModel} from './model.js';
+import {guardProcess, takeTerminal} from './terminal.js';
+import type {StatusMessage} from './theme.js';
+
+export type TuiOptions = {readonly home: string; readonly host: string; readonly port: number};
+
+async function listen(options: TuiOptions, store: Store, events: EventBus): Promise<{gateway: Gateway | null; error: string | null}> {
+	try {
+		return {gateway: await startGateway({...options, store, events}), error: null};
+	} catch (error) {
+		if (error instanceof UserError) return {gateway: null, error: error.message};
+		throw error;
+	}
+}
+
+function welcome(options: TuiOptions, logPath: string): StatusMessage {
+	if (!isLoopback(options.host)) return {kind: 'warn', text: `Listening on ${options.host}: other machines can reach the gateway (every request still needs a virtual key).`};
+	return {kind: 'info', text: `Press ? for the keys of each pane. Log: ${logPath}`};
+}
+
+export async function runTui(options: TuiOptions): Promise<void> {
+	const store = await Store.open(options.home);
+	const events = new EventBus();
+	// Capture first: starting the proxy may already print (a library's deprecation warning, say).
+	const logFile = openLogFile(options.home);
+	const release = logFile.capture(events);
+	const {gateway, error} = await listen(options, store, events).catch(async (failure: unknown) => {
+		release();
+		await Promise.all([store.close(), logFile.close()]);
+		throw failure;
+	});
+	const model = createModel(store, events, {
+		afterChange: () => gateway?.registry.refresh(),
+		pollMs: gateway ? undefined : 1000,
+		storedUsage: query => usageSummary(store, query),
+		serving: gateway !== null,
+	});
+	const terminal = takeTerminal(process.stdout, process.stdin);
+	// Ink gets one key at a time, each after the render of the one before (see key-pacer.tsx).
+	const input = pacedStdin(process.stdin);
+	const instance = render(
+		<>
+			<App
+				model={model}
+				clipboard={createClipboard({terminal: process.stdout})}
+				listen={{url: gateway?.url ?? null, error}}
+				baseUrl={gateway?.url ?? gatewayUrl(options.host, options.port)}
+				initialStatus={welcome(options, logFile.path)}
+			/>
+			<KeysSettled pacer={input.pacer} />
+		</>,
+		{stdin: input.stdin, exitOnCtrlC: false, patchConsole: false},
+	);
+	const unguard = guardProcess(
+		() => instance.unmount(),
+		crash => {
+			terminal.restore();
+			release();
+			logFile.write('crash', crash instanceof Error ? (crash.stack ?? crash.message) : String(crash));
+			process.stderr.write(`gateway-tui crashed: ${crash instanceof Error ? (crash.stack ?? crash.message) : String(crash)}\n(also in ${logFile.path})\n`);
+			process.exit(1);
+		},
+	);
+	try {
+		await instance.waitUntilExit();
+	} finally {
+		instance.cleanup();
+		terminal.restore();
+		unguard();
+		release();
+		model.dispose();
+		await gateway?.close();
+		await store.close();
+		await logFile.close();
+	}
+}

@@ -1,0 +1,95 @@
+/**
+ * What the panes show of the store: keys, channels and when each key was last used. Reloaded when
+ * the store's revision changes (the registry announces it with `store:changed`, also for changes
+ * made by the CLI in another process), after every action of the TUI itself, and a moment after
+ * requests finish (last-used times are flushed by the proxy about once a second).
+ */
+import type {EventBus} from '../events.js';
+import {listChannels} from '../services/channels.js';
+import {lastUsed, listKeys} from '../services/keys.js';
+import type {Store} from '../store/index.js';
+import type {ChannelRecord, KeyRecord} from '../store/records.js';
+import {ExternalStore} from './external-store.js';
+import {errorText} from './text.js';
+
+export type StoreSnapshot = {
+	readonly keys: readonly KeyRecord[];
+	readonly channels: readonly ChannelRecord[];
+	/** Key id → ISO time. */
+	readonly lastUsed: ReadonlyMap<string, string>;
+	readonly loaded: boolean;
+	readonly error: string | null;
+};
+
+export type StoreView = {
+	readonly snapshot: ExternalStore<StoreSnapshot>;
+	/** Read the store now; resolves when the new snapshot is published. */
+	reload(): Promise<void>;
+};
+
+export const emptyStoreSnapshot: StoreSnapshot = {keys: [], channels: [], lastUsed: new Map(), loaded: false, error: null};
+
+export type StoreViewOptions = {
+	/** Poll the revision this often when no proxy runs to announce changes (e.g. its port was taken). */
+	readonly pollMs?: number;
+	/** Delay between a finished request and the reload that shows its key's last-used time. */
+	readonly activityDelayMs?: number;
+};
+
+export function createStoreView(store: Store, events: EventBus, options: StoreViewOptions = {}): StoreView {
+	let running: Promise<void> | undefined;
+	let again = false;
+	const snapshot: ExternalStore<StoreSnapshot> = new ExternalStore<StoreSnapshot>(emptyStoreSnapshot, 0, () => connect());
+
+	const load = async (): Promise<void> => {
+		try {
+			const [keys, channels, used] = await Promise.all([listKeys(store), listChannels(store), lastUsed(store)]);
+			snapshot.set({keys, channels, lastUsed: used, loaded: true, error: null});
+		} catch (error) {
+			snapshot.set({...snapshot.current, loaded: true, error: errorText(error)});
+		}
+	};
+
+	const reload = async (): Promise<void> => {
+		if (running) {
+			again = true;
+			return running;
+		}
+		running = (async () => {
+			do {
+				again = false;
+				await load();
+			} while (again);
+		})().finally(() => (running = undefined));
+		return running;
+	};
+
+	function connect(): () => void {
+		void reload();
+		let activity: NodeJS.Timeout | undefined;
+		let revision: string | undefined;
+		const offChanged = events.on('store:changed', () => void reload());
+		const offFinished = events.on('request:finished', () => {
+			activity ??= setTimeout(() => {
+				activity = undefined;
+				void reload();
+			}, options.activityDelayMs ?? 1500);
+		});
+		const poll = options.pollMs
+			? setInterval(() => {
+					void store.revision().then(current => {
+						if (revision !== undefined && current !== revision) void reload();
+						revision = current;
+					}, () => {});
+				}, options.pollMs)
+			: undefined;
+		return () => {
+			offChanged();
+			offFinished();
+			if (activity) clearTimeout(activity);
+			if (poll) clearInterval(poll);
+		};
+	}
+
+	return {snapshot, reload};
+}

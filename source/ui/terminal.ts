@@ -1,0 +1,49 @@
+/**
+ * Owning the terminal while the TUI runs: the alternate screen (the user's scrollback is left as it
+ * was), and a guarantee that it is handed back — normal screen, visible cursor, cooked input — on
+ * quit, on SIGTERM/SIGHUP/SIGINT and on a crash, whichever comes first.
+ */
+import {writeSync} from 'node:fs';
+
+export const enterAlternateScreen = '\u001B[?1049h\u001B[H\u001B[2J';
+export const leaveAlternateScreen = '\u001B[?1049l\u001B[?25h';
+
+type Output = NodeJS.WriteStream;
+type Input = NodeJS.ReadStream;
+
+export type TerminalSession = {
+	/** Hand the terminal back; safe to call more than once. */
+	restore(): void;
+};
+
+export function takeTerminal(stdout: Output, stdin: Input): TerminalSession {
+	stdout.write(enterAlternateScreen);
+	let restored = false;
+	const restore = () => {
+		if (restored) return;
+		restored = true;
+		if (stdin.isTTY) stdin.setRawMode(false);
+		// Synchronous: this also runs from 'exit' and crash handlers, where async writes are lost.
+		const fd = (stdout as Output & {fd?: number}).fd;
+		if (typeof fd === 'number') writeSync(fd, leaveAlternateScreen);
+		else stdout.write(leaveAlternateScreen);
+	};
+	process.once('exit', restore);
+	return {restore};
+}
+
+/**
+ * Call `stop` on termination signals (once), and `crash` on an uncaught exception or unhandled
+ * rejection. Returns the function that removes the handlers.
+ */
+export function guardProcess(stop: () => void, crash: (error: unknown) => void): () => void {
+	const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
+	for (const signal of signals) process.on(signal, stop);
+	process.on('uncaughtException', crash);
+	process.on('unhandledRejection', crash);
+	return () => {
+		for (const signal of signals) process.off(signal, stop);
+		process.off('uncaughtException', crash);
+		process.off('unhandledRejection', crash);
+	};
+}

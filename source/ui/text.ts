@@ -1,0 +1,59 @@
+/**
+ * Small text helpers for table cells: fitting to a width, compact numbers, times and formats.
+ * Every cell is plain text, so a column width is a string length.
+ */
+import type {RequestFinished} from '../events.js';
+import type {KeyRecord} from '../store/records.js';
+import {keyState} from '../services/keys.js';
+import {relative} from '../cli/output.js';
+
+export {relative};
+
+/** Pad or cut `text` to exactly `width` characters; a cut ends with an ellipsis. */
+export function fit(text: string, width: number, align: 'left' | 'right' = 'left'): string {
+	if (width <= 0) return '';
+	const flat = text.replaceAll('\n', ' ');
+	const cut = flat.length > width ? `${flat.slice(0, Math.max(0, width - 1))}…` : flat;
+	return align === 'right' ? cut.padStart(width) : cut.padEnd(width);
+}
+
+/** 950 → "950", 12_340 → "12.3k", 4_500_000 → "4.5M". */
+export function compact(value: number): string {
+	if (value < 1000) return String(value);
+	if (value < 1_000_000) return `${trim(value / 1000)}k`;
+	return `${trim(value / 1_000_000)}M`;
+}
+
+const trim = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1).replace(/\.0$/, ''));
+
+/** "14:03:07" in local time. */
+export function clock(iso: string): string {
+	const date = new Date(iso);
+	return [date.getHours(), date.getMinutes(), date.getSeconds()].map(part => String(part).padStart(2, '0')).join(':');
+}
+
+export function latency(ms: number): string {
+	return ms < 1000 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
+}
+
+/** "openai" when passed through, "openai→gemini" when translated. */
+export function formats(event: Pick<RequestFinished, 'inboundFormat' | 'outboundFormat'>): string {
+	return event.outboundFormat && event.outboundFormat !== event.inboundFormat ? `${event.inboundFormat}→${event.outboundFormat}` : event.inboundFormat;
+}
+
+export function tokens(event: Pick<RequestFinished, 'usage'>): string {
+	return event.usage ? `${compact(event.usage.inputTokens)}/${compact(event.usage.outputTokens)}` : '-';
+}
+
+/** "active", "expires in 3d", "expired", "revoked". */
+export function keyStateText(key: Pick<KeyRecord, 'expiresAt' | 'revokedAt'>, now = Date.now()): string {
+	const state = keyState(key, now);
+	if (state === 'active' && key.expiresAt) return `expires ${relative(key.expiresAt, now)}`;
+	return state;
+}
+
+/** The first line of an error message, for the status bar. */
+export function errorText(error: unknown): string {
+	const message = error instanceof Error ? error.message : String(error);
+	return message.split('\n')[0] ?? message;
+}

@@ -1,0 +1,69 @@
+/**
+ * The Usage pane's numbers: totals by key and by model, for today and for all time, re-read from a
+ * `UsageSource` after requests finish (at most once per `intervalMs`: the persisted summary reads
+ * the store).
+ */
+import type {EventBus} from '../events.js';
+import type {UsageRow} from '../services/usage-types.js';
+import {ExternalStore} from './external-store.js';
+import type {UsageSource} from './session-usage.js';
+
+export type UsagePeriod = 'today' | 'all';
+
+export type UsageTotals = {
+	readonly byKey: readonly UsageRow[];
+	readonly byModel: readonly UsageRow[];
+};
+
+export type UsageSnapshot = {
+	readonly today: UsageTotals;
+	readonly all: UsageTotals;
+	/** Why the numbers could not be read, if they could not. */
+	readonly error: string | null;
+};
+
+export const emptyUsage: UsageSnapshot = {today: {byKey: [], byModel: []}, all: {byKey: [], byModel: []}, error: null};
+
+export function startOfToday(now = new Date()): Date {
+	return new Date(now.getFullYear(), now.getMonth(), now.getDate());
+}
+
+export async function readUsage(source: UsageSource, now = new Date()): Promise<UsageSnapshot> {
+	const since = startOfToday(now);
+	const [todayByKey, todayByModel, allByKey, allByModel] = await Promise.all([
+		source({by: 'key', since}),
+		source({by: 'model', since}),
+		source({by: 'key'}),
+		source({by: 'model'}),
+	]);
+	return {today: {byKey: todayByKey, byModel: todayByModel}, all: {byKey: allByKey, byModel: allByModel}, error: null};
+}
+
+/**
+ * `delayMs` after a request finishes (the stored history is flushed about once a second), and every
+ * `pollMs` if given (requests served by another gateway process sharing the store), read again.
+ */
+export function createUsageView(events: EventBus, source: UsageSource, delayMs = 1000, pollMs?: number): ExternalStore<UsageSnapshot> {
+	let pending: NodeJS.Timeout | undefined;
+	const store: ExternalStore<UsageSnapshot> = new ExternalStore<UsageSnapshot>(emptyUsage, 0, () => {
+		const refresh = () => {
+			pending = undefined;
+			readUsage(source).then(
+				snapshot => store.set(snapshot),
+				(error: unknown) => store.set({...store.current, error: `Usage totals could not be read: ${(error as Error).message}`}),
+			);
+		};
+		refresh();
+		const off = events.on('request:finished', () => {
+			pending ??= setTimeout(refresh, delayMs);
+		});
+		const poll = pollMs ? setInterval(() => (pending ??= setTimeout(refresh, 0)), pollMs) : undefined;
+		return () => {
+			off();
+			if (poll) clearInterval(poll);
+			if (pending) clearTimeout(pending);
+			pending = undefined;
+		};
+	});
+	return store;
+}

@@ -1,0 +1,73 @@
+/**
+ * Driving a real terminal for end-to-end tests and screenshots: a private tmux server (its own
+ * socket, its own config), the app started in it without CI set (Ink prints only the last frame
+ * when CI is set), keys sent one at a time as a person types, and the screen read back.
+ */
+import {execFileSync, spawnSync} from 'node:child_process';
+import {writeFileSync} from 'node:fs';
+import {join} from 'node:path';
+
+export function hasTmux(): boolean {
+	return spawnSync('tmux', ['-V']).status === 0;
+}
+
+export type Tmux = {
+	run(...args: string[]): string;
+	/** Type keys (tmux key names, e.g. Enter, Escape, Down, or a character), one at a time. */
+	keys(...names: string[]): Promise<void>;
+	/** Type text literally, in one chunk (like a paste). */
+	text(value: string): Promise<void>;
+	screen(options?: {colors?: boolean}): string;
+	/** Wait until the screen matches; fail with the screen otherwise. */
+	waitFor(pattern: RegExp | string, ms?: number): Promise<string>;
+	kill(): void;
+};
+
+const delay = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+/** The environment of the app under test: no CI, no display (so no system clipboard), no outer tmux. */
+export function appEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {...process.env, NODE_NO_WARNINGS: '1', TERM: 'xterm-256color', ...extra};
+	for (const name of ['CI', 'TMUX', 'TMUX_PANE', 'DISPLAY', 'WAYLAND_DISPLAY', 'SSH_CONNECTION', 'SSH_TTY', 'SSH_CLIENT', 'NO_COLOR']) delete env[name];
+	return env;
+}
+
+/** Start `command` in a new tmux server of `columns`×`rows`; OSC 52 from the app lands in tmux's buffer. */
+export function startTmux(options: {dir: string; cwd: string; command: string; env: NodeJS.ProcessEnv; columns: number; rows: number}): Tmux {
+	const socket = `gateway-tui-${process.pid}-${Date.now()}`;
+	const config = join(options.dir, 'tmux.conf');
+	writeFileSync(config, ['set -g escape-time 0', 'set -g set-clipboard on', 'set -g remain-on-exit on', 'set -g status off', 'set -g default-terminal xterm-256color', ''].join('\n'));
+	const run = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', config, ...args], {env: options.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']});
+	run('new-session', '-d', '-x', String(options.columns), '-y', String(options.rows), '-c', options.cwd, options.command);
+	const screen = ({colors = false} = {}) => run('capture-pane', '-p', ...(colors ? ['-e'] : []));
+	return {
+		run,
+		async keys(...names) {
+			for (const name of names) {
+				run('send-keys', name);
+				await delay(60);
+			}
+		},
+		async text(value) {
+			run('send-keys', '-l', value);
+			await delay(60);
+		},
+		screen,
+		async waitFor(pattern, ms = 8000) {
+			const deadline = Date.now() + ms;
+			for (;;) {
+				const shown = screen();
+				if (typeof pattern === 'string' ? shown.includes(pattern) : pattern.test(shown)) return shown;
+				if (Date.now() > deadline) throw new Error(`the screen never showed ${String(pattern)}; it shows:\n${shown}`);
+				await delay(50);
+			}
+		},
+		kill() {
+			try {
+				run('kill-server');
+			} catch {
+				// already gone
+			}
+		},
+	};
+}

@@ -1,0 +1,96 @@
+/**
+ * The real `gateway-tui` (the built dist/cli.js, as the bin runs it) in a real terminal (tmux):
+ * switch panes, create a key through the form (typed key by key, and pasted),
+ * copy a snippet (the app has no display, so it falls back to OSC 52, which tmux turns into its
+ * paste buffer), send a request with the OpenAI SDK and watch it arrive in the live log, quit with
+ * q and find the terminal back on its normal screen.
+ */
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {existsSync, readFileSync, rmSync} from 'node:fs';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {addChannel} from '../../source/services/channels.js';
+import {listKeys} from '../../source/services/keys.js';
+import {Store} from '../../source/store/index.js';
+import {startFakeProvider} from '../helpers/fake-providers.js';
+import {tempHome} from '../helpers/gateway.js';
+import {openaiClient} from '../helpers/sdks.js';
+import {appEnv, hasTmux, startTmux} from './tmux.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+test('gateway-tui end to end in tmux', {skip: hasTmux() ? false : 'tmux is not installed (apt-get install tmux)', timeout: 30_000}, async () => {
+	const provider = await startFakeProvider('openai');
+	const home = tempHome();
+	const store = await Store.open(home);
+	await addChannel(store, {name: 'fake', format: 'openai', baseUrl: provider.url, apiKey: provider.apiKey, models: 'gpt-4o-mini'});
+	await store.close();
+	const output = join(home, 'terminal-output.bin');
+	// The exit status, written by the shell: tmux (3.3) may mark the pane dead long before it collects the status.
+	const exitFile = join(home, 'exit-status');
+	const tmux = startTmux({dir: home, cwd: root, columns: 120, rows: 40, env: appEnv({GATEWAY_TUI_HOME: home}), command: `node dist/cli.js --port 0; echo $? > '${exitFile}'`});
+	try {
+		// Every byte the app writes to the terminal, to check the escape sequences themselves.
+		tmux.run('pipe-pane', '-o', `cat >> '${output}'`);
+		const first = await tmux.waitFor(/Virtual keys[\s\S]*● http:\/\/127\.0\.0\.1:\d+/, 15_000);
+		const url = /● (http:\/\/127\.0\.0\.1:\d+)/.exec(first)![1]!;
+
+		await tmux.keys('2');
+		await tmux.waitFor(/fake\s+openai\s+http:\/\/127\.0\.0\.1:\d+\S*\s+gpt-4o-mini\s+on\s+0\s+healthy/);
+		await tmux.keys('3');
+		await tmux.waitFor('no keys yet: press 1, then n to create one');
+
+		await tmux.keys('1', 'n');
+		await tmux.waitFor('New virtual key');
+		// Typed as a person does, one key at a time: nothing may be lost or land in another field.
+		await tmux.keys(...'e2e-key', 'Enter');
+		// A paste that ends with Enter, then three quick Enters (models, channels, expiry): each arrives as one chunk.
+		await tmux.text('made in tmux\r');
+		tmux.run('send-keys', 'Enter', 'Enter', 'Enter');
+		await tmux.waitFor(/Name\s+e2e-key\s[\s\S]*Description\s+made in tmux\s[\s\S]*Expires\s+never[\s\S]*Enter submits/);
+		await tmux.keys('Enter');
+		const created = await tmux.waitFor('Key "e2e-key" created');
+		const secret = /sk-gtui-[\w-]{43}/.exec(created)![0];
+
+		await tmux.keys('3');
+		await tmux.waitFor(/‹ e2e-key ›/);
+		await tmux.keys('c');
+		await tmux.waitFor(/copied OPENAI_BASE_URL snippet via the terminal \(OSC 52/);
+		const snippet = `export OPENAI_BASE_URL='${url}/v1'\nexport OPENAI_API_KEY='${secret}'`;
+		assert.equal(tmux.run('show-buffer'), snippet, 'tmux received the snippet through OSC 52');
+		assert.ok(readFileSync(output, 'latin1').includes(`\u001B]52;c;${Buffer.from(snippet).toString('base64')}\u0007`), 'the OSC 52 sequence was written');
+
+		const answer = await openaiClient(url, secret).chat.completions.create({model: 'gpt-4o-mini', messages: [{role: 'user', content: 'Hi'}]});
+		assert.equal(answer.choices[0]!.message.content, 'Hello from fake-openai');
+		await tmux.keys('4');
+		await tmux.waitFor(/\d\d:\d\d:\d\d\s+e2e-key\s+gpt-4o-mini\s+fake\s+openai\s+200\s+\d+ms\s+11\/7/);
+		await tmux.waitFor(/● http:\/\/127\.0\.0\.1:\d+\s+·\s+1 request\s+·/);
+
+		await tmux.keys('q');
+		const deadline = Date.now() + 8000;
+		while (!existsSync(exitFile) || readFileSync(exitFile, 'utf8') === '') {
+			assert.ok(Date.now() < deadline, 'the app did not exit after q');
+			await new Promise(resolve => setTimeout(resolve, 50));
+		}
+		assert.equal(readFileSync(exitFile, 'utf8').trim(), '0', 'exit 0');
+		assert.equal(tmux.run('display', '-p', '#{alternate_on}').trim(), '0', 'back on the normal screen');
+		const bytes = readFileSync(output, 'latin1');
+		const left = bytes.lastIndexOf('\u001B[?1049l');
+		assert.ok(left > bytes.lastIndexOf('\u001B[?1049h'), 'the alternate screen was left last');
+		assert.ok(bytes.indexOf('\u001B[?25h', left) > left && !bytes.slice(left).includes('\u001B[?25l'), 'the cursor is shown again');
+		const reopened = await Store.open(home);
+		const [stored] = await listKeys(reopened);
+		await reopened.close();
+		assert.deepEqual([stored!.name, stored!.description, stored!.secret], ['e2e-key', 'made in tmux', secret]);
+		assert.ok(existsSync(join(home, 'gateway-tui.log')));
+		assert.match(readFileSync(join(home, 'gateway-tui.log'), 'utf8'), /request .* 200 +POST \/v1\/chat\/completions +openai +key=e2e-key/);
+	} catch (error) {
+		process.stderr.write(`screen at failure:\n${tmux.screen()}\n`);
+		throw error;
+	} finally {
+		tmux.kill();
+		await provider.close();
+		rmSync(home, {recursive: true, force: true});
+	}
+});

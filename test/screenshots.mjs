@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// `npm run screenshots`: drives the real app in tmux with sample data (a temp home, fake providers,
+// a few channels and keys, some requests sent with the official SDKs) and writes one SVG per pane
+// into screenshots/, rendered from `tmux capture-pane -e -p`. No network, no browser.
+import {register} from 'tsx/esm/api';
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+
+register();
+const root = fileURLToPath(new URL('..', import.meta.url));
+const {startFakeProvider} = await import('./helpers/fake-providers.ts');
+const {anthropicClient, openaiClient} = await import('./helpers/sdks.ts');
+const {Store} = await import('../source/store/index.ts');
+const {addChannel, setChannelEnabled} = await import('../source/services/channels.ts');
+const {createKey, revokeKey} = await import('../source/services/keys.ts');
+const {appEnv, hasTmux, startTmux} = await import('./e2e/tmux.ts');
+const {ansiToSvg} = await import('./e2e/ansi-svg.ts');
+
+if (!hasTmux()) {
+	console.error('npm run screenshots needs tmux (apt-get install tmux / brew install tmux).');
+	process.exit(1);
+}
+
+const size = {columns: 110, rows: 32};
+const home = mkdtempSync(join(tmpdir(), 'gateway-tui-screenshots-'));
+const out = join(root, 'screenshots');
+mkdirSync(out, {recursive: true});
+
+const openai = await startFakeProvider('openai');
+const anthropic = await startFakeProvider('anthropic');
+const keys = await seed();
+const user = seedUserHome();
+const tmux = startTmux({dir: home, cwd: root, ...size, env: appEnv({GATEWAY_TUI_HOME: home, GATEWAY_TUI_CLIPBOARD: 'osc52', HOME: user}), command: 'exec node dist/cli.js --port 0'});
+try {
+	const first = await tmux.waitFor(/● (http:\/\/127\.0\.0\.1:\d+)/, 20_000);
+	const url = /● (http:\/\/127\.0\.0\.1:\d+)/.exec(first)[1];
+	await traffic(url);
+	await shoot('1', /laptop\s+sk-gtui/, '1-keys', 'Keys pane');
+	await shoot('2', /claude\s+anthropic/, '2-channels', 'Channels pane');
+	await shoot('3', /‹ laptop ›/, '3-endpoints', 'Endpoints pane');
+	await tmux.keys('c');
+	await tmux.waitFor('copied OPENAI_BASE_URL snippet');
+	await tmux.keys(...Array.from({length: 7}, () => 'Down'), 'a');
+	await shoot(null, /Claude Code: taken over[\s\S]*Claude Code now uses the gateway/, '6-takeover', 'Endpoints pane: Claude Code taken over');
+	await shoot('4', /claude-haiku-4-5/, '4-usage', 'Usage pane with the live request log', 2500);
+	await tmux.keys('1', 'n');
+	await tmux.waitFor('New virtual key');
+	await tmux.text('staging');
+	await tmux.keys('Enter');
+	await tmux.text('the staging deploy');
+	await tmux.keys('Enter', 'Space', 'Down', 'Space');
+	await shoot(null, /\[x\]/, '5-new-key-form', 'Keys pane: the new-key form');
+	await tmux.keys('Escape', 'q');
+	console.log(`Wrote the screenshots into ${out}`);
+} finally {
+	tmux.kill();
+	await Promise.all([openai.close(), anthropic.close()]);
+	rmSync(home, {recursive: true, force: true});
+}
+
+async function seed() {
+	const store = await Store.open(home);
+	await addChannel(store, {name: 'openai', format: 'openai', baseUrl: openai.url, apiKey: openai.apiKey, models: 'gpt-4o-mini,fast=gpt-4o', priority: 10});
+	await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: anthropic.url, apiKey: anthropic.apiKey, models: 'claude-sonnet-4-5,claude-haiku-4-5'});
+	await addChannel(store, {name: 'ollama', format: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', models: 'llama3.2'});
+	await setChannelEnabled(store, 'ollama', false);
+	const laptop = await createKey(store, {name: 'laptop', description: 'my laptop'});
+	const ci = await createKey(store, {name: 'ci', models: 'gpt-4o-mini', expiresIn: '30d'});
+	await createKey(store, {name: 'old-script'});
+	await revokeKey(store, 'old-script');
+	await store.close();
+	return {laptop, ci};
+}
+
+/** The user's own tool settings, in a home of their own: Claude Code and Codex installed, Gemini CLI not. */
+function seedUserHome() {
+	const user = join(home, 'user');
+	mkdirSync(join(user, '.claude'), {recursive: true});
+	writeFileSync(join(user, '.claude', 'settings.json'), '{\n  "theme": "dark"\n}\n');
+	mkdirSync(join(user, '.codex'), {recursive: true});
+	writeFileSync(join(user, '.codex', 'config.toml'), '# my Codex settings\nmodel = "gpt-5-codex"\n');
+	return user;
+}
+
+async function traffic(url) {
+	const laptop = openaiClient(url, keys.laptop.secret);
+	const ci = openaiClient(url, keys.ci.secret);
+	const claude = anthropicClient(url, keys.laptop.secret);
+	for (let index = 0; index < 3; index++) await laptop.chat.completions.create({model: 'gpt-4o-mini', messages: [{role: 'user', content: 'Hi'}]});
+	await ci.chat.completions.create({model: 'gpt-4o-mini', messages: [{role: 'user', content: 'Run the tests'}]});
+	const stream = await laptop.chat.completions.create({model: 'fast', messages: [{role: 'user', content: 'Stream'}], stream: true});
+	for await (const _chunk of stream) {
+		// drain
+	}
+	await claude.messages.create({model: 'claude-sonnet-4-5', max_tokens: 256, messages: [{role: 'user', content: 'Hello'}]});
+	await claude.messages.create({model: 'claude-haiku-4-5', max_tokens: 256, messages: [{role: 'user', content: 'Quick one'}]});
+	await ci.chat.completions.create({model: 'claude-sonnet-4-5', messages: [{role: 'user', content: 'Not allowed'}]}).catch(() => {});
+}
+
+async function shoot(key, ready, name, title, settleMs = 300) {
+	if (key) await tmux.keys(key);
+	await tmux.waitFor(ready);
+	await new Promise(resolve => setTimeout(resolve, settleMs));
+	writeFileSync(join(out, `${name}.svg`), ansiToSvg(tmux.screen({colors: true}), {...size, title: `gateway-tui: ${title}`}));
+	console.log(`screenshots/${name}.svg`);
+}

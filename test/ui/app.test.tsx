@@ -1,0 +1,94 @@
+/** @jsxRuntime automatic @jsxImportSource react */
+/** The whole App over a real store and event bus: panes, global keys, live log, status bar. */
+import {test, afterEach} from 'node:test';
+import assert from 'node:assert/strict';
+import {rmSync} from 'node:fs';
+import {cleanup} from 'ink-testing-library';
+import {App} from '../../source/app.js';
+import {EventBus, type RequestFinished} from '../../source/events.js';
+import {addChannel} from '../../source/services/channels.js';
+import {createKey} from '../../source/services/keys.js';
+import {Store} from '../../source/store/index.js';
+import {createModel} from '../../source/ui/model.js';
+import {tempHome} from '../helpers/gateway.js';
+import {fakeClipboard, frameWith, keys, press, renderTui} from './helpers.js';
+
+const opened: Array<() => Promise<void>> = [];
+afterEach(async () => {
+	cleanup();
+	for (const close of opened.splice(0)) await close();
+});
+
+async function setup(listen: {url: string | null; error: string | null} = {url: 'http://127.0.0.1:4321', error: null}) {
+	const home = tempHome();
+	const store = await Store.open(home);
+	const events = new EventBus();
+	const model = createModel(store, events, {serving: listen.error === null});
+	opened.push(async () => {
+		model.dispose();
+		await store.close();
+		rmSync(home, {recursive: true, force: true});
+	});
+	const clipboard = fakeClipboard();
+	const app = renderTui(<App model={model} clipboard={clipboard} listen={listen} baseUrl="http://127.0.0.1:4321" />);
+	return {store, events, model, clipboard, ...app};
+}
+
+const finished = (id: string): RequestFinished => ({
+	id, time: new Date().toISOString(), method: 'POST', path: '/v1/messages', keyId: 'key_x', keyName: 'laptop', model: 'claude-sonnet-4-5', upstreamModel: 'claude-sonnet-4-5', channelId: 'ch', channelName: 'claude',
+	inboundFormat: 'anthropic', outboundFormat: 'anthropic', stream: true, status: 200, outcome: 'ok', latencyMs: 42, ttfbMs: 10, usage: {inputTokens: 30, outputTokens: 5}, error: null, warnings: [],
+});
+
+test('1-4, Tab and Shift+Tab switch panes; ? lists the keys of the pane; the footer shows them too', async () => {
+	const {stdin, lastFrame} = await setup();
+	await frameWith(lastFrame, /Virtual keys\s+0 keys/);
+	assert.match(lastFrame()!, /n new\s+c copy\s+r revoke/);
+	assert.match(lastFrame()!, /● http:\/\/127\.0\.0\.1:4321/);
+	await press(stdin, '2');
+	await frameWith(lastFrame, /Channels\s+0 provider connections/);
+	await press(stdin, keys.tab);
+	const endpoints = await frameWith(lastFrame, 'point any OpenAI, Anthropic or Gemini client here');
+	assert.match(endpoints, /c copy\s+a take over\s+u undo\s+←→ key\s+↑↓ select/);
+	await press(stdin, keys.tab);
+	await frameWith(lastFrame, /Usage\s+today/);
+	await press(stdin, keys.shiftTab, keys.shiftTab);
+	await frameWith(lastFrame, /Channels\s+0 provider/);
+	await press(stdin, '?');
+	const help = await frameWith(lastFrame, 'Keys of the Channels pane');
+	assert.match(help, /Space\s+Enable or disable the channel/);
+	assert.match(help, /q\/Ctrl\+C quit/);
+	await press(stdin, keys.escape, '1');
+	await frameWith(lastFrame, /Virtual keys/);
+});
+
+test('store changes show up; finished requests reach the live log and the status bar', async () => {
+	const {store, events, model, stdin, lastFrame} = await setup();
+	await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-4-5'});
+	await createKey(store, {name: 'laptop'});
+	await model.data.reload();
+	await frameWith(lastFrame, /laptop\s+sk-gtui-/);
+	assert.match(lastFrame()!, /1 of 1 channels healthy/);
+	for (let index = 0; index < 3; index++) events.emit('request:finished', finished(String(index)));
+	await press(stdin, '4');
+	const frame = await frameWith(lastFrame, /3 requests  ·/);
+	assert.match(frame, /laptop\s+claude-sonnet-4-5\s+claude\s+anthropic\s+200\s+42ms\s+30\/5/);
+	await frameWith(lastFrame, /Today: 3 requests, 0 failed, 90 in, 15 out/);
+});
+
+test('while a form is open, global keys are typed into it', async () => {
+	const {stdin, lastFrame} = await setup();
+	await press(stdin, 'n', 'q', '2', '?');
+	const frame = await frameWith(lastFrame, /Name\s+q2\?/);
+	assert.match(frame, /New virtual key/);
+	await press(stdin, keys.escape, '2');
+	await frameWith(lastFrame, /Channels\s+0 provider/);
+});
+
+test('a port in use is shown with the flag to choose another', async () => {
+	const {stdin, lastFrame} = await setup({url: null, error: 'Port 11580 is already in use (another gateway-tui?). Stop that process or choose another port with --port.'});
+	await frameWith(lastFrame, /✖ Port 11580 is already in use .*/);
+	assert.match(lastFrame()!.replaceAll(/\s+/g, ' '), /choose another port with --port\. Keys and channels can still be managed here\./);
+	await press(stdin, '2');
+	await frameWith(lastFrame, /HEALTH/);
+	assert.match(lastFrame()!, /0 provider connections/);
+});

@@ -1,0 +1,124 @@
+/** @jsxRuntime automatic @jsxImportSource react */
+/** Channels pane: the table with health from a prop; add with a preset, toggle, test, remove. */
+import {test, afterEach} from 'node:test';
+import assert from 'node:assert/strict';
+import {cleanup} from 'ink-testing-library';
+import {ChannelsPane, type ChannelsPaneProps} from '../../source/ui/panes/channels-pane.js';
+import {addChannel, listChannels} from '../../source/services/channels.js';
+import type {ChannelRecord} from '../../source/store/records.js';
+import {startFakeProvider} from '../helpers/fake-providers.js';
+import {frameWith, keys, press, recordedActions, statusLog, renderTui} from './helpers.js';
+
+afterEach(() => cleanup());
+
+const channel = (name: string, extra: Partial<ChannelRecord> = {}): ChannelRecord => ({
+	v: 1,
+	id: `ch_${name}`,
+	name,
+	format: 'openai',
+	baseUrl: 'https://api.openai.com/v1',
+	apiKey: 'sk-real-0123456789abcdef',
+	models: [{name: 'gpt-4o', upstream: 'gpt-4o'}, {name: 'fast', upstream: 'gpt-4o-mini'}],
+	enabled: true,
+	priority: 0,
+	createdAt: '2026-01-01T00:00:00.000Z',
+	updatedAt: '2026-01-01T00:00:00.000Z',
+	...extra,
+});
+
+function props(overrides: Partial<ChannelsPaneProps>): ChannelsPaneProps {
+	const unexpected = async () => assert.fail('unexpected call');
+	return {
+		channels: [],
+		actions: {addChannel: unexpected, editChannel: unexpected, setChannelEnabled: unexpected, removeChannel: unexpected, testChannel: unexpected},
+		onStatus: () => {},
+		onCapture: () => {},
+		active: true,
+		width: 110,
+		height: 20,
+		...overrides,
+	};
+}
+
+test('renders name, format, URL, models with aliases, enabled, priority; health "-" until measured', () => {
+	const rows = [channel('openai', {priority: 5}), channel('local', {format: 'anthropic', baseUrl: 'http://127.0.0.1:8080', enabled: false})];
+	const unmeasured = renderTui(<ChannelsPane {...props({channels: rows})} />).lastFrame()!;
+	assert.match(unmeasured, /openai\s+openai\s+https:\/\/api\.openai\.com\/v1\s+gpt-4o,fast=gpt-4o-mini\s+on\s+5\s+-/);
+	assert.match(unmeasured, /local\s+anthropic\s+http:\/\/127\.0\.0\.1:8080\s+.*off\s+0\s+-/);
+	assert.ok(!unmeasured.includes('sk-real'), 'no real key in the table');
+	cleanup();
+	const measured = renderTui(<ChannelsPane {...props({channels: rows, health: new Map([['ch_openai', {state: 'degraded'}], ['ch_local', {state: 'unavailable'}]])})} />).lastFrame()!;
+	assert.match(measured, /on\s+5\s+degraded/);
+	assert.match(measured, /off\s+0\s+unavailable/);
+});
+
+test('n: a preset fills format and base URL; the key is masked; addChannel gets what was typed', async () => {
+	const real = await recordedActions();
+	try {
+		const status = statusLog();
+		const {stdin, lastFrame} = renderTui(<ChannelsPane {...props({actions: real.actions, onStatus: status.report})} />);
+		await press(stdin, 'n');
+		await frameWith(lastFrame, 'New channel');
+		await press(stdin, keys.down, keys.enter); // Anthropic
+		await frameWith(lastFrame, /Name\s+anthropic/);
+		assert.match(lastFrame()!, /Base URL\s+https:\/\/api\.anthropic\.com/);
+		await press(stdin, keys.enter, keys.enter, keys.enter); // name, format, base URL as filled in
+		await press(stdin, ...'sk-ant-secret-1234');
+		const masked = await frameWith(lastFrame, /API key\s+\*{18}(?!\*)/);
+		assert.ok(!masked.includes('sk-ant-secret'), 'the key is masked while typed');
+		await press(stdin, keys.enter, ...'sonnet=claude-sonnet-4-5', keys.enter, '3', keys.enter, keys.enter);
+		await frameWith(() => status.last()?.text, /Channel "anthropic" added/);
+		assert.equal(real.calls[0]!.name, 'addChannel');
+		assert.deepEqual(real.calls[0]!.args[0], {name: 'anthropic', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'sonnet=claude-sonnet-4-5', priority: '3', apiKey: 'sk-ant-secret-1234'});
+		const [stored] = await listChannels(real.store);
+		assert.deepEqual([stored!.format, stored!.priority, stored!.models], ['anthropic', 3, [{name: 'sonnet', upstream: 'claude-sonnet-4-5'}]]);
+	} finally {
+		await real.close();
+	}
+});
+
+test('Space disables, e edits (an empty key keeps the old one), d asks before removing', async () => {
+	const real = await recordedActions();
+	try {
+		const existing = await addChannel(real.store, {name: 'openai', format: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-old-key-123456', models: 'gpt-4o'});
+		const status = statusLog();
+		const {stdin, lastFrame} = renderTui(<ChannelsPane {...props({channels: [existing], actions: real.actions, onStatus: status.report})} />);
+		await press(stdin, ' ');
+		await frameWith(() => status.last()?.text, /Disabled channel "openai"/);
+		assert.deepEqual(real.calls.at(-1), {name: 'setChannelEnabled', args: [existing.id, false]});
+
+		await press(stdin, 'e');
+		await frameWith(lastFrame, 'Edit channel "openai"');
+		await press(stdin, keys.tab, keys.tab, keys.tab, keys.tab, ...',gpt-4o-mini', keys.tab, keys.tab, keys.enter);
+		await frameWith(() => status.last()?.text, /Channel "openai" saved/);
+		const [edited] = await listChannels(real.store);
+		assert.deepEqual([edited!.apiKey, edited!.models.map(model => model.name)], ['sk-old-key-123456', ['gpt-4o', 'gpt-4o-mini']]);
+
+		await press(stdin, 'd');
+		await frameWith(lastFrame, 'Remove channel "openai"?');
+		await press(stdin, 'y');
+		await frameWith(() => status.last()?.text, /Removed channel "openai"/);
+		assert.deepEqual(await listChannels(real.store), []);
+	} finally {
+		await real.close();
+	}
+});
+
+test('t tests the channel against the provider: latency and model count, or its error', async () => {
+	const provider = await startFakeProvider('openai');
+	const real = await recordedActions();
+	try {
+		const good = await addChannel(real.store, {name: 'fake', format: 'openai', baseUrl: provider.url, apiKey: provider.apiKey, models: 'gpt-4o-mini'});
+		const bad = await addChannel(real.store, {name: 'wrong-key', format: 'openai', baseUrl: provider.url, apiKey: 'sk-wrong', models: 'gpt-4o-mini'});
+		const status = statusLog();
+		const {stdin} = renderTui(<ChannelsPane {...props({channels: [good, bad], actions: real.actions, onStatus: status.report})} />);
+		await press(stdin, 't');
+		await frameWith(() => status.last()?.text, /Channel "fake" answered in \d+ ms \(\d+ models listed\)/);
+		await press(stdin, 'j', 't');
+		await frameWith(() => status.last()?.text, /Channel "wrong-key" failed after \d+ ms: HTTP 401/);
+		assert.equal(status.last()!.kind, 'error');
+	} finally {
+		await real.close();
+		await provider.close();
+	}
+});

@@ -1,0 +1,82 @@
+/** @jsxRuntime automatic @jsxImportSource react */
+/** Endpoints pane: base URLs, snippets with the chosen key's secret, one-keypress copy. */
+import {test, afterEach} from 'node:test';
+import assert from 'node:assert/strict';
+import {cleanup} from 'ink-testing-library';
+import {EndpointsPane, type EndpointsPaneProps} from '../../source/ui/panes/endpoints-pane.js';
+import type {ChannelRecord, KeyRecord} from '../../source/store/records.js';
+import {fakeClipboard, frameWith, keys, press, statusLog, renderTui} from './helpers.js';
+
+afterEach(() => cleanup());
+
+const key = (name: string, extra: Partial<KeyRecord> = {}): KeyRecord => ({v: 1, id: `key_${name}`, name, description: '', secret: `sk-gtui-secret-of-${name}`, hash: '0'.repeat(64), models: [], channels: [], expiresAt: null, revokedAt: null, createdAt: '2026-01-01T00:00:00.000Z', ...extra});
+const anthropic: ChannelRecord = {v: 1, id: 'ch_a', name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: null, models: [{name: 'sonnet', upstream: 'claude-sonnet-4-5'}], enabled: true, priority: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z'};
+
+/** Takeover actions that find no tool installed (the takeover tests use the real ones). */
+const noTools: EndpointsPaneProps['actions'] = {
+	takeoverStatus: async () => [],
+	applyTakeover: async () => assert.fail('unexpected'),
+	undoTakeover: async () => assert.fail('unexpected'),
+};
+
+function props(overrides: Partial<EndpointsPaneProps>): EndpointsPaneProps {
+	return {keys: [], channels: [], baseUrl: 'http://127.0.0.1:11580', clipboard: fakeClipboard(), actions: noTools, onStatus: () => {}, onCapture: () => {}, active: true, width: 120, height: 22, ...overrides};
+}
+
+test('shows the three base URLs and the OpenAI snippet with the first active key', () => {
+	const frame = renderTui(<EndpointsPane {...props({keys: [key('old', {revokedAt: '2026-01-02T00:00:00.000Z'}), key('laptop')]})} />).lastFrame()!;
+	assert.match(frame, /OpenAI\s+http:\/\/127\.0\.0\.1:11580\/v1\s+POST \/chat\/completions/);
+	assert.match(frame, /Anthropic\s+http:\/\/127\.0\.0\.1:11580\s+POST \/v1\/messages/);
+	assert.match(frame, /Gemini\s+http:\/\/127\.0\.0\.1:11580\s+POST \/v1beta\/models/);
+	assert.match(frame, /‹ laptop ›/);
+	assert.match(frame, /export OPENAI_BASE_URL='http:\/\/127\.0\.0\.1:11580\/v1'/);
+	assert.match(frame, /export OPENAI_API_KEY='sk-gtui-secret-of-laptop'/);
+});
+
+test('c copies the focused snippet in one keypress; ↓ and → choose another snippet and key', async () => {
+	const clipboard = fakeClipboard();
+	const status = statusLog();
+	const {stdin, lastFrame} = renderTui(<EndpointsPane {...props({keys: [key('laptop'), key('ci')], channels: [anthropic], clipboard, onStatus: status.report})} />);
+	await press(stdin, 'c');
+	await frameWith(() => status.last()?.text, /copied/);
+	assert.equal(clipboard.copied[0], "export OPENAI_BASE_URL='http://127.0.0.1:11580/v1'\nexport OPENAI_API_KEY='sk-gtui-secret-of-laptop'");
+	assert.equal(status.last()!.text, 'copied OPENAI_BASE_URL snippet');
+
+	await press(stdin, keys.down, keys.right, 'c');
+	await frameWith(() => status.last()?.text, /ANTHROPIC_BASE_URL/);
+	assert.equal(clipboard.copied[1], "export ANTHROPIC_BASE_URL='http://127.0.0.1:11580'\nexport ANTHROPIC_AUTH_TOKEN='sk-gtui-secret-of-ci'");
+
+	await press(stdin, keys.down, keys.down, keys.down, keys.down, 'c');
+	await frameWith(() => clipboard.copied.length === 3 ? 'done' : '', 'done');
+	assert.match(clipboard.copied[2]!, /^curl "http:\/\/127\.0\.0\.1:11580\/v1\/messages" \\\n {2}-H "x-api-key: sk-gtui-secret-of-ci"/);
+	assert.match(clipboard.copied[2]!, /"model":"sonnet"/, 'a model the gateway serves');
+	await frameWith(lastFrame, /curl Anthropic/);
+});
+
+test('the Gemini CLI settings line is its own snippet', async () => {
+	const clipboard = fakeClipboard();
+	const {stdin, lastFrame} = renderTui(<EndpointsPane {...props({keys: [key('laptop')], clipboard})} />);
+	await press(stdin, keys.down, keys.down, keys.down);
+	await frameWith(lastFrame, '~/.gemini/settings.json');
+	await press(stdin, 'c');
+	await frameWith(() => (clipboard.copied.length ? 'copied' : ''), 'copied');
+	assert.deepEqual(JSON.parse(clipboard.copied[0]!), {security: {auth: {selectedType: 'gemini-api-key'}}});
+});
+
+test('without keys, c copies nothing and says how to create one', async () => {
+	const clipboard = fakeClipboard();
+	const status = statusLog();
+	const {stdin, lastFrame} = renderTui(<EndpointsPane {...props({clipboard, onStatus: status.report})} />);
+	assert.match(lastFrame()!, /no keys yet/);
+	await press(stdin, 'c');
+	await frameWith(() => status.last()?.text, /press 1, then n/);
+	assert.deepEqual(clipboard.copied, []);
+});
+
+test('where the terminal cannot copy, the status says how to select the text by hand', async () => {
+	const status = statusLog();
+	const {stdin} = renderTui(<EndpointsPane {...props({keys: [key('laptop')], clipboard: fakeClipboard({method: 'manual', reason: 'output is not a terminal'}), onStatus: status.report})} />);
+	await press(stdin, 'c');
+	await frameWith(() => status.last()?.text, /select the text on screen with the mouse/);
+	assert.equal(status.last()!.kind, 'warn');
+});

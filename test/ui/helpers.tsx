@@ -1,0 +1,102 @@
+/** @jsxRuntime automatic @jsxImportSource react */
+/**
+ * Helpers for pane tests: rendering with the app's key pacer in front of Ink, key sequences as a
+ * terminal sends them, waiting for a frame, a fake clipboard, and the real actions over a temp
+ * store with every call recorded.
+ */
+import {rmSync} from 'node:fs';
+import type {ReactElement} from 'react';
+import {render} from 'ink-testing-library';
+import {KeyPacer, KeysSettled} from '../../source/ui/key-pacer.js';
+import type {ClipboardPort, CopyOutcome} from '../../source/ui/clipboard.js';
+import {createActions, type Actions} from '../../source/ui/actions.js';
+import {Store} from '../../source/store/index.js';
+import type {StatusMessage} from '../../source/ui/theme.js';
+import {tempHome} from '../helpers/gateway.js';
+
+export const keys = {up: '\u001B[A', down: '\u001B[B', left: '\u001B[D', right: '\u001B[C', enter: '\r', escape: '\u001B', tab: '\t', shiftTab: '\u001B[Z', space: ' '} as const;
+
+export const delay = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+type Stdin = {write(data: string): void; idle?: () => Promise<void>};
+
+/**
+ * ink-testing-library's render, with keys going through the KeyPacer as in the app: `stdin.write`
+ * takes any chunk (many keys at once too), and `raw` is Ink's own input, without the pacer.
+ */
+export function renderTui(tree: ReactElement) {
+	let raw: Stdin | undefined;
+	const pacer = new KeyPacer(key => raw?.write(key));
+	const app = render(
+		<>
+			{tree}
+			<KeysSettled pacer={pacer} />
+		</>,
+	);
+	raw = app.stdin;
+	return {...app, raw: app.stdin, stdin: {write: (chunk: string) => pacer.push(chunk), idle: () => pacer.idle()}};
+}
+
+/** Type keys one after the other; with renderTui's stdin, each once the one before was rendered. */
+export async function press(stdin: Stdin, ...sequence: string[]): Promise<void> {
+	for (const key of sequence) {
+		stdin.write(key);
+		await (stdin.idle ? stdin.idle() : delay(Number(process.env.KEY_DELAY ?? 10)));
+	}
+}
+
+/** Wait until the last frame satisfies `check`; fail with the frame otherwise. */
+export async function frameWith(lastFrame: () => string | undefined, check: string | RegExp | ((frame: string) => boolean), ms = 3000): Promise<string> {
+	const test = typeof check === 'function' ? check : (frame: string) => (typeof check === 'string' ? frame.includes(check) : check.test(frame));
+	const deadline = Date.now() + ms;
+	for (;;) {
+		const frame = lastFrame() ?? '';
+		if (test(frame)) return frame;
+		if (Date.now() > deadline) throw new Error(`no frame matched ${String(check)} within ${ms} ms; last frame:\n${frame}`);
+		await delay(10);
+	}
+}
+
+export function fakeClipboard(outcome: CopyOutcome = {method: 'system'}): ClipboardPort & {copied: string[]} {
+	const copied: string[] = [];
+	return {
+		copied,
+		async copy(text) {
+			copied.push(text);
+			return outcome;
+		},
+	};
+}
+
+export type Call = {readonly name: keyof Actions; readonly args: readonly unknown[]};
+
+/** The real actions over a fresh store, recording each call. */
+export async function recordedActions(): Promise<{store: Store; actions: Actions; calls: Call[]; close(): Promise<void>}> {
+	const home = tempHome();
+	const store = await Store.open(home);
+	const real = createActions(store);
+	const calls: Call[] = [];
+	const actions = Object.fromEntries(
+		Object.entries(real).map(([name, action]) => [
+			name,
+			(...args: unknown[]) => {
+				calls.push({name: name as keyof Actions, args});
+				return (action as (...inner: unknown[]) => Promise<unknown>)(...args);
+			},
+		]),
+	) as Actions;
+	return {
+		store,
+		actions,
+		calls,
+		async close() {
+			await store.close();
+			rmSync(home, {recursive: true, force: true});
+		},
+	};
+}
+
+export function statusLog(): {messages: StatusMessage[]; report: (message: StatusMessage) => void; last: () => StatusMessage | undefined} {
+	const messages: StatusMessage[] = [];
+	return {messages, report: message => messages.push(message), last: () => messages.at(-1)};
+}

@@ -1,0 +1,156 @@
+/** @jsxRuntime automatic @jsxImportSource react */
+/** Keys pane: the table from given keys; create through the form, revoke after a question, copy. */
+import {test, afterEach} from 'node:test';
+import assert from 'node:assert/strict';
+import {cleanup} from 'ink-testing-library';
+import {KeysPane, type KeysPaneProps} from '../../source/ui/panes/keys-pane.js';
+import {addChannel} from '../../source/services/channels.js';
+import {createKey, listKeys} from '../../source/services/keys.js';
+import type {KeyRecord} from '../../source/store/records.js';
+import {fakeClipboard, frameWith, keys, press, recordedActions, statusLog, renderTui} from './helpers.js';
+
+afterEach(() => cleanup());
+
+const day = 86_400_000;
+
+function record(name: string, extra: Partial<KeyRecord> = {}): KeyRecord {
+	return {v: 1, id: `key_${name}`, name, description: '', secret: `sk-gtui-${name}AAAAAAAAAAAAAAAAAAAAAAAAAAAA`, hash: '0'.repeat(64), models: [], channels: [], expiresAt: null, revokedAt: null, createdAt: '2026-01-01T00:00:00.000Z', ...extra};
+}
+
+function props(overrides: Partial<KeysPaneProps> = {}): KeysPaneProps {
+	return {
+		keys: [],
+		channels: [],
+		lastUsed: new Map(),
+		requests: new Map(),
+		actions: {createKey: async () => assert.fail('unexpected'), revokeKey: async () => assert.fail('unexpected'), rotateKey: async () => assert.fail('unexpected'), deleteKey: async () => assert.fail('unexpected')},
+		clipboard: fakeClipboard(),
+		onStatus: () => {},
+		onCapture: () => {},
+		active: true,
+		width: 100,
+		height: 20,
+		...overrides,
+	};
+}
+
+test('renders each key: name, prefix, allow-lists, state, last use and requests', () => {
+	const rows = [
+		record('laptop'),
+		record('ci', {models: ['gpt-4o-mini'], expiresAt: new Date(Date.now() + 3 * day + 60_000).toISOString()}),
+		record('old', {revokedAt: '2026-01-02T00:00:00.000Z'}),
+	];
+	const {lastFrame} = renderTui(<KeysPane {...props({keys: rows, lastUsed: new Map([['key_laptop', new Date(Date.now() - 5 * 60_000).toISOString()]]), requests: new Map([['key_laptop', 42]])})} />);
+	const frame = lastFrame()!;
+	assert.match(frame, /3 keys/);
+	assert.match(frame, /laptop\s+sk-gtui-lapt…\s+all\s+all\s+active\s+5m ago\s+42/);
+	assert.match(frame, /ci\s+sk-gtui-ciAA…\s+gpt-4o-mini\s+all\s+expires in 3d/);
+	assert.match(frame, /old .*revoked/);
+	assert.ok(!frame.includes('AAAAAAAAAAAAAAAAAAAA'), 'the full secret is not in the table');
+});
+
+test('n opens the form; submitting calls createKey with the chosen limits and shows the secret', async () => {
+	const real = await recordedActions();
+	try {
+		const channel = await addChannel(real.store, {name: 'openai', format: 'openai', baseUrl: 'https://api.openai.com/v1', models: 'gpt-4o,gpt-4o-mini'});
+		const status = statusLog();
+		const captures: boolean[] = [];
+		const {stdin, lastFrame} = renderTui(<KeysPane {...props({channels: [channel], actions: real.actions, onStatus: status.report, onCapture: captured => captures.push(captured)})} />);
+		await press(stdin, 'n');
+		await frameWith(lastFrame, 'New virtual key');
+		assert.deepEqual(captures, [true], 'the form takes the keyboard');
+		await press(stdin, 'l', 'a', 'p', 't', 'o', 'p', keys.enter, 'd', 'e', 'v', keys.enter);
+		// Models: move to gpt-4o-mini and choose it; channels: choose the only one; expiry: 7 days.
+		await press(stdin, keys.down, keys.space, keys.enter, keys.space, keys.enter, keys.down, keys.down, keys.enter);
+		await frameWith(lastFrame, /Expires\s+in 7 days/);
+		await press(stdin, keys.enter);
+		const frame = await frameWith(lastFrame, 'Key "laptop" created');
+		assert.equal(real.calls.length, 1);
+		assert.equal(real.calls[0]!.name, 'createKey');
+		assert.deepEqual(real.calls[0]!.args[0], {name: 'laptop', description: 'dev', models: ['gpt-4o-mini'], channels: [channel.id], expiresIn: '7d', expiresAt: undefined});
+		const [stored] = await listKeys(real.store);
+		assert.ok(frame.includes(stored!.secret), 'the plaintext is shown once created');
+		assert.deepEqual([stored!.models, stored!.channels], [['gpt-4o-mini'], [channel.id]]);
+		assert.match(status.last()!.text, /Created key "laptop"/);
+		assert.deepEqual(captures, [true, false]);
+	} finally {
+		await real.close();
+	}
+});
+
+test('the form shows a refusal from the service and stays open', async () => {
+	const real = await recordedActions();
+	try {
+		await createKey(real.store, {name: 'taken'});
+		const {stdin, lastFrame} = renderTui(<KeysPane {...props({actions: real.actions})} />);
+		await press(stdin, 'n', 't', 'a', 'k', 'e', 'n', keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.enter);
+		await frameWith(lastFrame, /A key named "taken" exists already/);
+		assert.match(lastFrame()!, /New virtual key/);
+		await press(stdin, keys.escape);
+		await frameWith(lastFrame, frame => !frame.includes('New virtual key'));
+	} finally {
+		await real.close();
+	}
+});
+
+test('a paste that reaches a text field as one input ("laptop\\r") is typed, then moves on like Enter', async () => {
+	const real = await recordedActions();
+	try {
+		const {stdin, raw, lastFrame} = renderTui(<KeysPane {...props({actions: real.actions})} />);
+		await press(stdin, 'n');
+		await frameWith(lastFrame, 'New virtual key');
+		raw.write('laptop\rmy laptop\r'); // straight into Ink, without the pacer: one input for ink-text-input
+		const frame = await frameWith(lastFrame, /Space toggles/);
+		assert.match(frame, /Name {8}laptop +│/, 'the line break is not in the value');
+		assert.match(frame, /Description my laptop +│/);
+		await press(stdin, keys.tab, keys.tab, keys.tab, keys.enter);
+		await frameWith(lastFrame, 'Key "laptop" created');
+		assert.deepEqual(real.calls[0]!.args[0], {name: 'laptop', description: 'my laptop', models: [], channels: [], expiresIn: undefined, expiresAt: undefined});
+	} finally {
+		await real.close();
+	}
+});
+
+test('r asks first: "n" keeps the key, "y" revokes it through revokeKey', async () => {
+	const real = await recordedActions();
+	try {
+		const key = await createKey(real.store, {name: 'laptop'});
+		const status = statusLog();
+		const {stdin, lastFrame} = renderTui(<KeysPane {...props({keys: [key], actions: real.actions, onStatus: status.report})} />);
+		await press(stdin, 'r');
+		await frameWith(lastFrame, 'Revoke key "laptop"?');
+		await press(stdin, 'n');
+		await frameWith(lastFrame, frame => !frame.includes('Revoke key'));
+		assert.equal(real.calls.length, 0);
+		assert.match(status.last()!.text, /Kept key "laptop"/);
+
+		await press(stdin, 'r');
+		await frameWith(lastFrame, 'Revoke key "laptop"?');
+		await press(stdin, 'y');
+		await frameWith(() => status.last()?.text, /Revoked key "laptop"/);
+		assert.deepEqual(real.calls, [{name: 'revokeKey', args: [key.id]}]);
+		assert.ok((await listKeys(real.store))[0]!.revokedAt);
+	} finally {
+		await real.close();
+	}
+});
+
+test('c copies the selected key\'s secret through the clipboard port', async () => {
+	const clipboard = fakeClipboard({method: 'osc52', reason: 'no display'});
+	const status = statusLog();
+	const rows = [record('one'), record('two')];
+	const {stdin} = renderTui(<KeysPane {...props({keys: rows, clipboard, onStatus: status.report})} />);
+	await press(stdin, 'j', 'c');
+	await frameWith(() => status.last()?.text, /copied/);
+	assert.deepEqual(clipboard.copied, [rows[1]!.secret]);
+	assert.match(status.last()!.text, /copied the secret of key "two" via the terminal \(OSC 52; no display\)/);
+});
+
+test('Enter shows the details, Esc goes back', async () => {
+	const {stdin, lastFrame} = renderTui(<KeysPane {...props({keys: [record('laptop', {description: 'my laptop', models: ['a', 'b']})]})} />);
+	await press(stdin, keys.enter);
+	const frame = await frameWith(lastFrame, 'my laptop');
+	assert.match(frame, /models\s+a, b/);
+	await press(stdin, keys.escape);
+	await frameWith(lastFrame, /NAME\s+KEY/);
+});

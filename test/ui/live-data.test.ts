@@ -1,0 +1,55 @@
+/** The live data behind the panes: a bounded request log, throttled publishing, session totals. */
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {EventBus, type RequestFinished} from '../../source/events.js';
+import {ExternalStore} from '../../source/ui/external-store.js';
+import {createRequestLog} from '../../source/ui/request-log.js';
+import {SessionUsage} from '../../source/ui/session-usage.js';
+import {splitKeys} from '../../source/ui/key-pacer.js';
+import {delay} from './helpers.js';
+
+const event = (id: string, extra: Partial<RequestFinished> = {}): RequestFinished => ({
+	id, time: new Date().toISOString(), method: 'POST', path: '/v1/chat/completions', keyId: 'key_a', keyName: 'a', model: 'm', upstreamModel: 'm', channelId: 'ch', channelName: 'c',
+	inboundFormat: 'openai', outboundFormat: 'openai', stream: false, status: 200, outcome: 'ok', latencyMs: 1, ttfbMs: 1, usage: {inputTokens: 10, outputTokens: 2}, error: null, warnings: [], ...extra,
+});
+
+test('the request log keeps the newest entries only, and counts all of them', async () => {
+	const events = new EventBus();
+	const log = createRequestLog(events, 3, 0);
+	const off = log.subscribe(() => {});
+	for (let index = 1; index <= 5; index++) events.emit('request:finished', event(String(index), index === 2 ? {status: 500, outcome: 'error'} : {}));
+	await delay(5);
+	const snapshot = log.getSnapshot();
+	assert.deepEqual(snapshot.entries.map(entry => entry.id), ['5', '4', '3']);
+	assert.deepEqual([snapshot.total, snapshot.failed], [5, 1]);
+	off();
+});
+
+test('changes reach React at most once per interval, the last one always', async () => {
+	let notified = 0;
+	const store = new ExternalStore(0, 50);
+	store.subscribe(() => notified++);
+	for (let value = 1; value <= 100; value++) store.set(value);
+	assert.equal(notified, 1, 'the first change at once');
+	await delay(80);
+	assert.equal(notified, 2, 'then one for the rest of the burst');
+	assert.equal(store.getSnapshot(), 100);
+});
+
+test('session usage answers UsageRow queries by key (with its id) and by model, today and since', async () => {
+	const usage = new SessionUsage();
+	usage.record(event('1'));
+	usage.record(event('2', {status: 429, outcome: 'error', usage: null}));
+	usage.record(event('3', {keyId: 'key_b', keyName: 'b', model: 'n', time: '2020-01-01T10:00:00.000Z'}));
+	const byKey = await usage.summary({by: 'key'});
+	assert.deepEqual(byKey.map(row => [row.group, row.id, row.requests, row.failed, row.inputTokens, row.outputTokens]), [['a', 'key_a', 2, 1, 10, 2], ['b', 'key_b', 1, 0, 10, 2]]);
+	const today = await usage.summary({by: 'model', since: new Date(new Date().setHours(0, 0, 0, 0))});
+	assert.deepEqual(today.map(row => [row.group, row.requests]), [['m', 2]]);
+});
+
+test('a chunk of terminal input is cut into its keys: characters, Enter, Tab, Backspace, escape sequences', () => {
+	assert.deepEqual(splitKeys('ab\r\r\tc\u007F'), ['a', 'b', '\r', '\r', '\t', 'c', '\u007F']);
+	assert.deepEqual(splitKeys('\u001B[Bx\u001B[1;5A\u001B[Z\u001BOP'), ['\u001B[B', 'x', '\u001B[1;5A', '\u001B[Z', '\u001BOP'], 'arrows, Ctrl+↑, Shift+Tab, F1');
+	assert.deepEqual(splitKeys('\u001Bq\u001B'), ['\u001Bq', '\u001B'], 'Alt+q, then a lone Escape');
+	assert.deepEqual(splitKeys('é😀'), ['é', '😀']);
+});

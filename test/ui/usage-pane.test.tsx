@@ -1,0 +1,86 @@
+/** @jsxRuntime automatic @jsxImportSource react */
+/** Usage pane: totals by key and model for today / all time, and the live log, newest first. */
+import {test, afterEach} from 'node:test';
+import assert from 'node:assert/strict';
+import {cleanup} from 'ink-testing-library';
+import {UsagePane} from '../../source/ui/panes/usage-pane.js';
+import type {RequestFinished} from '../../source/events.js';
+import type {UsageRow} from '../../source/services/usage-types.js';
+import {emptyRow} from '../../source/ui/session-usage.js';
+import type {UsageSnapshot} from '../../source/ui/usage-view.js';
+import {frameWith, keys, press, renderTui} from './helpers.js';
+
+afterEach(() => cleanup());
+
+const row = (group: string, requests: number, failed: number, inputTokens: number, outputTokens: number): UsageRow => ({...emptyRow(group), requests, failed, succeeded: requests - failed, inputTokens, outputTokens});
+
+const usage: UsageSnapshot = {
+	today: {byKey: [row('laptop', 3, 1, 1200, 300)], byModel: [row('gpt-4o-mini', 3, 1, 1200, 300)]},
+	all: {byKey: [row('laptop', 40, 2, 52_000, 9_100), row('ci', 7, 0, 700, 70)], byModel: [row('gpt-4o-mini', 47, 2, 52_700, 9_170)]},
+	error: null,
+};
+
+function finished(id: string, extra: Partial<RequestFinished> = {}): RequestFinished {
+	return {
+		id,
+		time: '2026-03-04T10:11:12.000Z',
+		method: 'POST',
+		path: '/v1/chat/completions',
+		keyId: 'key_laptop',
+		keyName: 'laptop',
+		model: 'gpt-4o-mini',
+		upstreamModel: 'gpt-4o-mini',
+		channelId: 'ch_1',
+		channelName: 'openai',
+		inboundFormat: 'openai',
+		outboundFormat: 'openai',
+		stream: false,
+		status: 200,
+		outcome: 'ok',
+		latencyMs: 120,
+		ttfbMs: 80,
+		usage: {inputTokens: 11, outputTokens: 7},
+		error: null,
+		warnings: [],
+		...extra,
+	};
+}
+
+test('totals of today and all time; t switches the tables between them', async () => {
+	const {stdin, lastFrame} = renderTui(<UsagePane usage={usage} log={[]} source="stored" active width={110} height={22} />);
+	const today = lastFrame()!;
+	assert.match(today, /Today: 3 requests, 1 failed, 1\.2k in, 300 out/);
+	assert.match(today, /All time: 47 requests, 2 failed, 52\.7k in, 9\.2k out/);
+	assert.match(today, /laptop\s+3\s+1\s+1\.2k\s+300/);
+	assert.ok(!/ci\s+7/.test(today));
+	await press(stdin, 't');
+	const all = await frameWith(lastFrame, 'all time (t: today)');
+	assert.match(all, /laptop\s+40\s+2\s+52k\s+9\.1k/);
+	assert.match(all, /ci\s+7\s+0\s+700\s+70/);
+	assert.match(all, /gpt-4o-mini\s+47\s+2\s+52\.7k\s+9\.2k/);
+});
+
+test('the log shows time, key, model, channel, formats, status, latency and tokens, newest first', () => {
+	const log = [
+		finished('b', {model: 'claude-sonnet-4-5', inboundFormat: 'openai', outboundFormat: 'anthropic', channelName: 'claude', status: 502, outcome: 'error', latencyMs: 2300, usage: null, error: 'Channel "claude" could not be reached'}),
+		finished('a'),
+	];
+	const frame = renderTui(<UsagePane usage={usage} log={log} source="session" active width={110} height={22} />).lastFrame()!;
+	const lines = frame.split('\n');
+	const first = lines.findIndex(line => line.includes('claude-sonnet-4-5'));
+	const second = lines.findIndex(line => /gpt-4o-mini\s+openai\s+openai\s+200/.test(line));
+	assert.ok(first > 0 && second > first, 'newest first');
+	assert.match(lines[first]!, /laptop\s+claude-sonnet-4-5\s+claude\s+openai→anthropic\s+502\s+2\.3s\s+-/);
+	assert.match(lines[second]!, /\d\d:\d\d:\d\d\s+laptop\s+gpt-4o-mini\s+openai\s+openai\s+200\s+120ms\s+11\/7/);
+});
+
+test('↓ selects a request and Enter shows it in full, with its error; Esc goes back', async () => {
+	const log = [finished('b', {status: 401, outcome: 'error', keyName: null, error: 'The API key sent is not a gateway virtual key.'}), finished('a')];
+	const {stdin, lastFrame} = renderTui(<UsagePane usage={usage} log={log} source="stored" active width={110} height={22} />);
+	await press(stdin, keys.down, keys.enter);
+	const details = await frameWith(lastFrame, 'The API key sent is not a gateway virtual key.');
+	assert.match(details, /request\s+POST \/v1\/chat\/completions/);
+	assert.match(details, /status\s+401 error/);
+	await press(stdin, keys.escape);
+	await frameWith(lastFrame, 'Live requests');
+});
