@@ -148,8 +148,8 @@ test('claude: applying twice keeps the first backup and the original values; the
 test('claude: malformed settings (JSONC comments, a trailing comma, not an object) are refused with the line, untouched', async () => {
 	const h = await homes();
 	const cases: [string, RegExp][] = [
-		['{\n  "env": {},\n  // my comment\n  "model": "opus"\n}\n', /settings\.json is not valid JSON \(line 3, column 3: a comment; comments are not allowed in this file, remove them\)\. Fix the file and run again; it was left untouched\./],
-		['{\n  "model": "opus",\n}\n', /settings\.json is not valid JSON \(line 3, column 1: Expected double-quoted property name\)/],
+		['{\n  "env": {},\n  // my comment\n  "model": "opus"\n}\n', /settings\.json is not valid JSON \(line 3, column 3: a comment; this tool ignores a settings file with comments, remove them\)\. Fix the file and run again; it was left untouched\./],
+		['{\n  "model": "opus",\n}\n', /settings\.json is not valid JSON \(line 3, column 1: expected property name\)/],
 		['["not", "an", "object"]\n', /must hold one JSON object/],
 		['{"env": "oops"}', /"env" is not an object\/table/],
 	];

@@ -5,6 +5,7 @@ import {join} from 'node:path';
 import {listKeys} from '../../source/services/keys.js';
 import {applyTakeover, takeoverStatus, undoTakeover} from '../../source/services/takeover/index.js';
 import {homes, type Homes} from './setup.js';
+import {parse as parseJsonc} from 'jsonc-parser';
 
 const envPath = '.gemini/.env';
 const settingsPath = '.gemini/settings.json';
@@ -99,7 +100,7 @@ test('gemini: a malformed .env or settings.json is refused with its line; neithe
 	const cases: [string, string, RegExp][] = [
 		['# ok\nthis is not an assignment\n', '{}\n', /\.env is not valid \.env \(line 2: expected KEY=value, a # comment or a blank line\)\. Fix the file and run again; it was left untouched\./],
 		['A="never closed\nB=1\n', '{}\n', /\.env is not valid \.env \(line 1: the " that opens the value is never closed\)/],
-		[goodEnv, '{\n  "ui": {\n    "theme": "x",\n  }\n}\n', /settings\.json is not valid JSON \(line 4, column 3: Expected double-quoted property name\)/],
+		[goodEnv, '{\n  "ui": {\n    "theme": "x",\n  }\n}\n', /settings\.json is not valid JSON \(line 4, column 3: expected property name\)/],
 	];
 	for (const [env, settings, message] of cases) {
 		h.write(envPath, env);
@@ -119,5 +120,29 @@ test('gemini: variables exported in the shell win over ~/.gemini/.env and are re
 	const status = await geminiState(h, {GEMINI_API_KEY: 'AIza-exported'});
 	assert.equal(status.state, 'taken-over');
 	assert.deepEqual(status.warnings, [`GEMINI_API_KEY is set in this environment and wins over ${join(h.home, envPath)}: unset it in your shell profile.`]);
+	await h.close();
+});
+
+test('gemini: settings.json with comments (Gemini CLI reads JSONC) is edited in place; comments survive; undo returns an equivalent file', async () => {
+	const h = await homes();
+	const commented = `{
+  // my theme, keep it
+  "ui": {"theme": "GitHub"}, /* inline */
+  "security": {
+    // picked by hand
+    "folderTrust": {"enabled": true}
+  }
+}
+`;
+	h.write(settingsPath, commented);
+	await applyTakeover(h.store, 'gemini', h.options());
+	const applied = h.read(settingsPath);
+	// jsonc-parser re-indents only the object it inserts into ("security"); everything else is untouched.
+	for (const kept of ['// my theme, keep it', '"ui": {"theme": "GitHub"}, /* inline */', '// picked by hand']) assert.ok(applied.includes(kept), kept);
+	assert.deepEqual(parseJsonc(applied), {ui: {theme: 'GitHub'}, security: {folderTrust: {enabled: true}, auth: {selectedType: 'gemini-api-key'}}});
+	await undoTakeover('gemini', h.options());
+	const undone = h.read(settingsPath);
+	assert.deepEqual(parseJsonc(undone), parseJsonc(commented));
+	for (const kept of ['// my theme, keep it', '/* inline */', '// picked by hand']) assert.ok(undone.includes(kept), kept);
 	await h.close();
 });

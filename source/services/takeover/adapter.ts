@@ -11,7 +11,8 @@ import {jsonDoc} from './json-doc.js';
 import {tomlDoc} from './toml-doc.js';
 import type {TakeoverTool, ToolState} from './types.js';
 
-export type FileKind = 'json' | 'toml' | 'dotenv';
+/** `jsonc`: JSON that the tool reads with comments allowed (Gemini CLI's settings). */
+export type FileKind = 'json' | 'jsonc' | 'toml' | 'dotenv';
 export type ToolFile = {readonly id: string; readonly path: string; readonly kind: FileKind};
 
 /** The parsed files of one tool, by ToolFile.id. */
@@ -47,7 +48,8 @@ export interface ToolAdapter {
 function parseDoc(file: ToolFile, text: string | null): ConfigDoc {
 	switch (file.kind) {
 		case 'json':
-			return jsonDoc(file.path, text);
+		case 'jsonc':
+			return jsonDoc(file.path, text, {comments: file.kind === 'jsonc'});
 		case 'toml':
 			return tomlDoc(file.path, text);
 		case 'dotenv':

@@ -33,7 +33,7 @@ export const gemini: ToolAdapter = {
 	configDir: ctx => join(ctx.home, '.gemini'),
 	files: ctx => [
 		{id: dotenv, path: join(ctx.home, '.gemini', '.env'), kind: 'dotenv'},
-		{id: settings, path: join(ctx.home, '.gemini', 'settings.json'), kind: 'json'},
+		{id: settings, path: join(ctx.home, '.gemini', 'settings.json'), kind: 'jsonc'},
 	],
 	inspect(docs, ctx) {
 		const env = docOf(docs, dotenv);

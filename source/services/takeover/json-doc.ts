@@ -1,55 +1,53 @@
 /**
- * A JSON settings file (Claude Code's and Gemini CLI's settings.json). Rewritten with JSON.stringify
- * in the file's own indentation (2 spaces when new): key order is kept because objects keep insertion
- * order. Comments (JSONC) are not JSON: such a file is refused with the line of the first comment.
+ * A JSON settings file (Claude Code's and Gemini CLI's settings.json), edited in place with
+ * jsonc-parser: only the values we set or remove change, so the user's formatting, key order and
+ * (where the tool allows them) comments stay as they were.
+ *
+ * Comments: Gemini CLI reads its settings as JSONC, so they are kept. Claude Code ignores a settings
+ * file with comments, so our settings there would silently not apply: such a file is refused with
+ * the line of the first comment.
  */
+import {applyEdits, modify, parse, printParseErrorCode, ParseErrorCode, type FormattingOptions, type ParseError} from 'jsonc-parser';
 import {deleteIfEmptyIn, deleteIn, getIn, isTree, lineAndColumn, malformed, setIn, type ConfigDoc, type KeyPath, type Scalar, type Tree} from './config-doc.js';
 
-function indentOf(text: string): string {
+function formattingOf(text: string): FormattingOptions {
 	const match = /^[{[][^\n]*\n([ \t]+)\S/m.exec(text);
-	return match ? match[1]! : '  ';
+	const indent = match ? match[1]! : '  ';
+	return {insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n'};
 }
 
-function parseJson(file: string, text: string): Tree {
+/** jsonc-parser names its errors like `PropertyNameExpected`: say it in words. */
+function describeError(code: ParseErrorCode): string {
+	const words = printParseErrorCode(code)
+		.replace(/([a-z])([A-Z])/g, '$1 $2')
+		.toLowerCase();
+	const [what, ...rest] = words.split(' expected');
+	return rest.length > 0 ? `expected ${what}` : words;
+}
+
+function parseJson(file: string, text: string, comments: boolean): Tree {
 	if (text.trim() === '') return {};
-	let value: unknown;
-	try {
-		value = JSON.parse(text);
-	} catch (error) {
-		const message = (error as Error).message;
-		const offset = /at position (\d+)/.exec(message);
-		const position = offset ? Number(offset[1]) : text.length;
-		const comment = firstComment(text);
-		if (comment !== null && comment <= position) {
-			throw malformed(file, 'JSON', lineAndColumn(text, comment), 'a comment; comments are not allowed in this file, remove them');
+	const errors: ParseError[] = [];
+	const value: unknown = parse(text, errors, {disallowComments: !comments, allowTrailingComma: false});
+	const [first] = errors;
+	if (first) {
+		const where = lineAndColumn(text, first.offset);
+		if (first.error === ParseErrorCode.InvalidCommentToken) {
+			throw malformed(file, 'JSON', where, 'a comment; this tool ignores a settings file with comments, remove them');
 		}
-		throw malformed(file, 'JSON', lineAndColumn(text, position), message.replace(/ in JSON at position \d+.*$/, ''));
+		throw malformed(file, 'JSON', where, describeError(first.error));
 	}
 	if (!isTree(value)) throw malformed(file, 'JSON', {line: 1, column: 1}, 'the file must hold one JSON object, {…}');
 	return value;
 }
 
-/** Offset of the first `//` or `/*` outside a string, or null. */
-function firstComment(text: string): number | null {
-	let inString = false;
-	for (let index = 0; index < text.length; index++) {
-		const char = text[index];
-		if (inString) {
-			if (char === '\\') index++;
-			else if (char === '"') inString = false;
-		} else if (char === '"') {
-			inString = true;
-		} else if (char === '/' && (text[index + 1] === '/' || text[index + 1] === '*')) {
-			return index;
-		}
-	}
-	return null;
-}
-
-export function jsonDoc(file: string, original: string | null): ConfigDoc {
-	const data = parseJson(file, original ?? '');
-	const indent = original ? indentOf(original) : '  ';
-	const newline = original === null || original === '' || original.endsWith('\n') ? '\n' : '';
+export function jsonDoc(file: string, original: string | null, options: {comments: boolean}): ConfigDoc {
+	const data = parseJson(file, original ?? '', options.comments);
+	let text = original && original.trim() !== '' ? original : '{}\n';
+	const formatting = formattingOf(original ?? '');
+	const edit = (key: KeyPath, value: Scalar | undefined) => {
+		text = applyEdits(text, modify(text, [...key], value, {formattingOptions: formatting}));
+	};
 	let changed = false;
 	return {
 		file,
@@ -57,19 +55,26 @@ export function jsonDoc(file: string, original: string | null): ConfigDoc {
 		get: key => getIn(data, key),
 		set(key: KeyPath, value: Scalar) {
 			const result = setIn(data, key, value, file);
+			if (result.changed) edit(key, value);
 			changed ||= result.changed;
 			return result.created;
 		},
 		delete(key) {
-			changed = deleteIn(data, key) || changed;
+			if (deleteIn(data, key)) {
+				edit(key, undefined);
+				changed = true;
+			}
 		},
 		deleteIfEmpty(container) {
-			changed = deleteIfEmptyIn(data, container) || changed;
+			if (deleteIfEmptyIn(data, container)) {
+				edit(container, undefined);
+				changed = true;
+			}
 		},
 		isEmpty: () => Object.keys(data).length === 0,
 		get changed() {
 			return changed;
 		},
-		render: () => JSON.stringify(data, null, indent) + newline,
+		render: () => (text.endsWith('\n') || original?.endsWith('\n') === false ? text : `${text}\n`),
 	};
 }
