@@ -3,11 +3,12 @@ import type {IRReasoningConfig, IRReasoningEffort} from '../ir.js';
 import type {TranslationContext} from '../adapter.js';
 
 /**
- * Client `reasoning_effort` → IR. `none` turns reasoning off (gpt-5.1+); `xhigh` and `max` have no
- * IR level and become `high`, with a warning.
+ * Client `reasoning_effort` (chat completions; the Responses API's `reasoning.effort` takes the same
+ * values) → IR. `none` turns reasoning off (gpt-5.1+); `xhigh` and `max` have no IR level and become
+ * `high`, with a warning. `param` names the field in messages.
  * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-reasoning_effort
  */
-export function decodeOpenaiReasoningEffort(value: unknown, ctx: TranslationContext): IRReasoningConfig | undefined {
+export function decodeOpenaiReasoningEffort(value: unknown, ctx: TranslationContext, param = 'reasoning_effort'): IRReasoningConfig | undefined {
 	switch (value) {
 		case undefined:
 		case null:
@@ -21,13 +22,10 @@ export function decodeOpenaiReasoningEffort(value: unknown, ctx: TranslationCont
 			return {enabled: true, effort: value};
 		case 'xhigh':
 		case 'max':
-			ctx.warn(`reasoning_effort "${value}" has no equivalent on other providers; sent as "high".`);
+			ctx.warn(`${param} "${value}" has no equivalent on other providers; sent as "high".`);
 			return {enabled: true, effort: 'high'};
 		default:
-			throw invalidRequest(
-				'`reasoning_effort` must be one of "none", "minimal", "low", "medium", "high", "xhigh", "max".',
-				'reasoning_effort',
-			);
+			throw invalidRequest(`\`${param}\` must be one of "none", "minimal", "low", "medium", "high", "xhigh", "max".`, param);
 	}
 }
 
