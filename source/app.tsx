@@ -46,6 +46,7 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 	const data = useExternalStore(model.data.snapshot);
 	const log = useExternalStore(model.log);
 	const usage = useExternalStore(model.usage);
+	const limitUse = useExternalStore(model.limits);
 	const measured = useExternalStore(model.health?.views ?? noHealth);
 	const health = healthProp ?? (model.health ? healthOf(data.channels, measured) : undefined);
 	const [message, setMessage] = useStatus(model.events, initialStatus ?? null);
@@ -86,7 +87,7 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 			<Box height={body} flexDirection="column">
 				{help ? <HelpOverlay pane={pane} width={columns} height={body} /> : null}
 				<Box display={show('keys')}>
-					<KeysPane {...shared} keys={data.keys} channels={data.channels} lastUsed={data.lastUsed} requests={requests} actions={model.actions} clipboard={clipboard} active={pane === 'keys' && !help} />
+					<KeysPane {...shared} keys={data.keys} channels={data.channels} lastUsed={data.lastUsed} requests={requests} limitUse={limitUse} actions={model.actions} clipboard={clipboard} active={pane === 'keys' && !help} />
 				</Box>
 				<Box display={show('channels')}>
 					<ChannelsPane {...shared} channels={data.channels} health={health} actions={model.actions} active={pane === 'channels' && !help} />

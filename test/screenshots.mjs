@@ -37,7 +37,7 @@ try {
 	const first = await tmux.waitFor(/● (http:\/\/127\.0\.0\.1:\d+)/, 20_000);
 	const url = /● (http:\/\/127\.0\.0\.1:\d+)/.exec(first)[1];
 	await traffic(url);
-	await shoot('1', /laptop\s+sk-gtui/, '1-keys', 'Keys pane');
+	await shoot('1', /laptop\s.*rpm \d+\/60/, '1-keys', 'Keys pane', 2500);
 	await shoot('2', /claude\s+anthropic/, '2-channels', 'Channels pane');
 	await shoot('3', /‹ laptop ›/, '3-endpoints', 'Endpoints pane');
 	await tmux.keys('c');
@@ -52,6 +52,11 @@ try {
 	await tmux.text('the staging deploy');
 	await tmux.keys('Enter', 'Space', 'Down', 'Space');
 	await shoot(null, /\[x\]/, '5-new-key-form', 'Keys pane: the new-key form');
+	// The ci key's limits in its edit form (e), one Tab per field down to them.
+	await tmux.keys('Escape', 'j', 'e');
+	await tmux.waitFor('Edit key "ci"');
+	await tmux.keys('Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Enter', 'Tab', 'Tab', 'Tab', 'Tab');
+	await shoot(null, /› Budget USD/, '7-edit-key-limits', 'Keys pane: editing a key\'s limits and budget');
 	await tmux.keys('Escape', 'q');
 	console.log(`Wrote the screenshots into ${out}`);
 } finally {
@@ -62,12 +67,12 @@ try {
 
 async function seed() {
 	const store = await Store.open(home);
-	await addChannel(store, {name: 'openai', format: 'openai', baseUrl: openai.url, apiKey: openai.apiKey, models: 'gpt-4o-mini,fast=gpt-4o', priority: 10});
-	await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: anthropic.url, apiKey: anthropic.apiKey, models: 'claude-sonnet-4-5,claude-haiku-4-5'});
+	await addChannel(store, {name: 'openai', format: 'openai', baseUrl: openai.url, apiKey: openai.apiKey, models: 'gpt-4o-mini,fast=gpt-4o', priority: 10, prices: ['gpt-4o-mini=0.15/0.6/0.075', 'fast=2.5/10/1.25']});
+	await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: anthropic.url, apiKey: anthropic.apiKey, models: 'claude-sonnet-4-5,claude-haiku-4-5', prices: ['claude-sonnet-4-5=3/15/0.3']});
 	await addChannel(store, {name: 'ollama', format: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', models: 'llama3.2'});
 	await setChannelEnabled(store, 'ollama', false);
-	const laptop = await createKey(store, {name: 'laptop', description: 'my laptop'});
-	const ci = await createKey(store, {name: 'ci', models: 'gpt-4o-mini', expiresIn: '30d'});
+	const laptop = await createKey(store, {name: 'laptop', description: 'my laptop', rpm: '60', budget: '20/month'});
+	const ci = await createKey(store, {name: 'ci', models: 'gpt-4o-mini', expiresIn: '30d', rpm: '10', tpd: '200000', budget: '5/day', budgetWarn: '90%'});
 	await createKey(store, {name: 'old-script'});
 	await revokeKey(store, 'old-script');
 	await store.close();

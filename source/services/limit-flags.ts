@@ -34,7 +34,10 @@ export function parseLimits(flags: LimitFlags, current: KeyLimits = {}): KeyLimi
 		if (text !== undefined) next[name] = limitNumber(text, `--${name}`);
 	}
 	if (flags.budget !== undefined) next.budget = parseBudget(flags.budget);
-	if (flags.budgetWarn !== undefined) {
+	// The warning threshold belongs to the budget: removing the budget removes it too.
+	if (flags.budget !== undefined && !next.budget && flags.budgetWarn === undefined) delete next.budgetWarnPercent;
+	if (flags.budgetWarn !== undefined && clears.has(flags.budgetWarn.trim().toLowerCase())) delete next.budgetWarnPercent;
+	else if (flags.budgetWarn !== undefined) {
 		const match = /^(\d+)\s*%?$/.exec(flags.budgetWarn.trim());
 		if (!match || Number(match[1]) < 1 || Number(match[1]) > 100) throw new UserError(`Invalid --budget-warn "${flags.budgetWarn}": give a percentage from 1 to 100, e.g. --budget-warn 80%.`);
 		next.budgetWarnPercent = Number(match[1]);

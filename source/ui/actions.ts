@@ -5,7 +5,7 @@
  * config files, found through HOME (and CODEX_HOME) as for `gateway-tui takeover`.
  */
 import {addChannel, editChannel, removeChannel, setChannelEnabled, testChannel, type AddChannelInput, type EditChannelInput} from '../services/channels.js';
-import {createKey, deleteKey, revokeKey, rotateKey, type CreateKeyInput} from '../services/keys.js';
+import {createKey, deleteKey, editKey, revokeKey, rotateKey, type CreateKeyInput, type EditKeyInput} from '../services/keys.js';
 import {applyTakeover, takeoverStatus, undoTakeover, type ApplyResult, type TakeoverTool, type ToolStatus, type UndoResult} from '../services/takeover/index.js';
 import type {ProbeResult} from '../proxy/upstream.js';
 import type {Store} from '../store/index.js';
@@ -13,6 +13,7 @@ import type {ChannelRecord, KeyRecord} from '../store/records.js';
 
 export type Actions = {
 	readonly createKey: (input: CreateKeyInput) => Promise<KeyRecord>;
+	readonly editKey: (ref: string, input: EditKeyInput) => Promise<KeyRecord>;
 	readonly revokeKey: (ref: string) => Promise<KeyRecord>;
 	readonly rotateKey: (ref: string) => Promise<KeyRecord>;
 	readonly deleteKey: (ref: string) => Promise<KeyRecord>;
@@ -40,6 +41,7 @@ export function createActions(store: Store, afterChange: () => Promise<void> | v
 		};
 	return {
 		createKey: changing(createKey),
+		editKey: changing(editKey),
 		revokeKey: changing(revokeKey),
 		rotateKey: changing(rotateKey),
 		deleteKey: changing(deleteKey),

@@ -16,7 +16,7 @@ export const panes: ReadonlyArray<{readonly id: PaneId; readonly title: string}>
 
 export type GlobalCommand = 'quit' | 'help' | 'next-pane' | 'prev-pane' | `pane:${PaneId}`;
 export type ListCommand = 'up' | 'down' | 'details' | 'back';
-export type KeysCommand = ListCommand | 'new-key' | 'revoke-key' | 'rotate-key' | 'delete-key' | 'copy-key';
+export type KeysCommand = ListCommand | 'new-key' | 'edit-key' | 'revoke-key' | 'rotate-key' | 'delete-key' | 'copy-key';
 export type ChannelsCommand = ListCommand | 'new-channel' | 'edit-channel' | 'test-channel' | 'toggle-channel' | 'remove-channel';
 export type EndpointsCommand = 'up' | 'down' | 'prev-key' | 'next-key' | 'copy-snippet' | 'apply-takeover' | 'undo-takeover';
 export type UsageCommand = ListCommand | 'toggle-period';
@@ -52,7 +52,8 @@ const listBindings: ReadonlyArray<Binding<ListCommand>> = [
 ];
 
 export const keysBindings: ReadonlyArray<Binding<KeysCommand>> = [
-	{keys: ['n'], command: 'new-key', label: 'new', help: 'Create a key (a form: name, description, models, channels, expiry)', footer: true},
+	{keys: ['n'], command: 'new-key', label: 'new', help: 'Create a key (a form: name, description, models, channels, expiry, limits)', footer: true},
+	{keys: ['e'], command: 'edit-key', label: 'edit', help: 'Edit the key: name, description, models, channels, expiry, limits and budget', footer: true},
 	{keys: ['c'], command: 'copy-key', label: 'copy', help: "Copy the key's secret", footer: true},
 	{keys: ['r'], command: 'revoke-key', label: 'revoke', help: 'Revoke the key (asks first): clients using it get 401', footer: true},
 	{keys: ['R'], command: 'rotate-key', label: 'rotate', help: 'Rotate: a new secret, same settings (asks first)', footer: true},

@@ -7,7 +7,13 @@ import type {ChannelHealthView, HealthState} from '../proxy/health.js';
 import type {ChannelRecord} from '../store/records.js';
 import {ExternalStore} from './external-store.js';
 
-export type HealthInfo = {readonly state: HealthState; readonly reason?: string | null; readonly since?: string};
+export type HealthInfo = {
+	readonly state: HealthState;
+	readonly reason?: string | null;
+	readonly since?: string;
+	/** While unavailable: when the next trial request may go through. */
+	readonly retryAt?: string | null;
+};
 
 export type HealthView = {
 	readonly views: ExternalStore<ReadonlyMap<string, ChannelHealthView>>;

@@ -1,13 +1,15 @@
 /**
  * While the TUI runs, nothing but Ink may write to the terminal. Everything else — a line per
- * finished request (as `serve` prints it), gateway warnings, Node's process warnings, console
- * output of any library, stray stderr writes — goes to `<home>/gateway-tui.log` (mode 0600).
+ * finished request (as `serve` prints it), gateway warnings, keys crossing their budget's warning
+ * threshold, Node's process warnings, console output of any library, stray stderr writes — goes
+ * to `<home>/gateway-tui.log` (mode 0600).
  */
 import {createWriteStream, type WriteStream} from 'node:fs';
 import {join} from 'node:path';
 import {format} from 'node:util';
 import type {EventBus} from '../events.js';
 import {formatRequestLine} from '../cli/serve.js';
+import {budgetWarningText} from './text.js';
 
 export type LogFile = {
 	readonly path: string;
@@ -31,6 +33,7 @@ export function openLogFile(home: string): LogFile {
 			const undo = [
 				events.on('request:finished', event => write('request', formatRequestLine(event))),
 				events.on('warning', ({message}) => write('warning', message)),
+				events.on('key:budget', warning => write('budget', budgetWarningText(warning))),
 				redirectConsole(write),
 				redirectProcessWarnings(write),
 				redirectStderr(write),

@@ -1,12 +1,14 @@
 /**
  * Everything the TUI reads and changes, wired once per process (and once per test): the store
- * view, the live request log, the usage totals, and the actions. Panes never see this object; the
- * App hands them plain props read through hooks.
+ * view, the live request log, the usage totals, the keys' use of their limits, and the actions.
+ * Panes never see this object; the App hands them plain props read through hooks.
  */
 import type {EventBus} from '../events.js';
 import type {Store} from '../store/index.js';
 import {createActions, type Actions} from './actions.js';
 import {createHealthView, type HealthView} from './health-view.js';
+import {persistedUse} from '../services/limits.js';
+import {createLimitView, type LimitUseMap, type LimitUseSource} from './limit-view.js';
 import type {ExternalStore} from './external-store.js';
 import {createRequestLog, type RequestLogSnapshot} from './request-log.js';
 import {SessionUsage, type UsageSource} from './session-usage.js';
@@ -19,6 +21,8 @@ export type TuiModel = {
 	readonly log: ExternalStore<RequestLogSnapshot>;
 	readonly usage: ExternalStore<UsageSnapshot>;
 	readonly usageSource: 'session' | 'stored';
+	/** Key id → what it used of its limits in their current windows. */
+	readonly limits: ExternalStore<LimitUseMap>;
 	/** Channel health, while this process serves (null when it could not listen: nothing is measured). */
 	readonly health: HealthView | null;
 	readonly actions: Actions;
@@ -33,6 +37,9 @@ export type ModelOptions = StoreViewOptions & {
 	readonly usageDelayMs?: number;
 	/** Whether this process serves requests (and so measures channel health). */
 	readonly serving?: boolean;
+	/** Where the keys' limit use comes from: the gateway's limiter when it runs here (see liveLimitUse); by default the persisted usage. */
+	readonly limitUse?: LimitUseSource;
+	readonly limitPollMs?: number;
 };
 
 export function createModel(store: Store, events: EventBus, options: ModelOptions = {}): TuiModel {
@@ -52,6 +59,7 @@ export function createModel(store: Store, events: EventBus, options: ModelOption
 			? createUsageView(events, options.storedUsage, options.usageDelayMs ?? 1200, 5000)
 			: createUsageView(events, session.summary, options.usageDelayMs ?? 200),
 		usageSource: options.storedUsage ? 'stored' : 'session',
+		limits: createLimitView(events, () => data.snapshot.current.keys, options.limitUse ?? (keys => persistedUse(store, keys)), {pollMs: options.limitPollMs ?? (options.limitUse ? 2000 : 5000)}),
 		health,
 		actions,
 		dispose() {

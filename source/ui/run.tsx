@@ -16,6 +16,7 @@ import {createClipboard} from './clipboard.js';
 import {KeysSettled} from './key-pacer.js';
 import {pacedStdin} from './paced-stdin.js';
 import {openLogFile} from './log-file.js';
+import {liveLimitUse} from './limit-view.js';
 import {createModel} from './model.js';
 import {guardProcess, takeTerminal} from './terminal.js';
 import type {StatusMessage} from './theme.js';
@@ -52,6 +53,7 @@ export async function runTui(options: TuiOptions): Promise<void> {
 		pollMs: gateway ? undefined : 1000,
 		storedUsage: query => usageSummary(store, query),
 		serving: gateway !== null,
+		limitUse: gateway ? liveLimitUse(gateway.limiter) : undefined,
 	});
 	const terminal = takeTerminal(process.stdout, process.stdin);
 	// Ink gets one key at a time, each after the render of the one before (see key-pacer.tsx).

@@ -3,6 +3,9 @@
  * Every cell is plain text, so a column width is a string length.
  */
 import type {RequestFinished} from '../events.js';
+import type {BudgetWarning} from '../proxy/limits.js';
+import {periodWords} from '../proxy/limits.js';
+import type {UsageRow} from '../services/usage-types.js';
 import type {KeyRecord} from '../store/records.js';
 import {keyState} from '../services/keys.js';
 import {relative} from '../cli/output.js';
@@ -56,4 +59,21 @@ export function keyStateText(key: Pick<KeyRecord, 'expiresAt' | 'revokedAt'>, no
 export function errorText(error: unknown): string {
 	const message = error instanceof Error ? error.message : String(error);
 	return message.split('\n')[0] ?? message;
+}
+
+/** "$4.20"; below a dollar to the hundredth of a cent ("$0.0031"), and "<$0.0001" for less. */
+export function money(usd: number): string {
+	if (usd > 0 && usd < 0.0001) return '<$0.0001';
+	return `$${usd.toFixed(usd === 0 || usd >= 1 ? 2 : 4)}`;
+}
+
+/** A row's cost; "no price" where its tokens had no price on their channel (they count as $0). */
+export function costText(row: Pick<UsageRow, 'costUsd' | 'unpriced'>): string {
+	if (row.unpriced && row.costUsd === 0) return 'no price';
+	return row.unpriced ? `${money(row.costUsd)} + no price` : money(row.costUsd);
+}
+
+/** "key agent: 82% of its $5.00 budget spent today ($4.10)", for the status bar and the log file. */
+export function budgetWarningText(warning: BudgetWarning): string {
+	return `key ${warning.keyName}: ${warning.percent}% of its ${money(warning.budgetUsd)} budget spent ${periodWords[warning.period]} (${money(warning.spentUsd)})`;
 }

@@ -45,10 +45,10 @@ test('gateway-tui end to end in tmux', {skip: hasTmux() ? false : 'tmux is not i
 		await tmux.waitFor('New virtual key');
 		// Typed as a person does, one key at a time: nothing may be lost or land in another field.
 		await tmux.keys(...'e2e-key', 'Enter');
-		// A paste that ends with Enter, then three quick Enters (models, channels, expiry): each arrives as one chunk.
+		// A paste that ends with Enter, then four quick Enters (models, channels, expiry, limits): each arrives as one chunk.
 		await tmux.text('made in tmux\r');
-		tmux.run('send-keys', 'Enter', 'Enter', 'Enter');
-		await tmux.waitFor(/Name\s+e2e-key\s[\s\S]*Description\s+made in tmux\s[\s\S]*Expires\s+never[\s\S]*Enter submits/);
+		tmux.run('send-keys', 'Enter', 'Enter', 'Enter', 'Enter');
+		await tmux.waitFor(/Name\s+e2e-key\s[\s\S]*Description\s+made in tmux\s[\s\S]*Expires\s+never[\s\S]*Limits\s+none[\s\S]*Enter submits/);
 		await tmux.keys('Enter');
 		const created = await tmux.waitFor('Key "e2e-key" created');
 		const secret = /sk-gtui-[\w-]{43}/.exec(created)![0];

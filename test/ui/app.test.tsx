@@ -9,7 +9,9 @@ import {EventBus, type RequestFinished} from '../../source/events.js';
 import {addChannel} from '../../source/services/channels.js';
 import {createKey} from '../../source/services/keys.js';
 import {Store} from '../../source/store/index.js';
-import {createModel} from '../../source/ui/model.js';
+import {createModel, type ModelOptions} from '../../source/ui/model.js';
+import {KeyLimiter} from '../../source/proxy/limits.js';
+import {liveLimitUse} from '../../source/ui/limit-view.js';
 import {tempHome} from '../helpers/gateway.js';
 import {fakeClipboard, frameWith, keys, press, renderTui} from './helpers.js';
 
@@ -19,11 +21,11 @@ afterEach(async () => {
 	for (const close of opened.splice(0)) await close();
 });
 
-async function setup(listen: {url: string | null; error: string | null} = {url: 'http://127.0.0.1:4321', error: null}) {
+async function setup(listen: {url: string | null; error: string | null} = {url: 'http://127.0.0.1:4321', error: null}, options: ModelOptions = {}) {
 	const home = tempHome();
 	const store = await Store.open(home);
 	const events = new EventBus();
-	const model = createModel(store, events, {serving: listen.error === null});
+	const model = createModel(store, events, {serving: listen.error === null, ...options});
 	opened.push(async () => {
 		model.dispose();
 		await store.close();
@@ -42,7 +44,7 @@ const finished = (id: string): RequestFinished => ({
 test('1-4, Tab and Shift+Tab switch panes; ? lists the keys of the pane; the footer shows them too', async () => {
 	const {stdin, lastFrame} = await setup();
 	await frameWith(lastFrame, /Virtual keys\s+0 keys/);
-	assert.match(lastFrame()!, /n new\s+c copy\s+r revoke/);
+	assert.match(lastFrame()!, /n new\s+e edit\s+c copy\s+r revoke/);
 	assert.match(lastFrame()!, /● http:\/\/127\.0\.0\.1:4321/);
 	await press(stdin, '2');
 	await frameWith(lastFrame, /Channels\s+0 provider connections/);
@@ -91,4 +93,25 @@ test('a port in use is shown with the flag to choose another', async () => {
 	await press(stdin, '2');
 	await frameWith(lastFrame, /HEALTH/);
 	assert.match(lastFrame()!, /0 provider connections/);
+});
+
+test('a key crossing its budget warning threshold shows in the status bar', async () => {
+	const {events, lastFrame} = await setup();
+	await frameWith(lastFrame, /Virtual keys/);
+	events.emit('key:budget', {keyId: 'key_agent', keyName: 'agent', spentUsd: 4.1, budgetUsd: 5, period: 'daily', percent: 82});
+	const frame = await frameWith(lastFrame, /! key agent: 82% of its \$5\.00 budget spent today \(\$4\.10\)/);
+	assert.match(frame.replaceAll(/\s+/g, ' '), /To raise it: 1, then e on the key\./);
+});
+
+test("the Keys table shows live limit use from the gateway's limiter, refreshed as requests finish", async () => {
+	const limiter = new KeyLimiter();
+	const {store, events, model, stdin, lastFrame} = await setup(undefined, {limitUse: liveLimitUse(limiter), limitPollMs: 60_000});
+	const agent = await createKey(store, {name: 'agent', rpm: '60', budget: '20/month'});
+	await model.data.reload();
+	await frameWith(lastFrame, /agent\s+(sk-gtui-\S+\s+)?all\s+all/);
+	limiter.admit(agent);
+	limiter.record(agent, 500, 1.5);
+	events.emit('request:finished', finished('1'));
+	await press(stdin, keys.enter);
+	await frameWith(lastFrame, /limits\s+rpm 1\/60 · \$1\.50 of \$20\.00 this month/);
 });

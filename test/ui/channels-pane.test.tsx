@@ -66,12 +66,23 @@ test('n: a preset fills format and base URL; the key is masked; addChannel gets 
 		await press(stdin, ...'sk-ant-secret-1234');
 		const masked = await frameWith(lastFrame, /API key\s+\*{18}(?!\*)/);
 		assert.ok(!masked.includes('sk-ant-secret'), 'the key is masked while typed');
-		await press(stdin, keys.enter, ...'sonnet=claude-sonnet-4-5', keys.enter, '3', keys.enter, keys.enter);
+		await press(stdin, keys.enter, ...'sonnet=claude-sonnet-4-5,haiku=claude-haiku-4-5', keys.enter);
+		await frameWith(lastFrame, /Prices\s+none, e\.g\. sonnet=2\.5\/10\/1\.25/);
+		await press(stdin, ...'sonnet=3/15/0.3, haiku=1/5', keys.enter, '3', keys.enter, keys.enter);
 		await frameWith(() => status.last()?.text, /Channel "anthropic" added/);
 		assert.equal(real.calls[0]!.name, 'addChannel');
-		assert.deepEqual(real.calls[0]!.args[0], {name: 'anthropic', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'sonnet=claude-sonnet-4-5', priority: '3', apiKey: 'sk-ant-secret-1234'});
+		assert.deepEqual(real.calls[0]!.args[0], {
+			name: 'anthropic',
+			format: 'anthropic',
+			baseUrl: 'https://api.anthropic.com',
+			models: 'sonnet=claude-sonnet-4-5,haiku=claude-haiku-4-5',
+			priority: '3',
+			apiKey: 'sk-ant-secret-1234',
+			prices: ['sonnet=3/15/0.3', 'haiku=1/5'],
+		});
 		const [stored] = await listChannels(real.store);
-		assert.deepEqual([stored!.format, stored!.priority, stored!.models], ['anthropic', 3, [{name: 'sonnet', upstream: 'claude-sonnet-4-5'}]]);
+		assert.deepEqual([stored!.format, stored!.priority, stored!.models.map(model => model.name)], ['anthropic', 3, ['sonnet', 'haiku']]);
+		assert.deepEqual(stored!.prices, {sonnet: {input: 3, output: 15, cached: 0.3}, haiku: {input: 1, output: 5}});
 	} finally {
 		await real.close();
 	}
@@ -89,7 +100,7 @@ test('Space disables, e edits (an empty key keeps the old one), d asks before re
 
 		await press(stdin, 'e');
 		await frameWith(lastFrame, 'Edit channel "openai"');
-		await press(stdin, keys.tab, keys.tab, keys.tab, keys.tab, ...',gpt-4o-mini', keys.tab, keys.tab, keys.enter);
+		await press(stdin, keys.tab, keys.tab, keys.tab, keys.tab, ...',gpt-4o-mini', keys.tab, keys.tab, keys.tab, keys.enter);
 		await frameWith(() => status.last()?.text, /Channel "openai" saved/);
 		const [edited] = await listChannels(real.store);
 		assert.deepEqual([edited!.apiKey, edited!.models.map(model => model.name)], ['sk-old-key-123456', ['gpt-4o', 'gpt-4o-mini']]);
@@ -121,4 +132,45 @@ test('t tests the channel against the provider: latency and model count, or its 
 		await real.close();
 		await provider.close();
 	}
+});
+
+test('e edits prices: the field lists them; a price taken out is cleared with "model="; a malformed one is refused in the form', async () => {
+	const real = await recordedActions();
+	try {
+		const existing = await addChannel(real.store, {name: 'openai', format: 'openai', baseUrl: 'https://api.openai.com/v1', models: 'gpt-4o,fast=gpt-4o-mini', prices: ['gpt-4o=2.5/10/1.25', 'fast=0.15/0.6']});
+		const status = statusLog();
+		const {stdin, lastFrame} = renderTui(<ChannelsPane {...props({channels: [existing], actions: real.actions, onStatus: status.report})} />);
+		await press(stdin, 'e', keys.tab, keys.tab, keys.tab, keys.tab, keys.tab);
+		const listed = 'gpt-4o=2.5/10/1.25, fast=0.15/0.6';
+		await frameWith(lastFrame, `› Prices       ${listed}`);
+		await press(stdin, ...Array.from(listed, () => '\u007F'), ...'gpt-4o=2/eight', keys.tab, keys.tab, keys.enter);
+		await frameWith(lastFrame, /Invalid price "gpt-4o=2\/eight": give two or three non-negative numbers/);
+		assert.equal(real.calls.filter(call => call.name === 'editChannel').length, 0, 'refused before the service is called');
+		await press(stdin, keys.shiftTab, keys.shiftTab, ...Array.from('eight', () => '\u007F'), '8', keys.tab, keys.tab, keys.enter);
+		await frameWith(() => status.last()?.text, /Channel "openai" saved/);
+		const [call] = real.calls.filter(item => item.name === 'editChannel');
+		assert.deepEqual((call!.args[1] as {prices: unknown}).prices, ['gpt-4o=2/8', 'fast=']);
+		const [stored] = await listChannels(real.store);
+		assert.deepEqual(stored!.prices, {'gpt-4o': {input: 2, output: 8}});
+	} finally {
+		await real.close();
+	}
+});
+
+test('details show the prices, and the health with its reason and when the next trial request may go', async () => {
+	const now = Date.now();
+	const health = {state: 'unavailable' as const, reason: 'HTTP 503 from the provider (3 failures in a row)', since: new Date(now - 5000).toISOString(), retryAt: new Date(now + 25_000).toISOString()};
+	const priced = channel('openai', {prices: {'gpt-4o': {input: 2.5, output: 10, cached: 1.25}}});
+	const {stdin, lastFrame} = renderTui(<ChannelsPane {...props({channels: [priced, channel('spare')], health: new Map([['ch_openai', health]])})} />);
+	await press(stdin, keys.enter);
+	const frame = await frameWith(lastFrame, /retry at/);
+	assert.match(frame, /prices\s+gpt-4o=2\.5\/10\/1\.25 \(USD per 1M tokens in\/out\/cached\)/);
+	assert.match(frame, /health\s+unavailable since \d\d:\d\d:\d\d \(\d+s ago\)/);
+	assert.match(frame, /reason\s+HTTP 503 from the provider \(3 failures in a row\)/);
+	assert.match(frame, /retry at\s+\d\d:\d\d:\d\d \(in 2\ds\): one trial request/);
+	await press(stdin, keys.escape, 'j', keys.enter);
+	const spare = await frameWith(lastFrame, /name\s+spare/);
+	assert.match(spare, /prices\s+- \(requests cost \$0, marked "no price"; e sets them\)/);
+	assert.match(spare, /health\s+- \(not measured/);
+	assert.ok(!spare.includes('retry at'));
 });

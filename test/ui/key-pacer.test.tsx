@@ -54,10 +54,12 @@ test('a whole form typed into the terminal in one chunk creates the key it descr
 		const pane = <KeysPane keys={[]} channels={[channel]} lastUsed={new Map()} requests={new Map()} actions={real.actions} clipboard={fakeClipboard()} onStatus={() => {}} onCapture={() => {}} active width={100} height={20} />;
 		const app = render(<>{pane}<KeysSettled pacer={input.pacer} /></>, {stdout: screen as unknown as NodeJS.WriteStream, stdin: input.stdin, debug: true, exitOnCtrlC: false, patchConsole: false});
 		assert.equal(terminal.raw, true, 'raw mode reaches the real terminal');
-		// n, name + Enter, description + Enter, models: ↓ Space Enter, channels: Space Enter, expiry: ↓ ↓ Enter, then submit.
-		terminal.write(['n', 'laptop', keys.enter, 'dev', keys.enter, keys.down, keys.space, keys.enter, keys.space, keys.enter, keys.down, keys.down, keys.enter, keys.enter].join(''));
+		// n, name + Enter, description + Enter, models: ↓ Space Enter, channels: Space Enter, expiry: ↓ ↓ Enter,
+		// limits: ↓ Enter, 60 requests a minute, a budget of 5 (the period: ↑ ↑ from month to day), warn at 90 %, then submit.
+		const limits = [keys.down, keys.enter, '60', keys.enter, keys.enter, keys.enter, keys.enter, '5', keys.enter, keys.up, keys.up, keys.enter, '90', keys.enter];
+		terminal.write(['n', 'laptop', keys.enter, 'dev', keys.enter, keys.down, keys.space, keys.enter, keys.space, keys.enter, keys.down, keys.down, keys.enter, ...limits, keys.enter].join(''));
 		await frameWith(() => screen.frame, 'Key "laptop" created', 15_000); // slow only on a busy machine
-		assert.deepEqual(real.calls[0]!.args[0], {name: 'laptop', description: 'dev', models: ['gpt-4o-mini'], channels: [channel.id], expiresIn: '7d', expiresAt: undefined});
+		assert.deepEqual(real.calls[0]!.args[0], {name: 'laptop', description: 'dev', models: ['gpt-4o-mini'], channels: [channel.id], expiresIn: '7d', expiresAt: undefined, rpm: '60', budget: '5/day', budgetWarn: '90'});
 		app.unmount();
 		assert.equal(terminal.raw, false);
 	} finally {

@@ -23,7 +23,7 @@ function props(overrides: Partial<KeysPaneProps> = {}): KeysPaneProps {
 		channels: [],
 		lastUsed: new Map(),
 		requests: new Map(),
-		actions: {createKey: async () => assert.fail('unexpected'), revokeKey: async () => assert.fail('unexpected'), rotateKey: async () => assert.fail('unexpected'), deleteKey: async () => assert.fail('unexpected')},
+		actions: {createKey: async () => assert.fail('unexpected'), editKey: async () => assert.fail('unexpected'), revokeKey: async () => assert.fail('unexpected'), rotateKey: async () => assert.fail('unexpected'), deleteKey: async () => assert.fail('unexpected')},
 		clipboard: fakeClipboard(),
 		onStatus: () => {},
 		onCapture: () => {},
@@ -63,7 +63,7 @@ test('n opens the form; submitting calls createKey with the chosen limits and sh
 		// Models: move to gpt-4o-mini and choose it; channels: choose the only one; expiry: 7 days.
 		await press(stdin, keys.down, keys.space, keys.enter, keys.space, keys.enter, keys.down, keys.down, keys.enter);
 		await frameWith(lastFrame, /Expires\s+in 7 days/);
-		await press(stdin, keys.enter);
+		await press(stdin, keys.enter, keys.enter); // limits: none; then the button
 		const frame = await frameWith(lastFrame, 'Key "laptop" created');
 		assert.equal(real.calls.length, 1);
 		assert.equal(real.calls[0]!.name, 'createKey');
@@ -83,7 +83,7 @@ test('the form shows a refusal from the service and stays open', async () => {
 	try {
 		await createKey(real.store, {name: 'taken'});
 		const {stdin, lastFrame} = renderTui(<KeysPane {...props({actions: real.actions})} />);
-		await press(stdin, 'n', 't', 'a', 'k', 'e', 'n', keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.enter);
+		await press(stdin, 'n', 't', 'a', 'k', 'e', 'n', keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.enter);
 		await frameWith(lastFrame, /A key named "taken" exists already/);
 		assert.match(lastFrame()!, /New virtual key/);
 		await press(stdin, keys.escape);
@@ -101,9 +101,9 @@ test('a paste that reaches a text field as one input ("laptop\\r") is typed, the
 		await frameWith(lastFrame, 'New virtual key');
 		raw.write('laptop\rmy laptop\r'); // straight into Ink, without the pacer: one input for ink-text-input
 		const frame = await frameWith(lastFrame, /Space toggles/);
-		assert.match(frame, /Name {8}laptop +│/, 'the line break is not in the value');
-		assert.match(frame, /Description my laptop +│/);
-		await press(stdin, keys.tab, keys.tab, keys.tab, keys.enter);
+		assert.match(frame, /Name {9}laptop +│/, 'the line break is not in the value');
+		assert.match(frame, /Description  my laptop +│/);
+		await press(stdin, keys.tab, keys.tab, keys.tab, keys.tab, keys.enter);
 		await frameWith(lastFrame, 'Key "laptop" created');
 		assert.deepEqual(real.calls[0]!.args[0], {name: 'laptop', description: 'my laptop', models: [], channels: [], expiresIn: undefined, expiresAt: undefined});
 	} finally {

@@ -1,11 +1,19 @@
 /** The live data behind the panes: a bounded request log, throttled publishing, session totals. */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
+import {readFileSync, rmSync} from 'node:fs';
+import {join} from 'node:path';
 import {EventBus, type RequestFinished} from '../../source/events.js';
 import {ExternalStore} from '../../source/ui/external-store.js';
 import {createRequestLog} from '../../source/ui/request-log.js';
 import {SessionUsage} from '../../source/ui/session-usage.js';
 import {splitKeys} from '../../source/ui/key-pacer.js';
+import {createLimitView, liveLimitUse} from '../../source/ui/limit-view.js';
+import {openLogFile} from '../../source/ui/log-file.js';
+import {fieldWindow} from '../../source/ui/components/form-window.js';
+import {KeyLimiter} from '../../source/proxy/limits.js';
+import type {KeyRecord} from '../../source/store/records.js';
+import {tempHome} from '../helpers/gateway.js';
 import {delay} from './helpers.js';
 
 const event = (id: string, extra: Partial<RequestFinished> = {}): RequestFinished => ({
@@ -52,4 +60,51 @@ test('a chunk of terminal input is cut into its keys: characters, Enter, Tab, Ba
 	assert.deepEqual(splitKeys('\u001B[Bx\u001B[1;5A\u001B[Z\u001BOP'), ['\u001B[B', 'x', '\u001B[1;5A', '\u001B[Z', '\u001BOP'], 'arrows, Ctrl+↑, Shift+Tab, F1');
 	assert.deepEqual(splitKeys('\u001Bq\u001B'), ['\u001Bq', '\u001B'], 'Alt+q, then a lone Escape');
 	assert.deepEqual(splitKeys('é😀'), ['é', '😀']);
+});
+
+const limitedKey: KeyRecord = {v: 1, id: 'key_agent', name: 'agent', description: '', secret: 'sk-gtui-x', hash: '0', models: [], channels: [], expiresAt: null, revokedAt: null, createdAt: '2026-01-01T00:00:00.000Z', limits: {rpm: 10}};
+
+test('limit use is read from the limiter a moment after a request finishes, and published only when it changed', async () => {
+	const events = new EventBus();
+	const limiter = new KeyLimiter();
+	const view = createLimitView(events, () => [limitedKey, {...limitedKey, id: 'key_free', limits: undefined}], liveLimitUse(limiter), {delayMs: 5, pollMs: 60_000});
+	let published = 0;
+	const off = view.subscribe(() => published++);
+	await delay(20);
+	assert.deepEqual([...view.getSnapshot()], [['key_agent', {rpm: 0, rpd: 0, tpm: 0, tpd: 0, spendUsd: 0}]]);
+	limiter.admit(limitedKey);
+	limiter.record(limitedKey, 30, 0.25);
+	events.emit('request:finished', event('1'));
+	events.emit('request:finished', event('2'));
+	await delay(30);
+	assert.deepEqual(view.getSnapshot().get('key_agent'), {rpm: 1, rpd: 1, tpm: 30, tpd: 30, spendUsd: 0.25});
+	const count = published;
+	events.emit('request:finished', event('3'));
+	await delay(30);
+	assert.equal(published, count, 'the same numbers are not published again');
+	off();
+});
+
+test('budget warnings go to the log file', async () => {
+	const home = tempHome();
+	const events = new EventBus();
+	const log = openLogFile(home);
+	const release = log.capture(events);
+	try {
+		events.emit('key:budget', {keyId: 'key_agent', keyName: 'agent', spentUsd: 16.5, budgetUsd: 20, period: 'monthly', percent: 83});
+	} finally {
+		release();
+		await log.close();
+	}
+	assert.match(readFileSync(join(home, 'gateway-tui.log'), 'utf8'), /^\S+ budget key agent: 83% of its \$20\.00 budget spent this month \(\$16\.50\)$/m);
+	rmSync(home, {recursive: true, force: true});
+});
+
+test('a form taller than its space shows a window of fields that keeps the focused one in sight', () => {
+	const ones = Array.from({length: 10}, () => 1);
+	assert.deepEqual(fieldWindow(ones, 0, 10), {start: 0, end: 10}, 'all fit');
+	assert.deepEqual(fieldWindow(ones, 2, 6), {start: 0, end: 5}, 'from the top, a line left for "more below"');
+	assert.deepEqual(fieldWindow(ones, 7, 6), {start: 4, end: 8}, 'scrolled: a line each for "more above" and "more below"');
+	assert.deepEqual(fieldWindow(ones, 10, 6), {start: 5, end: 10}, 'on the button: the last fields');
+	assert.deepEqual(fieldWindow([1, 1, 1, 6, 1], 3, 9), {start: 2, end: 5}, 'a focused list takes its lines');
 });

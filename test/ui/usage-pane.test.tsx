@@ -84,3 +84,22 @@ test('↓ selects a request and Enter shows it in full, with its error; Esc goes
 	await press(stdin, keys.escape);
 	await frameWith(lastFrame, 'Live requests');
 });
+
+test('totals and tables show the cost; tokens without a price are marked "no price"', () => {
+	const priced = (group: string, costUsd: number, unpriced: boolean): UsageRow => ({...row(group, 2, 0, 1000, 100), costUsd, unpriced});
+	const costs: UsageSnapshot = {
+		today: {byKey: [priced('laptop', 4.2, false), priced('ci', 0.0031, false)], byModel: [priced('gpt-4o', 4.2031, false)]},
+		all: {byKey: [priced('laptop', 4.2, true), priced('ci', 0, true)], byModel: [priced('gpt-4o', 4.2, false), priced('llama3.2', 0, true)]},
+		error: null,
+	};
+	const frame = renderTui(<UsagePane usage={costs} log={[]} source="stored" active width={110} height={22} />).lastFrame()!;
+	assert.match(frame, /Today: 4 requests, 0 failed, 2k in, 200 out, \$4\.20(?! \+)/);
+	assert.match(frame, /All time: 4 requests, 0 failed, 2k in, 200 out, \$4\.20 \+ no price/);
+	assert.match(frame, /BY KEY\s+REQS\s+FAIL\s+IN\s+OUT\s+COST/);
+	assert.match(frame, /laptop\s+2\s+0\s+1k\s+100\s+\$4\.20/);
+	assert.match(frame, /ci\s+2\s+0\s+1k\s+100\s+\$0\.0031/);
+	cleanup();
+	const allTime = renderTui(<UsagePane usage={{...costs, today: costs.all}} log={[]} source="stored" active width={110} height={22} />).lastFrame()!;
+	assert.match(allTime, /ci\s+2\s+0\s+1k\s+100\s+no price/);
+	assert.match(allTime, /llama3\.2\s+2\s+0\s+1k\s+100\s+no price/);
+});

@@ -3,7 +3,8 @@
  * one whose input listens), then the submit button. Tab / Shift+Tab move between fields, as do
  * Enter in a field (its own onSubmit / onSelect) and ↑/↓ in a text field; Enter on the button
  * submits, Esc cancels. The form handles only the keys its fields leave alone, so no key is
- * handled twice. Values are controlled: the caller keeps them and gets every change.
+ * handled twice. Values are controlled: the caller keeps them and gets every change. Given a
+ * height, fields that do not fit scroll (see form-window.ts).
  */
 import {useState, type ReactNode} from 'react';
 import {Box, Text} from 'ink';
@@ -11,6 +12,7 @@ import SelectInput from 'ink-select-input';
 import TextInput from 'ink-text-input';
 import {useKeypress} from '../hooks/use-keypress.js';
 import {symbols, theme} from '../theme.js';
+import {formWindow, listLimit} from './form-window.js';
 import {MultiSelect, toggle} from './multi-select.js';
 import {Label, Pointer, selectItems, type Option} from './select.js';
 
@@ -45,9 +47,11 @@ type Props = {
 	readonly active: boolean;
 	readonly error?: string | null;
 	readonly busy?: boolean;
+	/** Lines the form may take; without it, every field is shown. */
+	readonly height?: number;
 };
 
-const labelWidth = 14;
+const labelWidth = 15;
 
 /**
  * ink-text-input inserts what one input holds, so a paste read in one chunk ("abc\r", without the
@@ -77,7 +81,7 @@ function typeLines(fields: readonly Field[], values: FormValues, focus: number, 
 }
 
 export function Form(props: Props) {
-	const {title, fields, values, error, busy, submitLabel, active} = props;
+	const {title, fields, values, error, busy, submitLabel, active, height} = props;
 	const [focus, setFocus] = useState(0);
 	const current = fields[focus];
 	const move = (delta: number) => setFocus(Math.min(fields.length, Math.max(0, focus + delta)));
@@ -104,14 +108,17 @@ export function Form(props: Props) {
 	);
 
 	const row = {values, active, set, type, next: () => move(1)};
+	const {start, end} = formWindow(fields, focus, height, Boolean(error));
 	return (
 		<Box flexDirection="column">
 			<Text bold color={theme.accent}>
 				{title}
 			</Text>
-			{fields.map((field, index) => (
-				<FieldRow key={field.id} field={field} focused={index === focus} {...row} />
+			<MoreFields arrow="↑" count={start} />
+			{fields.slice(start, end).map((field, offset) => (
+				<FieldRow key={field.id} field={field} focused={start + offset === focus} {...row} />
 			))}
+			<MoreFields arrow="↓" count={fields.length - end} />
 			<Box marginTop={1}>
 				<Text inverse={current === undefined} color={current === undefined ? theme.accent : undefined}>
 					{busy ? ' … working ' : ` ${submitLabel} `}
@@ -124,6 +131,11 @@ export function Form(props: Props) {
 			</Text>
 		</Box>
 	);
+}
+
+/** Fields out of sight above or below the window. */
+function MoreFields({arrow, count}: {readonly arrow: string; readonly count: number}) {
+	return count > 0 ? <Text color={theme.muted}>{`  ${arrow} ${count} more field${count === 1 ? '' : 's'}`}</Text> : null;
 }
 
 function hintFor(field: Field | undefined): string {
@@ -171,7 +183,7 @@ function FieldRow({field, focused, active, values, set, type, next}: RowProps) {
 					items={items}
 					initialIndex={initialIndex}
 					isFocused={active}
-					limit={6}
+					limit={listLimit}
 					indicatorComponent={Pointer}
 					itemComponent={Label}
 					onHighlight={select}

@@ -1,13 +1,15 @@
 /**
  * The add/edit channel form. Choosing a provider preset fills the format and base URL; the real key
  * is typed masked (and on edit, left empty to keep the current one); models are a comma-separated
- * list with optional `alias=upstream`. Submitting calls the same service as `gateway-tui channels
- * add` / `channels edit`.
+ * list with optional `alias=upstream`; prices a comma-separated list of `model=in/out[/cached]` in
+ * USD per 1M tokens. Submitting calls the same service as `gateway-tui channels add` / `channels
+ * edit` (prices as its `--price` flags; a price taken out of the list is cleared with `model=`).
  */
 import {useState} from 'react';
 import type {AddChannelInput, EditChannelInput} from '../../services/channels.js';
 import {maskSecret} from '../../services/channels.js';
 import {formatModels} from '../../services/parse.js';
+import {formatPrices, parsePriceSpecs} from '../../services/prices.js';
 import type {ChannelRecord} from '../../store/records.js';
 import {Form, textValue, type Field, type FormValues} from '../components/form.js';
 import {presetById, presets} from '../presets.js';
@@ -22,12 +24,15 @@ type Props = {
 	readonly editChannel: (ref: string, input: EditChannelInput) => Promise<ChannelRecord>;
 	readonly onDone: (channel: ChannelRecord, verb: string) => void;
 	readonly onCancel: () => void;
+	/** Lines the form may take (fields beyond scroll). */
+	readonly height?: number;
 };
 
 const formats = ['openai', 'anthropic', 'gemini'].map(format => ({label: format, value: format}));
 
 export function channelFormFields(values: FormValues, editing?: ChannelRecord): Field[] {
 	const preset = presetById(textValue(values, 'preset'));
+	const model = textValue(values, 'models').split(',')[0]!.split('=')[0]!.trim() || 'MODEL';
 	const fields: Field[] = [
 		{kind: 'text', id: 'name', label: 'Name', placeholder: 'e.g. openai (required)'},
 		{kind: 'choice', id: 'format', label: 'Format', options: formats, hint: 'the wire format the provider speaks'},
@@ -40,14 +45,35 @@ export function channelFormFields(values: FormValues, editing?: ChannelRecord): 
 			placeholder: editing ? `unchanged (${maskSecret(editing.apiKey)}); type to replace` : preset.needsKey ? "the provider's real key" : '(not needed for local providers)',
 		},
 		{kind: 'text', id: 'models', label: 'Models', placeholder: preset.models, hint: 'comma-separated; alias=upstream renames'},
+		{kind: 'text', id: 'prices', label: 'Prices', placeholder: `none, e.g. ${model}=2.5/10/1.25`, hint: 'model=in/out[/cached] USD per 1M tokens, comma-separated'},
 		{kind: 'text', id: 'priority', label: 'Priority', placeholder: '0', hint: 'higher is tried first'},
 	];
 	return editing ? fields : [{kind: 'choice', id: 'preset', label: 'Provider', options: presets.map(item => ({label: item.label, value: item.id}))}, ...fields];
 }
 
 export function initialChannelValues(channel?: ChannelRecord): FormValues {
-	if (!channel) return {preset: 'openai', name: 'openai', format: 'openai', baseUrl: presetById('openai').baseUrl, apiKey: '', models: '', priority: ''};
-	return {name: channel.name, format: channel.format, baseUrl: channel.baseUrl, apiKey: '', models: formatModels(channel.models), priority: String(channel.priority)};
+	if (!channel) return {preset: 'openai', name: 'openai', format: 'openai', baseUrl: presetById('openai').baseUrl, apiKey: '', models: '', prices: '', priority: ''};
+	return {name: channel.name, format: channel.format, baseUrl: channel.baseUrl, apiKey: '', models: formatModels(channel.models), prices: pricesText(channel.prices), priority: String(channel.priority)};
+}
+
+/** `gpt-4o=2.5/10/1.25, fast=0.15/0.6`, or empty. */
+export function pricesText(prices: ChannelRecord['prices']): string {
+	const text = formatPrices(prices);
+	return text === '-' ? '' : text;
+}
+
+/**
+ * The `--price` flags for the prices field: none when it is empty on add or unchanged on edit;
+ * on edit also `model=` for each price no longer listed. Malformed entries throw the service's
+ * UserError.
+ */
+export function priceFlags(text: string, channel?: ChannelRecord): string[] | undefined {
+	if (channel && text.trim() === pricesText(channel.prices)) return undefined;
+	const entries = text.split(',').map(entry => entry.trim()).filter(Boolean);
+	const listed = new Set(parsePriceSpecs(entries).map(spec => spec.model));
+	const cleared = Object.keys(channel?.prices ?? {}).filter(model => !listed.has(model)).map(model => `${model}=`);
+	const flags = [...entries, ...cleared];
+	return flags.length > 0 ? flags : undefined;
 }
 
 /** A new preset fills format and URL, and the name unless the user typed one. */
@@ -58,10 +84,14 @@ export function applyPreset(values: FormValues, previous: FormValues): FormValue
 	return {...values, format: preset.format, baseUrl: preset.baseUrl, name: name === '' || name === oldPreset.id ? preset.id : name};
 }
 
-export function ChannelForm({active, channel, addChannel, editChannel, onDone, onCancel}: Props) {
+export function ChannelForm({active, channel, addChannel, editChannel, onDone, onCancel, height}: Props) {
 	const [values, setValues] = useState<FormValues>(() => initialChannelValues(channel));
 	const [error, setError] = useState<string | null>(null);
 	const [busy, setBusy] = useState(false);
+	const fail = (failure: unknown) => {
+		setError(errorText(failure));
+		setBusy(false);
+	};
 	const submit = () => {
 		const input = {
 			name: textValue(values, 'name'),
@@ -71,15 +101,16 @@ export function ChannelForm({active, channel, addChannel, editChannel, onDone, o
 			priority: textValue(values, 'priority').trim() || '0',
 		};
 		const apiKey = textValue(values, 'apiKey');
+		let prices: string[] | undefined;
+		try {
+			prices = priceFlags(textValue(values, 'prices'), channel);
+		} catch (failure) {
+			return fail(failure);
+		}
+		const priced = prices ? {prices} : {};
 		setBusy(true);
-		const saving = channel ? editChannel(channel.id, {...input, apiKey: apiKey || undefined}) : addChannel({...input, apiKey});
-		saving.then(
-			saved => onDone(saved, channel ? 'saved' : 'added'),
-			(failure: unknown) => {
-				setError(errorText(failure));
-				setBusy(false);
-			},
-		);
+		const saving = channel ? editChannel(channel.id, {...input, apiKey: apiKey || undefined, ...priced}) : addChannel({...input, apiKey, ...priced});
+		saving.then(saved => onDone(saved, channel ? 'saved' : 'added'), fail);
 	};
 	return (
 		<Form
@@ -96,6 +127,7 @@ export function ChannelForm({active, channel, addChannel, editChannel, onDone, o
 			submitLabel={channel ? 'Save channel' : 'Add channel'}
 			error={error}
 			busy={busy}
+			height={height}
 		/>
 	);
 }

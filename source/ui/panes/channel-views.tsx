@@ -1,12 +1,14 @@
-/** What the Channels pane shows besides its form: the table's columns, a test's result, a channel's details. */
+/** What the Channels pane shows besides its form: the table's columns, a test's result, a channel's details (prices and health included). */
 import {Box, Text} from 'ink';
 import type {Column} from '../components/table.js';
 import {Details, type Detail} from '../components/details.js';
 import {maskSecret} from '../../services/channels.js';
 import {formatModels} from '../../services/parse.js';
+import {formatPrices} from '../../services/prices.js';
 import type {ProbeResult} from '../../proxy/upstream.js';
 import type {ChannelRecord} from '../../store/records.js';
 import type {HealthInfo} from '../health-view.js';
+import {clock, relative} from '../text.js';
 import {theme} from '../theme.js';
 
 const healthColors = {healthy: theme.ok, degraded: theme.warn, unavailable: theme.error} as const;
@@ -27,6 +29,15 @@ export function probeText(name: string, result: ProbeResult): string {
 	return result.ok ? `Channel "${name}" answered in ${result.latencyMs} ms (${result.models} models listed).` : `Channel "${name}" failed after ${result.latencyMs} ms: ${result.error}`;
 }
 
+/** The health rows: state and since when, why, and (while unavailable) when the next trial request may go. */
+export function healthRows(health: HealthInfo | undefined, now = Date.now()): Detail[] {
+	if (!health) return [['health', '- (not measured: this process does not serve)']];
+	const rows: Detail[] = [['health', `${health.state}${health.since ? ` since ${clock(health.since)} (${relative(health.since, now)})` : ''}`, healthColors[health.state]]];
+	if (health.reason) rows.push(['reason', health.reason]);
+	if (health.retryAt) rows.push(['retry at', `${clock(health.retryAt)} (${relative(health.retryAt, now)}): one trial request, then healthy again if it succeeds`]);
+	return rows;
+}
+
 export function ChannelDetails({channel, health, test}: {readonly channel: ChannelRecord; readonly health?: HealthInfo; readonly test?: ProbeResult}) {
 	const rows: Detail[] = [
 		['name', channel.name],
@@ -35,9 +46,10 @@ export function ChannelDetails({channel, health, test}: {readonly channel: Chann
 		['base URL', channel.baseUrl],
 		['API key', maskSecret(channel.apiKey)],
 		['models', formatModels(channel.models).replaceAll(',', ', ')],
+		['prices', `${formatPrices(channel.prices)}${channel.prices ? ' (USD per 1M tokens in/out/cached)' : ' (requests cost $0, marked "no price"; e sets them)'}`],
 		['enabled', channel.enabled ? 'yes' : 'no'],
 		['priority', String(channel.priority)],
-		['health', health ? `${health.state}${health.reason ? ` (${health.reason})` : ''}${health.since ? ` since ${health.since}` : ''}` : '- (not measured: this process does not serve)'],
+		...healthRows(health),
 		['last test', test ? probeText(channel.name, test) : 'not tested (press t)', test ? (test.ok ? theme.ok : theme.error) : undefined],
 		['updated', channel.updatedAt],
 	];

@@ -107,7 +107,7 @@ function ChannelsBody({channels, health, actions, onStatus, active, width, heigh
 			setMode({kind: 'list'});
 			onStatus({kind: 'ok', text: `Channel "${saved.name}" ${verb}. Press t to test it.`});
 		};
-		return <ChannelForm active={active} channel={mode.channel} addChannel={actions.addChannel} editChannel={actions.editChannel} onCancel={() => setMode({kind: 'list'})} onDone={onDone} />;
+		return <ChannelForm active={active} channel={mode.channel} addChannel={actions.addChannel} editChannel={actions.editChannel} onCancel={() => setMode({kind: 'list'})} onDone={onDone} height={height - 3} />;
 	}
 	if (mode.kind === 'details' && channel) return <ChannelDetails channel={channel} health={health?.get(channel.id)} test={tests.get(channel.id)} />;
 	return (

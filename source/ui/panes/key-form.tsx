@@ -1,21 +1,29 @@
 /**
- * The new-key form: name, description, allowed models (chosen from the configured ones), allowed
- * channels, expiry. Submitting calls `createKey`, the service `gateway-tui keys create` calls; a
- * refusal (a name taken, a date in the past) is shown in the form, which stays open.
+ * The key form, to create a key or edit one: name, description, allowed models (chosen from the
+ * configured ones), allowed channels, expiry, and limits (see limit-fields.ts). Submitting calls
+ * `createKey` or `editKey`, the services `gateway-tui keys create` / `keys edit` call; an edit
+ * gives only what changed, as flags would. A refusal (a name taken, a date in the past, a limit
+ * that is not a number) is shown in the form, which stays open.
  */
 import {useState} from 'react';
-import type {CreateKeyInput} from '../../services/keys.js';
+import type {CreateKeyInput, EditKeyInput} from '../../services/keys.js';
 import type {ChannelRecord, KeyRecord} from '../../store/records.js';
 import {Form, listValue, textValue, type Field, type FormValues} from '../components/form.js';
 import {errorText} from '../text.js';
+import {limitFields, limitFlags, limitValues} from './limit-fields.js';
 
 type Props = {
 	/** Whether the form has the keyboard (its pane is shown). */
 	readonly active: boolean;
 	readonly channels: readonly ChannelRecord[];
+	/** The key to edit; none to create one. */
+	readonly keyRecord?: KeyRecord;
 	readonly createKey: (input: CreateKeyInput) => Promise<KeyRecord>;
-	readonly onCreated: (key: KeyRecord) => void;
+	readonly editKey: (ref: string, input: EditKeyInput) => Promise<KeyRecord>;
+	readonly onDone: (key: KeyRecord, verb: 'created' | 'saved') => void;
 	readonly onCancel: () => void;
+	/** Lines the form may take (fields beyond scroll). */
+	readonly height?: number;
 };
 
 const expiries = [
@@ -26,17 +34,37 @@ const expiries = [
 	{label: 'on a date…', value: 'date'},
 ];
 
-export function keyFormFields(channels: readonly ChannelRecord[], values: FormValues): Field[] {
-	const models = [...new Set(channels.flatMap(channel => channel.models.map(model => model.name)))].sort();
+/** Options of a list: the configured ones, and any the key allows that are gone since (kept, not silently dropped). */
+function options(configured: ReadonlyArray<{label: string; value: string}>, chosen: readonly string[]) {
+	return [...configured, ...chosen.filter(value => !configured.some(option => option.value === value)).map(value => ({label: value, value}))];
+}
+
+export function keyFormFields(channels: readonly ChannelRecord[], values: FormValues, editing?: KeyRecord): Field[] {
+	const models = [...new Set(channels.flatMap(channel => channel.models.map(model => model.name)))].sort().map(model => ({label: model, value: model}));
+	const keep = editing?.expiresAt ? [{label: `unchanged (${editing.expiresAt})`, value: 'keep'}] : [];
 	const fields: Field[] = [
 		{kind: 'text', id: 'name', label: 'Name', placeholder: 'e.g. laptop (required)'},
 		{kind: 'text', id: 'description', label: 'Description', placeholder: '(optional)'},
-		{kind: 'multi', id: 'models', label: 'Models', options: models.map(model => ({label: model, value: model})), none: 'all models', hint: 'none chosen = all'},
-		{kind: 'multi', id: 'channels', label: 'Channels', options: channels.map(channel => ({label: channel.name, value: channel.id})), none: 'all channels', hint: 'none chosen = all'},
-		{kind: 'choice', id: 'expiry', label: 'Expires', options: expiries},
+		{kind: 'multi', id: 'models', label: 'Models', options: options(models, listValue(values, 'models')), none: 'all models', hint: 'none chosen = all'},
+		{kind: 'multi', id: 'channels', label: 'Channels', options: options(channels.map(channel => ({label: channel.name, value: channel.id})), listValue(values, 'channels')), none: 'all channels', hint: 'none chosen = all'},
+		{kind: 'choice', id: 'expiry', label: 'Expires', options: [...keep, ...expiries]},
 	];
 	if (textValue(values, 'expiry') === 'date') fields.push({kind: 'text', id: 'expiresAt', label: 'Expiry date', placeholder: 'YYYY-MM-DD or ISO-8601 time'});
-	return fields;
+	return [...fields, ...limitFields(values)];
+}
+
+export function initialKeyValues(key?: KeyRecord): FormValues {
+	if (!key) return {expiry: 'never', models: [], channels: [], ...limitValues(undefined)};
+	return {name: key.name, description: key.description, models: key.models, channels: key.channels, expiry: key.expiresAt ? 'keep' : 'never', ...limitValues(key.limits)};
+}
+
+type Expiry = Pick<EditKeyInput, 'expiresIn' | 'expiresAt' | 'neverExpires'>;
+
+function expiryInput(values: FormValues, key?: KeyRecord): Expiry {
+	const expiry = textValue(values, 'expiry');
+	if (expiry === 'date') return {expiresAt: textValue(values, 'expiresAt')};
+	if (expiry === 'never') return key?.expiresAt ? {neverExpires: true} : {};
+	return expiry === 'keep' ? {} : {expiresIn: expiry};
 }
 
 export function keyInput(values: FormValues): CreateKeyInput {
@@ -48,18 +76,33 @@ export function keyInput(values: FormValues): CreateKeyInput {
 		channels: listValue(values, 'channels'),
 		expiresIn: expiry === 'never' || expiry === 'date' ? undefined : expiry,
 		expiresAt: expiry === 'date' ? textValue(values, 'expiresAt') : undefined,
+		...limitFlags(values),
 	};
 }
 
-export function KeyForm({active, channels, createKey, onCreated, onCancel}: Props) {
-	const [values, setValues] = useState<FormValues>({expiry: 'never', models: [], channels: []});
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every(item => b.includes(item));
+
+/** What changed, as `keys edit` flags: unchanged settings are not given, so they stay as they are. */
+export function editInput(values: FormValues, key: KeyRecord): EditKeyInput {
+	const input: EditKeyInput = {...expiryInput(values, key), ...limitFlags(values, key.limits)};
+	const name = textValue(values, 'name');
+	const description = textValue(values, 'description');
+	if (name !== key.name) input.name = name;
+	if (description !== key.description) input.description = description;
+	if (!sameList(listValue(values, 'models'), key.models)) input.models = listValue(values, 'models');
+	if (!sameList(listValue(values, 'channels'), key.channels)) input.channels = listValue(values, 'channels');
+	return input;
+}
+
+export function KeyForm({active, channels, keyRecord, createKey, editKey, onDone, onCancel, height}: Props) {
+	const [values, setValues] = useState<FormValues>(() => initialKeyValues(keyRecord));
 	const [error, setError] = useState<string | null>(null);
 	const [busy, setBusy] = useState(false);
 	const submit = () => {
-		const input = keyInput(values);
-		if (input.expiresAt === '') return setError('Type the expiry date, e.g. 2026-12-31, or choose another expiry.');
+		if (textValue(values, 'expiry') === 'date' && textValue(values, 'expiresAt').trim() === '') return setError('Type the expiry date, e.g. 2026-12-31, or choose another expiry.');
 		setBusy(true);
-		createKey(input).then(onCreated, (failure: unknown) => {
+		const saving = keyRecord ? editKey(keyRecord.id, editInput(values, keyRecord)).then(key => onDone(key, 'saved')) : createKey(keyInput(values)).then(key => onDone(key, 'created'));
+		saving.catch((failure: unknown) => {
 			setError(errorText(failure));
 			setBusy(false);
 		});
@@ -67,8 +110,8 @@ export function KeyForm({active, channels, createKey, onCreated, onCancel}: Prop
 	return (
 		<Form
 			active={active}
-			title="New virtual key"
-			fields={keyFormFields(channels, values)}
+			title={keyRecord ? `Edit key "${keyRecord.name}"` : 'New virtual key'}
+			fields={keyFormFields(channels, values, keyRecord)}
 			values={values}
 			onChange={next => {
 				setValues(next);
@@ -76,9 +119,10 @@ export function KeyForm({active, channels, createKey, onCreated, onCancel}: Prop
 			}}
 			onSubmit={submit}
 			onCancel={onCancel}
-			submitLabel="Create key"
+			submitLabel={keyRecord ? 'Save key' : 'Create key'}
 			error={error}
 			busy={busy}
+			height={height}
 		/>
 	);
 }

@@ -3,6 +3,8 @@ import {Box, Text} from 'ink';
 import type {Column} from '../components/table.js';
 import {Details} from '../components/details.js';
 import {keyState} from '../../services/keys.js';
+import {limitsText} from '../../services/limit-flags.js';
+import type {LimitUse} from '../../proxy/limits.js';
 import type {KeyRecord} from '../../store/records.js';
 import {keyStateText, relative} from '../text.js';
 import {theme} from '../theme.js';
@@ -11,18 +13,38 @@ export type Danger = 'revoke' | 'rotate' | 'delete';
 
 export const stateColor = (key: KeyRecord) => ({active: theme.ok, expired: theme.warn, revoked: theme.error})[keyState(key)];
 
-type Usage = {readonly channelName: (id: string) => string; readonly lastUsed: ReadonlyMap<string, string>; readonly requests: ReadonlyMap<string, number>};
+type Usage = {
+	readonly channelName: (id: string) => string;
+	readonly lastUsed: ReadonlyMap<string, string>;
+	readonly requests: ReadonlyMap<string, number>;
+	readonly limitUse: ReadonlyMap<string, LimitUse>;
+};
 
-export function keyColumns({channelName, lastUsed, requests}: Usage): Array<Column<KeyRecord>> {
-	return [
+/** `rpm 12/60 · $4.20 of $20.00 this month`: each limit with what the key used of it, or "-". */
+export const keyLimitsText = (key: KeyRecord, limitUse: ReadonlyMap<string, LimitUse>) => (key.limits ? limitsText(key.limits, limitUse.get(key.id)) : '-');
+
+const prefixColumn: Column<KeyRecord> = {header: 'KEY', width: 13, value: row => `${row.secret.slice(0, 12)}…`, color: () => theme.muted};
+
+/**
+ * The limits get the width their longest text needs before the other columns grow; the key
+ * prefix (the same "sk-gtui-" on every row; Enter shows it) is left out where both do not fit.
+ */
+export function keyColumns({channelName, lastUsed, requests, limitUse}: Usage, rows: readonly KeyRecord[], width = Infinity): Array<Column<KeyRecord>> {
+	const limits = (row: KeyRecord) => keyLimitsText(row, limitUse);
+	const columns: Array<Column<KeyRecord>> = [
 		{header: 'NAME', width: 8, grow: 2, value: row => row.name},
-		{header: 'KEY', width: 13, value: row => `${row.secret.slice(0, 12)}…`, color: () => theme.muted},
 		{header: 'MODELS', width: 8, grow: 2, value: row => row.models.join(',') || 'all'},
 		{header: 'CHANNELS', width: 8, grow: 1, value: row => row.channels.map(channelName).join(',') || 'all'},
 		{header: 'STATE', width: 14, value: row => keyStateText(row), color: stateColor},
 		{header: 'LAST USED', width: 9, value: row => relative(lastUsed.get(row.id) ?? null)},
 		{header: 'REQS', width: 5, align: 'right', value: row => String(requests.get(row.id) ?? 0)},
 	];
+	const wanted = Math.max(10, ...rows.map(row => limits(row).length));
+	const fixed = columns.reduce((sum, column) => sum + column.width + 1, 0);
+	if (width - fixed - wanted >= prefixColumn.width + 1) columns.splice(1, 0, prefixColumn);
+	const spare = width - columns.reduce((sum, column) => sum + column.width + 1, 0);
+	columns.push({header: 'LIMITS', width: Math.max(10, Math.min(wanted, spare)), value: limits, color: row => (row.limits ? undefined : theme.muted)});
+	return columns;
 }
 
 export const questions: Readonly<Record<Danger, (name: string) => string>> = {
@@ -51,9 +73,9 @@ export function SecretView({keyRecord, verb}: {readonly keyRecord: KeyRecord; re
 	);
 }
 
-type DetailsProps = {readonly keyRecord: KeyRecord; readonly channelName: (id: string) => string; readonly lastUsed: string | null; readonly requests: number};
+type DetailsProps = {readonly keyRecord: KeyRecord; readonly channelName: (id: string) => string; readonly lastUsed: string | null; readonly requests: number; readonly limits: string};
 
-export function KeyDetails({keyRecord, channelName, lastUsed, requests}: DetailsProps) {
+export function KeyDetails({keyRecord, channelName, lastUsed, requests, limits}: DetailsProps) {
 	return (
 		<Box flexDirection="column">
 			<Details
@@ -69,9 +91,10 @@ export function KeyDetails({keyRecord, channelName, lastUsed, requests}: Details
 					['created', keyRecord.createdAt],
 					['last used', lastUsed ? `${lastUsed} (${relative(lastUsed)})` : 'never'],
 					['requests', String(requests)],
+					['limits', limits],
 				]}
 			/>
-			<Text color={theme.muted}>Esc back</Text>
+			<Text color={theme.muted}>Esc back · e edit</Text>
 		</Box>
 	);
 }

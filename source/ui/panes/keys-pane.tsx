@@ -1,6 +1,7 @@
 /**
- * Keys pane: the virtual keys in a table; `n` creates one through a form, `c` copies a secret,
- * `r` revokes, `R` rotates and `d` deletes (each after a y/N question), Enter shows details.
+ * Keys pane: the virtual keys in a table, with what each used of its limits; `n` creates one and
+ * `e` edits one through a form, `c` copies a secret, `r` revokes, `R` rotates and `d` deletes
+ * (each after a y/N question), Enter shows details.
  */
 import {useState} from 'react';
 import {Box} from 'ink';
@@ -10,10 +11,11 @@ import {keysBindings, resolve, type KeysCommand} from '../commands.js';
 import {Confirm, isYes} from '../components/confirm.js';
 import {Panel} from '../components/panel.js';
 import {Table} from '../components/table.js';
+import type {LimitUse} from '../../proxy/limits.js';
 import type {ChannelRecord, KeyRecord} from '../../store/records.js';
 import {attempt, copyWithReport, type Report} from '../status.js';
 import {KeyForm} from './key-form.js';
-import {consequences, KeyDetails, keyColumns, questions, SecretView, type Danger} from './key-views.js';
+import {consequences, KeyDetails, keyColumns, keyLimitsText, questions, SecretView, type Danger} from './key-views.js';
 import {useKeypress} from '../hooks/use-keypress.js';
 
 export type KeysPaneProps = {
@@ -22,7 +24,9 @@ export type KeysPaneProps = {
 	readonly lastUsed: ReadonlyMap<string, string>;
 	/** Requests per key id. */
 	readonly requests: ReadonlyMap<string, number>;
-	readonly actions: Pick<Actions, 'createKey' | 'revokeKey' | 'rotateKey' | 'deleteKey'>;
+	/** Key id → what it used of its limits (keys without limits have none). */
+	readonly limitUse?: ReadonlyMap<string, LimitUse>;
+	readonly actions: Pick<Actions, 'createKey' | 'editKey' | 'revokeKey' | 'rotateKey' | 'deleteKey'>;
 	readonly clipboard: ClipboardPort;
 	readonly onStatus: Report;
 	/** Told when a form or question takes the keyboard (global keys pause meanwhile). */
@@ -32,7 +36,7 @@ export type KeysPaneProps = {
 	readonly height: number;
 };
 
-type Mode = {kind: 'list'} | {kind: 'details'} | {kind: 'form'} | {kind: 'confirm'; danger: Danger; key: KeyRecord} | {kind: 'secret'; key: KeyRecord; verb: string};
+type Mode = {kind: 'list'} | {kind: 'details'} | {kind: 'form'; key?: KeyRecord} | {kind: 'confirm'; danger: Danger; key: KeyRecord} | {kind: 'secret'; key: KeyRecord; verb: string};
 
 type Answer = {readonly actions: KeysPaneProps['actions']; readonly onStatus: Report; readonly setMode: (mode: Mode) => void};
 
@@ -66,6 +70,7 @@ export function KeysPane(props: KeysPaneProps) {
 		if (command === 'back') return setMode({kind: 'list'});
 		if (!key) return onStatus({kind: 'info', text: 'No keys yet: press n to create one.'});
 		if (command === 'details') return setMode({kind: 'details'});
+		if (command === 'edit-key') return setMode({kind: 'form', key});
 		if (command === 'copy-key') return void copyWithReport(clipboard, key.secret, `the secret of key "${key.name}"`, onStatus);
 		if (command === 'revoke-key' && key.revokedAt) return onStatus({kind: 'info', text: `Key "${key.name}" is revoked already.`});
 		setMode({kind: 'confirm', danger: command === 'revoke-key' ? 'revoke' : command === 'rotate-key' ? 'rotate' : 'delete', key});
@@ -81,29 +86,39 @@ export function KeysPane(props: KeysPaneProps) {
 		{isActive: active},
 	);
 
-	const onCreated = (created: KeyRecord) => {
+	const onDone = (saved: KeyRecord, verb: 'created' | 'saved') => {
+		if (verb === 'saved') {
+			setMode({kind: 'list'});
+			return onStatus({kind: 'ok', text: `Saved key "${saved.name}": the gateway applies it from the next request.`});
+		}
 		setSelected(keys.length);
-		setMode({kind: 'secret', key: created, verb: 'created'});
-		onStatus({kind: 'ok', text: `Created key "${created.name}". Press c to copy its secret.`});
+		setMode({kind: 'secret', key: saved, verb: 'created'});
+		onStatus({kind: 'ok', text: `Created key "${saved.name}". Press c to copy its secret.`});
 	};
 	return (
 		<Panel title="Virtual keys" subtitle={`${keys.length} key${keys.length === 1 ? '' : 's'} · clients only ever see these`} width={props.width} height={props.height}>
-			<KeysBody {...props} mode={mode} index={index} onCreated={onCreated} onCancel={() => setMode({kind: 'list'})} />
+			<KeysBody {...props} mode={mode} index={index} onDone={onDone} onCancel={() => setMode({kind: 'list'})} />
 		</Panel>
 	);
 }
 
-type BodyProps = KeysPaneProps & {readonly mode: Mode; readonly index: number; readonly onCreated: (key: KeyRecord) => void; readonly onCancel: () => void};
+type BodyProps = KeysPaneProps & {readonly mode: Mode; readonly index: number; readonly onDone: (key: KeyRecord, verb: 'created' | 'saved') => void; readonly onCancel: () => void};
 
-function KeysBody({keys, channels, lastUsed, requests, actions, active, width, height, mode, index, onCreated, onCancel}: BodyProps) {
+const noUse: ReadonlyMap<string, LimitUse> = new Map();
+
+function KeysBody({keys, channels, lastUsed, requests, limitUse = noUse, actions, active, width, height, mode, index, onDone, onCancel}: BodyProps) {
 	const key = keys[index];
 	const channelName = (id: string) => channels.find(channel => channel.id === id)?.name ?? id;
-	if (mode.kind === 'form') return <KeyForm active={active} channels={channels} createKey={actions.createKey} onCancel={onCancel} onCreated={onCreated} />;
+	if (mode.kind === 'form') {
+		return <KeyForm active={active} channels={channels} keyRecord={mode.key} createKey={actions.createKey} editKey={actions.editKey} onCancel={onCancel} onDone={onDone} height={height - 3} />;
+	}
 	if (mode.kind === 'secret') return <SecretView keyRecord={mode.key} verb={mode.verb} />;
-	if (mode.kind === 'details' && key) return <KeyDetails keyRecord={key} channelName={channelName} lastUsed={lastUsed.get(key.id) ?? null} requests={requests.get(key.id) ?? 0} />;
+	if (mode.kind === 'details' && key) {
+		return <KeyDetails keyRecord={key} channelName={channelName} lastUsed={lastUsed.get(key.id) ?? null} requests={requests.get(key.id) ?? 0} limits={keyLimitsText(key, limitUse)} />;
+	}
 	return (
 		<Box flexDirection="column">
-			<Table columns={keyColumns({channelName, lastUsed, requests})} rows={keys} rowKey={row => row.id} selected={active ? index : -1} width={width - 4} height={height - (mode.kind === 'confirm' ? 8 : 3)} empty="No keys yet. Press n to create one." />
+			<Table columns={keyColumns({channelName, lastUsed, requests, limitUse}, keys, width - 4)} rows={keys} rowKey={row => row.id} selected={active ? index : -1} width={width - 4} height={height - (mode.kind === 'confirm' ? 8 : 3)} empty="No keys yet. Press n to create one." />
 			{mode.kind === 'confirm' ? <Confirm question={questions[mode.danger](mode.key.name)} consequence={consequences[mode.danger]} /> : null}
 		</Box>
 	);

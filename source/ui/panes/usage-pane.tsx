@@ -1,6 +1,6 @@
 /**
- * Usage pane: totals (requests, failed, tokens in/out) by key and by model, for today or all time
- * (`t`), and the live request log, newest first. ↑/↓ select a request, Enter shows it in full.
+ * Usage pane: totals (requests, failed, tokens in/out, cost) by key and by model, for today or all
+ * time (`t`), and the live request log, newest first. ↑/↓ select a request, Enter shows it in full.
  * The props are plain `UsageRow`s and `RequestFinished` events: where they come from is the
  * hooks' business.
  */
@@ -12,7 +12,7 @@ import {Table} from '../components/table.js';
 import type {RequestFinished} from '../../events.js';
 import type {UsageRow} from '../../services/usage-types.js';
 import {sumRows} from '../session-usage.js';
-import {compact} from '../text.js';
+import {compact, costText} from '../text.js';
 import {theme} from '../theme.js';
 import type {UsagePeriod, UsageSnapshot} from '../usage-view.js';
 import {logColumns, RequestDetails} from './request-log-view.js';
@@ -31,7 +31,7 @@ export type UsagePaneProps = {
 
 function totalsText(label: string, rows: readonly UsageRow[]): string {
 	const sum = sumRows(label, rows);
-	return `${label}: ${sum.requests} requests, ${sum.failed} failed, ${compact(sum.inputTokens)} in, ${compact(sum.outputTokens)} out`;
+	return `${label}: ${sum.requests} requests, ${sum.failed} failed, ${compact(sum.inputTokens)} in, ${compact(sum.outputTokens)} out, ${costText(sum)}`;
 }
 
 const usageColumns = (title: string) => [
@@ -40,6 +40,7 @@ const usageColumns = (title: string) => [
 	{header: 'FAIL', width: 4, align: 'right' as const, value: (row: UsageRow) => String(row.failed), color: (row: UsageRow) => (row.failed ? theme.error : undefined)},
 	{header: 'IN', width: 6, align: 'right' as const, value: (row: UsageRow) => compact(row.inputTokens)},
 	{header: 'OUT', width: 6, align: 'right' as const, value: (row: UsageRow) => compact(row.outputTokens)},
+	{header: 'COST', width: 8, align: 'right' as const, value: (row: UsageRow) => costText(row), color: (row: UsageRow) => (row.unpriced ? theme.warn : undefined)},
 ];
 
 export function UsagePane({usage, log, source, active, width, height}: UsagePaneProps) {
@@ -69,7 +70,7 @@ export function UsagePane({usage, log, source, active, width, height}: UsagePane
 	const totals = usage[period];
 	const tableRows = Math.min(4, Math.max(1, totals.byKey.length, totals.byModel.length));
 	const half = Math.floor((inner - 3) / 2);
-	const logHeight = height - 3 - 2 - (tableRows + 1) - 2;
+	const logHeight = height - 4 - 2 - (tableRows + 1) - 2;
 	const periodText = period === 'today' ? 'today (t: all time)' : 'all time (t: today)';
 	if (details && selected) {
 		return (
@@ -80,9 +81,9 @@ export function UsagePane({usage, log, source, active, width, height}: UsagePane
 	}
 	return (
 		<Panel title="Usage" subtitle={`${periodText} · ${source === 'session' ? 'counted since this TUI started' : 'from the stored history'}`} width={width} height={height}>
-			<Text wrap="truncate">
-				<Text>{totalsText('Today', usage.today.byKey)}</Text>
-				<Text color={theme.muted}>{`   ${totalsText('All time', usage.all.byKey)}`}</Text>
+			<Text wrap="truncate">{totalsText('Today', usage.today.byKey)}</Text>
+			<Text wrap="truncate" color={theme.muted}>
+				{totalsText('All time', usage.all.byKey)}
 			</Text>
 			{usage.error ? <Text color={theme.error}>{usage.error}</Text> : null}
 			<Box marginTop={1}>

@@ -1,0 +1,62 @@
+/**
+ * What each limited key has used of its limits, for the Keys pane: live from the in-process
+ * gateway's limiter (memory only, so cheap to read), or, when this process does not serve (its
+ * port was taken), from the persisted usage, as `gateway-tui keys list` reads it. Re-read a moment
+ * after requests finish and every `pollMs` (windows roll over, keys change); published only when
+ * a number changed.
+ */
+import type {EventBus} from '../events.js';
+import type {KeyLimiter, LimitUse} from '../proxy/limits.js';
+import type {KeyRecord} from '../store/records.js';
+import {ExternalStore} from './external-store.js';
+
+/** Key id → what it used in its current windows. */
+export type LimitUseMap = ReadonlyMap<string, LimitUse>;
+
+export type LimitUseSource = (keys: readonly KeyRecord[]) => Promise<LimitUseMap> | LimitUseMap;
+
+/** The live counters of the gateway running in this process. */
+export function liveLimitUse(limiter: Pick<KeyLimiter, 'use'>): LimitUseSource {
+	return keys => new Map(keys.filter(key => key.limits).map(key => [key.id, limiter.use(key)]));
+}
+
+const fields = ['rpm', 'rpd', 'tpm', 'tpd', 'spendUsd'] as const;
+
+export function sameUse(a: LimitUseMap, b: LimitUseMap): boolean {
+	if (a.size !== b.size) return false;
+	return [...a].every(([id, use]) => {
+		const other = b.get(id);
+		return other !== undefined && fields.every(field => use[field] === other[field]);
+	});
+}
+
+export type LimitViewOptions = {readonly delayMs?: number; readonly pollMs?: number};
+
+export function createLimitView(events: EventBus, keys: () => readonly KeyRecord[], source: LimitUseSource, {delayMs = 250, pollMs = 2000}: LimitViewOptions = {}): ExternalStore<LimitUseMap> {
+	let pending: NodeJS.Timeout | undefined;
+	const store: ExternalStore<LimitUseMap> = new ExternalStore<LimitUseMap>(new Map(), 0, () => {
+		const refresh = () => {
+			pending = undefined;
+			Promise.resolve()
+				.then(() => source(keys()))
+				.then(
+					use => {
+						if (!sameUse(use, store.current)) store.set(use);
+					},
+					() => {}, // the last numbers stay; the Keys pane still shows the limits themselves
+				);
+		};
+		refresh();
+		const off = events.on('request:finished', () => {
+			pending ??= setTimeout(refresh, delayMs);
+		});
+		const poll = setInterval(() => (pending ??= setTimeout(refresh, 0)), pollMs);
+		return () => {
+			off();
+			clearInterval(poll);
+			if (pending) clearTimeout(pending);
+			pending = undefined;
+		};
+	});
+	return store;
+}
