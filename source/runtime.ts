@@ -53,7 +53,7 @@ export async function startGateway(options: {home: string; host: string; port: n
 	const health = new ChannelHealth(events, options.health);
 	const publisher = new HealthPublisher(store, events);
 	const limiter = new KeyLimiter(events, options.clock);
-	await restoreLimits(limiter, store, [...registry.snapshot.keysByHash.values()]);
+	await restoreLimits(limiter, store, [...registry.snapshot.keysById.values()]);
 	const stopLimits = countLimitedUse(limiter, registry, events);
 	const app = createServer({registry, health, limiter, events, relay: options.relay ?? defaultRelayOptions});
 	const stopProbe = options.probeEveryMs ? startHealthProbe(registry, health, options.probeEveryMs) : () => {};

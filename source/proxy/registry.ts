@@ -15,6 +15,8 @@ import {keyState, listKeys, recordLastUsed} from '../services/keys.js';
 
 export type Snapshot = {
 	readonly keysByHash: ReadonlyMap<string, KeyRecord>;
+	/** The same keys by id, for what finished requests report (they carry the key's id). */
+	readonly keysById: ReadonlyMap<string, KeyRecord>;
 	/** Hashes of the channels' real keys: presenting one is refused with its own message. */
 	readonly providerKeyHashes: ReadonlySet<string>;
 	readonly channels: readonly ChannelRecord[];
@@ -23,7 +25,7 @@ export type Snapshot = {
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
 export class Registry {
-	private current: Snapshot = {keysByHash: new Map(), providerKeyHashes: new Set(), channels: []};
+	private current: Snapshot = {keysByHash: new Map(), keysById: new Map(), providerKeyHashes: new Set(), channels: []};
 	private revision = '';
 	private timer: NodeJS.Timeout | undefined;
 	private readonly lastUsed = new Map<string, string>();
@@ -44,6 +46,7 @@ export class Registry {
 		const [keys, channels] = await Promise.all([listKeys(this.store), listChannels(this.store)]);
 		this.current = {
 			keysByHash: new Map(keys.map(key => [key.hash, key])),
+			keysById: new Map(keys.map(key => [key.id, key])),
 			providerKeyHashes: new Set(channels.flatMap(channel => (channel.apiKey ? [sha256(channel.apiKey).toString('hex')] : []))),
 			channels,
 		};

@@ -52,7 +52,7 @@ export function countLimitedUse(limiter: KeyLimiter, registry: Registry, events:
 	return events.on('request:finished', event => {
 		if (!event.keyId || !event.usage) return;
 		const snapshot = registry.snapshot;
-		const key = [...snapshot.keysByHash.values()].find(item => item.id === event.keyId);
+		const key = snapshot.keysById.get(event.keyId);
 		if (!key?.limits) return;
 		const channel = snapshot.channels.find(item => item.id === event.channelId);
 		const {costUsd} = costOf(event.usage, priceOf(channel, event.model, event.upstreamModel));

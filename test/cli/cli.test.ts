@@ -2,7 +2,7 @@ import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {createServer} from 'node:net';
 import {rmSync} from 'node:fs';
-import {runCli, startServe, stopChild} from '../helpers/cli.js';
+import {assertRefused, runCli, startServe, stopChild} from '../helpers/cli.js';
 import {tempHome} from '../helpers/gateway.js';
 import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js';
 import {openaiClient, eventually} from '../helpers/sdks.js';
@@ -20,14 +20,6 @@ after(async () => {
 	await provider.close();
 	rmSync(home, {recursive: true, force: true});
 });
-
-function assertRefused(result: {code: number | null; stderr: string; stdout: string}, message: RegExp): void {
-	assert.equal(result.code, 1, result.stderr);
-	assert.equal(result.stdout, '');
-	const lines = result.stderr.trim().split('\n');
-	assert.match(lines[0]!, /^gateway-tui: /);
-	assert.match(lines[0]!, message);
-}
 
 test('keys create --json prints the key; list/show/revoke/rotate/delete work by name; bad input exits 1 with one line', async () => {
 	const created = await runCli(['keys', 'create', '--name', 'alpha', '--models', 'm1,m2', '--expires-in', '30d', '--description', 'test key', '--json'], env);

@@ -6,7 +6,7 @@ import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {spawn} from 'node:child_process';
 import {rmSync} from 'node:fs';
-import {cliArgs, runCli, type Ran} from '../helpers/cli.js';
+import {assertRefused, cliArgs, runCli, type Ran} from '../helpers/cli.js';
 import {tempHome} from '../helpers/gateway.js';
 import {eventually} from '../helpers/sdks.js';
 import {Store} from '../../source/store/index.js';
@@ -35,15 +35,6 @@ async function record(events: ReadonlyArray<Partial<RequestFinished>>): Promise<
 function ok(result: Ran): string {
 	assert.equal(result.code, 0, result.stderr);
 	return result.stdout;
-}
-
-function assertRefused(result: Ran, message: RegExp): void {
-	assert.equal(result.code, 1, result.stderr);
-	assert.equal(result.stdout, '');
-	const lines = result.stderr.trim().split('\n');
-	assert.equal(lines.length, 1, result.stderr);
-	assert.match(lines[0]!, /^gateway-tui: /);
-	assert.match(lines[0]!, message);
 }
 
 before(async () => {

@@ -3,6 +3,7 @@
  * `gateway-tui` bin points to (`npm test` builds it first; `node test/run.mjs` alone uses what was
  * last built — run `npm run build` after changing source/).
  */
+import assert from 'node:assert/strict';
 import {spawn, type ChildProcess} from 'node:child_process';
 import {fileURLToPath} from 'node:url';
 
@@ -44,4 +45,14 @@ export async function stopChild(child: ChildProcess): Promise<number | null> {
 	const closed = new Promise<number | null>(resolve => child.once('close', code => resolve(code)));
 	child.kill('SIGINT');
 	return closed;
+}
+
+/** A refused command: exit code 1, nothing on stdout, and one line on stderr that matches `message`. */
+export function assertRefused(result: Ran, message: RegExp): void {
+	assert.equal(result.code, 1, result.stderr);
+	assert.equal(result.stdout, '');
+	const lines = result.stderr.trim().split('\n');
+	assert.equal(lines.length, 1, result.stderr);
+	assert.match(lines[0]!, /^gateway-tui: /);
+	assert.match(lines[0]!, message);
 }

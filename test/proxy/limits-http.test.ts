@@ -72,11 +72,11 @@ for (const format of ['openai', 'anthropic', 'gemini'] as const) {
 		const tokens = await keyWith({tpm: '30', tpd: '50'});
 		assert.equal((await ask(format, tokens)).status, 200);
 		assert.equal((await ask(format, tokens)).status, 200, '18 tokens used: under 30');
-		await eventually(() => gateway.limiter.use([...gateway.registry.snapshot.keysByHash.values()].find(key => key.secret === tokens)!).tpm === 36);
+		await eventually(() => gateway.limiter.use([...gateway.registry.snapshot.keysById.values()].find(key => key.secret === tokens)!).tpm === 36);
 		assertRefused(format, await ask(format, tokens), /30 tokens per minute \(used 36\)/);
 		now += 60_000;
 		assert.equal((await ask(format, tokens)).status, 200);
-		await eventually(() => gateway.limiter.use([...gateway.registry.snapshot.keysByHash.values()].find(key => key.secret === tokens)!).tpd === 54);
+		await eventually(() => gateway.limiter.use([...gateway.registry.snapshot.keysById.values()].find(key => key.secret === tokens)!).tpd === 54);
 		now += 60_000;
 		assertRefused(format, await ask(format, tokens), /50 tokens per day \(used 54\)/);
 	});
@@ -102,7 +102,7 @@ test('a budget: cost accumulates from priced usage, a warning at the threshold, 
 	for (let i = 0; i < 3; i++) assert.equal((await ask('openai', agent)).status, 200);
 	await eventually(() => warnings.length === 1, 2000, 'the budget warning');
 	assert.equal(warnings[0]!.keyName, 'agent');
-	await eventually(() => gateway.limiter.use([...gateway.registry.snapshot.keysByHash.values()].find(key => key.name === 'agent')!).spendUsd > 0.05);
+	await eventually(() => gateway.limiter.use([...gateway.registry.snapshot.keysById.values()].find(key => key.name === 'agent')!).spendUsd > 0.05);
 	assertRefused('openai', await ask('openai', agent), /"agent" has spent \$0\.05 of its \$0\.05 budget today\. It resets in/, true);
 	assertRefused('anthropic', await ask('anthropic', agent), /budget today/, true);
 	assertRefused('gemini', await ask('gemini', agent), /budget today/, true);

@@ -2,7 +2,7 @@ import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {runCli, type Ran} from '../helpers/cli.js';
+import {assertRefused, runCli} from '../helpers/cli.js';
 import {tempHome} from '../helpers/gateway.js';
 import type {ApplyResult, ToolStatus, UndoResult} from '../../source/services/takeover/index.js';
 
@@ -18,15 +18,6 @@ before(() => {
 	env = {HOME: home, GATEWAY_TUI_HOME: join(root, 'data'), CODEX_HOME: undefined, ANTHROPIC_API_KEY: undefined, GEMINI_API_KEY: undefined, GOOGLE_GEMINI_BASE_URL: undefined};
 });
 after(() => rmSync(root, {recursive: true, force: true}));
-
-function assertRefused(result: Ran, message: RegExp): void {
-	assert.equal(result.code, 1, result.stderr);
-	assert.equal(result.stdout, '');
-	const lines = result.stderr.trim().split('\n');
-	assert.equal(lines.length, 1, result.stderr);
-	assert.match(lines[0]!, /^gateway-tui: /);
-	assert.match(lines[0]!, message);
-}
 
 test('takeover status, apply, undo through the CLI, with --json and human output', async () => {
 	const empty = JSON.parse((await runCli(['takeover', 'status', '--json'], env)).stdout) as ToolStatus[];

@@ -7,9 +7,9 @@
  * A line that starts with `{` is data only (the event name is then absent, as for OpenAI/Gemini).
  */
 import {readFileSync} from 'node:fs';
+export {collect, fromArray as replay, recordingContext, type RecordingContext} from '../../helpers/streams.js';
 import {createServer, type Server} from 'node:http';
 import type {AddressInfo} from 'node:net';
-import type {TranslationContext} from '../../../source/formats/adapter.js';
 import type {SseMessage} from '../../../source/formats/sse.js';
 
 const root = new URL('../../fixtures/anthropic/', import.meta.url);
@@ -29,36 +29,8 @@ export function loadChunks(name: string): SseMessage[] {
 		});
 }
 
-/** Replays items one by one, as a stream would deliver them. */
-export async function* replay<T>(items: readonly T[]): AsyncGenerator<T> {
-	for (const item of items) {
-		await Promise.resolve();
-		yield item;
-	}
-}
 
-export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-	const out: T[] = [];
-	for await (const item of items) out.push(item);
-	return out;
-}
 
-export type RecordingContext = TranslationContext & {readonly warnings: string[]};
-
-export function recordingContext(images: Record<string, {mediaType: string; data: string}> = {}): RecordingContext {
-	const warnings: string[] = [];
-	return {
-		warnings,
-		warn(message) {
-			warnings.push(message);
-		},
-		async fetchImage(url) {
-			const image = images[url];
-			if (!image) throw new Error(`unexpected image fetch: ${url}`);
-			return image;
-		},
-	};
-}
 
 /** A tiny HTTP server answering every request with `body` (a JSON value or SSE text), for the official SDKs to read. */
 export async function serveOnce(body: string, contentType: string): Promise<{url: string; close(): Promise<void>; requests: unknown[]}> {

@@ -13,7 +13,7 @@
  * error, requests) are written in the same shape from the API reference.
  */
 import {readFileSync} from 'node:fs';
-import type {TranslationContext} from '../../../source/formats/adapter.js';
+export {collect, fromArray as replay, recordingContext as testContext} from '../../helpers/streams.js';
 import type {SseMessage} from '../../../source/formats/sse.js';
 
 const directory = new URL('../../fixtures/gemini/', import.meta.url);
@@ -29,34 +29,8 @@ export function loadChunks(name: string): SseMessage[] {
 		.map(data => ({data}));
 }
 
-export async function* replay<T>(items: readonly T[]): AsyncGenerator<T> {
-	for (const item of items) yield item;
-}
 
-export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-	const out: T[] = [];
-	for await (const item of iterable) out.push(item);
-	return out;
-}
 
-/** A translation context that records warnings and serves images from a map. */
-export function testContext(images: Record<string, {mediaType: string; data: string}> = {}): TranslationContext & {warnings: string[]; fetched: string[]} {
-	const warnings: string[] = [];
-	const fetched: string[] = [];
-	return {
-		warnings,
-		fetched,
-		warn(message) {
-			warnings.push(message);
-		},
-		async fetchImage(url) {
-			fetched.push(url);
-			const image = images[url];
-			if (!image) throw new Error(`no test image for ${url}`);
-			return image;
-		},
-	};
-}
 
 /** An async iterable fed by hand, to prove a generator answers each item before the next one exists. */
 export function channel<T>() {

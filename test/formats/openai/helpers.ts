@@ -5,8 +5,9 @@
  *   (a JSON chunk, or `[DONE]`). OpenAI streams have no `event:` lines. Blank lines are ignored.
  */
 import {readFileSync} from 'node:fs';
+import {fromArray} from '../../helpers/streams.js';
+export {collect, fromArray, recordingContext as testContext, type RecordingContext as TestContext} from '../../helpers/streams.js';
 import {fileURLToPath} from 'node:url';
-import type {TranslationContext} from '../../../source/formats/adapter.js';
 import type {IRStreamEvent} from '../../../source/formats/ir.js';
 import type {SseMessage} from '../../../source/formats/sse.js';
 
@@ -26,30 +27,8 @@ export async function* sseMessages(lines: readonly string[]): AsyncGenerator<Sse
 	for (const data of lines) yield {data};
 }
 
-export async function* fromArray<T>(items: readonly T[]): AsyncGenerator<T> {
-	for (const item of items) yield item;
-}
 
-export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-	const out: T[] = [];
-	for await (const item of iterable) out.push(item);
-	return out;
-}
 
-export type TestContext = TranslationContext & {readonly warnings: string[]};
-
-export function testContext(): TestContext {
-	const warnings: string[] = [];
-	return {
-		warnings,
-		warn(message) {
-			warnings.push(message);
-		},
-		async fetchImage(url) {
-			throw new Error(`unexpected fetchImage(${url})`);
-		},
-	};
-}
 
 /** Parse encoded SSE frames back into their data payloads (JSON objects, or the `[DONE]` string). */
 export function framePayloads(frames: readonly string[]): unknown[] {
