@@ -24,10 +24,6 @@ export class GatewayError extends Error implements IRError {
 	static from(error: IRError): GatewayError {
 		return error instanceof GatewayError ? error : new GatewayError(error.kind, error.status, error.message, error);
 	}
-
-	toIR(): IRError {
-		return {kind: this.kind, status: this.status, message: this.message, code: this.code, param: this.param, retryAfter: this.retryAfter};
-	}
 }
 
 export const invalidRequest = (message: string, param?: string): GatewayError =>

@@ -19,6 +19,7 @@ import {upstreamFailure, type UpstreamResponse} from './upstream.js';
 import {callChannel} from './upstream-call.js';
 import {headerValue, mapUpstreamError, parseJson, scrub} from './upstream-errors.js';
 import {translationContext} from './translation-context.js';
+import type {TranslationContext} from '../formats/adapter.js';
 
 type Outgoing = {path: string; query?: Record<string, string>; body: Record<string, unknown>; headers: Record<string, string>; stripUsage: boolean};
 
@@ -85,12 +86,11 @@ export async function passthrough(context: RelayContext): Promise<void> {
 		await reply.code(upstream.statusCode).headers(forwardedHeaders(upstream.headers)).send(text);
 		return;
 	}
-	await pipeStream(context, upstream, out.stripUsage, abort);
+	await pipeStream(context, ctx, upstream, out.stripUsage, abort);
 }
 
-async function pipeStream(context: RelayContext, upstream: UpstreamResponse, stripUsage: boolean, abort: AbortController): Promise<void> {
+async function pipeStream(context: RelayContext, ctx: TranslationContext, upstream: UpstreamResponse, stripUsage: boolean, abort: AbortController): Promise<void> {
 	const {route, exchange} = context;
-	const ctx = translationContext(context);
 	const sse = /text\/event-stream/i.test(headerValue(upstream.headers, 'content-type') ?? '');
 	const meter = new StreamMeter(
 		context.inbound,
