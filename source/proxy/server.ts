@@ -2,7 +2,7 @@
  * The Fastify app. `createServer` builds it and never listens; the caller (serve, the TUI, tests)
  * decides where. One encapsulated plugin per inbound format, each rendering errors in its format.
  */
-import Fastify, {type FastifyBaseLogger, type FastifyInstance, type FastifyRequest} from 'fastify';
+import Fastify, {type FastifyInstance, type FastifyRequest} from 'fastify';
 import {GatewayError} from '../errors.js';
 import type {InboundFormat} from '../formats/ir.js';
 import {beginExchange} from './exchange.js';
@@ -15,10 +15,6 @@ import type {ProxyDeps} from './routes/shared.js';
 
 export type {ProxyDeps} from './routes/shared.js';
 
-export type ServerOptions = ProxyDeps & {
-	/** Fastify's logger; off by default (in TUI mode nothing but Ink may write to the terminal). */
-	readonly logger?: FastifyBaseLogger | false;
-};
 
 /** The format a path implies, for answers outside any route (404s). */
 export function formatOfPath(request: FastifyRequest): InboundFormat {
@@ -28,11 +24,12 @@ export function formatOfPath(request: FastifyRequest): InboundFormat {
 	return 'openai';
 }
 
-export function createServer(options: ServerOptions): FastifyInstance {
+export function createServer(options: ProxyDeps): FastifyInstance {
 	const app = Fastify({
 		bodyLimit: bodyLimitBytes,
-		logger: options.logger ?? false,
-		disableRequestLogging: true,
+		// Requests are logged from the event bus (serve's lines, the TUI's log file); in TUI mode nothing
+		// but Ink may write to the terminal, so Fastify's own logger stays off.
+		logger: false,
 		forceCloseConnections: true,
 		return503OnClosing: false,
 	});
