@@ -3,7 +3,7 @@
  * gateway-tui's entry point: parse the command line, run the command, turn expected failures
  * (bad input, unreadable store, port in use) into one line on stderr and exit code 1.
  */
-import {UserError} from './errors.js';
+import {UserError} from './base/errors.js';
 import {StoreError} from './store/index.js';
 import {buildProgram} from './cli/program.js';
 

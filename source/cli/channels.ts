@@ -1,13 +1,14 @@
 /** `gateway-tui channels …` */
 import type {Command} from 'commander';
-import {addChannel, channelView, editChannel, findChannel, listChannels, removeChannel, setChannelEnabled, testChannel, type ChannelView} from '../services/channels.js';
+import {addChannel, channelView, editChannel, findChannel, removeChannel, setChannelEnabled, testChannel, type ChannelView} from '../services/channels.js';
 import {formatModels} from '../services/parse.js';
-import {formatPrices} from '../services/prices.js';
-import {readPublishedHealth, type PublishedHealth} from '../services/health.js';
-import type {ChannelRecord} from '../store/records.js';
+import {formatPrices} from '../base/prices.js';
+import {readPublishedHealth, type PublishedHealth} from '../store/published-health.js';
+import type {ChannelRecord} from '../base/records.js';
 import type {Store} from '../store/index.js';
 import {withStore} from './context.js';
 import {print, printJson, table} from './output.js';
+import {listChannels} from '../store/channels.js';
 
 type JsonFlag = {json?: boolean};
 type ChannelFlags = {name?: string; format?: string; baseUrl?: string; apiKey?: string; models?: string; priority?: string; price?: string[]; responsesApi?: string};
@@ -148,7 +149,7 @@ export function registerChannels(program: Command): void {
 		.option('--json', 'print JSON')
 		.action(async (ref: string, options: JsonFlag, command: Command) => {
 			await withStore(command, async store => {
-				const {channel, result} = await testChannel(store, ref);
+				const {channel, result} = await testChannel(store, ref, async channel => (await import('../proxy/probe.js')).probeChannel(channel));
 				if (options.json) printJson({channel: channel.name, ...result});
 				else if (result.ok) print(`Channel "${channel.name}" answered in ${result.latencyMs} ms (${result.models} models listed).`);
 				else print(`Channel "${channel.name}" failed after ${result.latencyMs} ms: ${result.error}`);

@@ -1,6 +1,6 @@
 /** What every command needs: the resolved home and the store, opened once and closed after. */
 import type {Command} from 'commander';
-import {resolveHome} from '../paths.js';
+import {resolveHome} from '../base/paths.js';
 import {Store} from '../store/index.js';
 
 export function homeOf(command: Command): string {

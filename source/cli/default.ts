@@ -4,8 +4,8 @@
  * `gateway-tui serve` would, and says so.
  */
 import type {Command} from 'commander';
-import {UserError} from '../errors.js';
-import {defaultHost, defaultPort} from '../paths.js';
+import {UserError} from '../base/errors.js';
+import {defaultHost, defaultPort} from '../base/paths.js';
 import {homeOf} from './context.js';
 import {parsePort, serve} from './serve.js';
 

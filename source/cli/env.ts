@@ -1,12 +1,14 @@
 /** `gateway-tui env KEY` — export lines for each tool, with the key's secret filled in. */
 import type {Command} from 'commander';
-import {UserError} from '../errors.js';
-import {envVars, exportLines, gatewayUrl, parseTool, toolTitles, tools} from '../services/endpoints.js';
-import {findKey, keyState} from '../services/keys.js';
-import {defaultHost, defaultPort} from '../paths.js';
+import {UserError} from '../base/errors.js';
+import {envVars, exportLines, parseTool, toolTitles, tools} from '../services/endpoints.js';
+import {findKey} from '../services/keys.js';
+import {defaultHost, defaultPort} from '../base/paths.js';
 import {withStore} from './context.js';
 import {print, printJson} from './output.js';
 import {parsePort} from './serve.js';
+import {keyState} from '../store/keys.js';
+import {gatewayUrl} from '../base/paths.js';
 
 export function registerEnv(program: Command): void {
 	program

@@ -1,14 +1,16 @@
 /** `gateway-tui keys …` */
 import type {Command} from 'commander';
-import {createKey, deleteKey, editKey, findKey, keyView, lastUsed, listKeys, revokeKey, rotateKey, type EditKeyInput, type KeyView} from '../services/keys.js';
+import {createKey, deleteKey, editKey, findKey, keyView, revokeKey, rotateKey, type EditKeyInput, type KeyView} from '../services/keys.js';
 import {limitsText, type LimitFlags} from '../services/limit-flags.js';
-import {persistedUse} from '../services/limits.js';
-import type {KeyRecord} from '../store/records.js';
-import {keyTotals, type UsageRow} from '../services/usage.js';
+import {persistedUse} from '../store/limit-use.js';
+import type {KeyRecord} from '../base/records.js';
+import {keyTotals, type UsageRow} from '../store/usage-summary.js';
 import {formatCost} from './usage.js';
 import type {Store} from '../store/index.js';
 import {withStore} from './context.js';
-import {print, printJson, relative, table} from './output.js';
+import {print, printJson, table} from './output.js';
+import {lastUsed, listKeys} from '../store/keys.js';
+import {relative} from '../base/relative-time.js';
 
 type JsonFlag = {json?: boolean};
 

@@ -1,7 +1,7 @@
 /** `gateway-tui logs` — the request log: the newest records, then (with --follow) new ones as they land. */
 import type {Command} from 'commander';
-import {UserError} from '../errors.js';
-import {recentRequests, watchRequests, type RequestRecord} from '../services/usage.js';
+import {UserError} from '../base/errors.js';
+import {recentRequests, watchRequests, type RequestRecord} from '../store/usage-summary.js';
 import {withStore} from './context.js';
 import {print, printJson} from './output.js';
 

@@ -1,38 +1,16 @@
 /** `gateway-tui serve` — the proxy alone, headless, one log line per finished request. */
 import type {Command} from 'commander';
-import {UserError} from '../errors.js';
-import type {RequestFinished} from '../events.js';
-import {defaultHost, defaultPort} from '../paths.js';
+import {UserError} from '../base/errors.js';
+import {defaultHost, defaultPort} from '../base/paths.js';
+import {formatRequestLine} from '../services/request-line.js';
 import {homeOf} from './context.js';
 import {parseDuration} from '../services/parse.js';
-import {periodWords} from '../proxy/limits.js';
+import {periodWords} from '../base/periods.js';
 
 export function parsePort(text: string): number {
 	const port = Number(text);
 	if (!/^\d+$/.test(text) || port > 65_535) throw new UserError(`Invalid port "${text}": give a number from 1 to 65535 (0 picks a free port), e.g. --port ${defaultPort}.`);
 	return port;
-}
-
-/** One human line per request. Never a key: only the key's name. */
-export function formatRequestLine(event: RequestFinished): string {
-	const formats = event.outboundFormat && event.outboundFormat !== event.inboundFormat ? `${event.inboundFormat}→${event.outboundFormat}` : event.inboundFormat;
-	const usage = event.usage ? ` in=${event.usage.inputTokens} out=${event.usage.outputTokens}${event.usage.cachedTokens ? ` cached=${event.usage.cachedTokens}` : ''}` : '';
-	const parts = [
-		event.time,
-		String(event.status),
-		`${event.method} ${event.path}`,
-		formats,
-		event.keyName ? `key=${event.keyName}` : null,
-		event.model ? `model=${event.model}` : null,
-		event.channelName ? `channel=${event.channelName}` : null,
-		event.attempts && event.attempts.length > 1 ? `failover=${event.attempts.join('→')}` : null,
-		event.stream ? 'stream' : null,
-		`${event.latencyMs}ms${usage}`,
-		event.outcome === 'aborted' ? 'ABORTED' : null,
-		event.error ? `error="${event.error}"` : null,
-		event.warnings.length > 0 ? `warnings="${event.warnings.join('; ')}"` : null,
-	];
-	return parts.filter(Boolean).join('  ');
 }
 
 export function registerServe(program: Command): void {
@@ -51,7 +29,7 @@ export function registerServe(program: Command): void {
 
 export async function serve(home: string, host: string, port: number, jsonLogs: boolean, probeEveryMs?: number): Promise<void> {
 	// The proxy's modules (fastify, undici, the format adapters) load only when a gateway starts.
-	const {isLoopback, startGateway} = await import('../runtime.js');
+	const {isLoopback, startGateway} = await import('../proxy/gateway.js');
 	const gateway = await startGateway({home, host, port, probeEveryMs});
 	gateway.events.on('request:finished', event => {
 		process.stdout.write(`${jsonLogs ? JSON.stringify(event) : formatRequestLine(event)}\n`);

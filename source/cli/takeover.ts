@@ -1,9 +1,8 @@
 /** `gateway-tui takeover status | apply <tool> | undo <tool>` */
 import {homedir} from 'node:os';
 import type {Command} from 'commander';
-import {UserError} from '../errors.js';
-import {defaultHost, defaultPort} from '../paths.js';
-import {gatewayUrl} from '../services/endpoints.js';
+import {UserError} from '../base/errors.js';
+import {defaultHost, defaultPort} from '../base/paths.js';
 import {
 	applyTakeover,
 	parseTakeoverTool,
@@ -20,6 +19,7 @@ import {
 import {homeOf, withStore} from './context.js';
 import {print, printJson, table} from './output.js';
 import {parsePort} from './serve.js';
+import {gatewayUrl} from '../base/paths.js';
 
 type Flags = {host: string; port: string; json?: boolean};
 type ApplyFlags = Flags & {key?: string; model?: string; force?: boolean};

@@ -1,8 +1,8 @@
 /** `gateway-tui usage` — totals by key, model, channel, day or hour, as a table, JSON or CSV. */
 import type {Command} from 'commander';
-import {UserError} from '../errors.js';
+import {UserError} from '../base/errors.js';
 import {parseDuration} from '../services/parse.js';
-import {usageDimensions, usageSummary, type UsageGroupBy, type UsageRow} from '../services/usage.js';
+import {usageDimensions, usageSummary, type UsageGroupBy, type UsageRow} from '../store/usage-summary.js';
 import {withStore} from './context.js';
 import {print, printJson, table} from './output.js';
 

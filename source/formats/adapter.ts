@@ -2,7 +2,7 @@
  * The contract every wire format implements. The relay only ever talks to this interface:
  * a fourth format (OpenAI Responses) is one more folder implementing it, not more converters.
  */
-import type {Format, InboundFormat, IRError, IRRequest, IRResponse, IRStreamEvent, JsonObject, JsonValue} from './ir.js';
+import type {Format, InboundFormat, IRError, IRRequest, IRResponse, IRStreamEvent, JsonObject, JsonValue} from '../base/ir.js';
 import type {SseMessage} from './sse.js';
 
 /** Per-request translation context: collects losses and provides I/O the conversion may need. */

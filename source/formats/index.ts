@@ -1,6 +1,6 @@
 /** The adapter for each wire format (hub and spoke: every adapter converts to and from the IR only). */
 import type {FormatAdapter, InboundAdapter} from './adapter.js';
-import type {Format, InboundFormat} from './ir.js';
+import type {Format, InboundFormat} from '../base/ir.js';
 import {openaiAdapter} from './openai/index.js';
 import {anthropicAdapter} from './anthropic/index.js';
 import {geminiAdapter} from './gemini/index.js';

@@ -7,7 +7,7 @@
  *   knows its origin when the client echoes it back; an unwrapped value belongs to the slot's own format;
  * - where it has none (OpenAI chat tool calls), a bounded in-memory map from tool-call id to signature.
  */
-import type {Format, IRSignature} from './ir.js';
+import type {Format, IRSignature} from '../base/ir.js';
 
 const prefix = 'gtui1.';
 

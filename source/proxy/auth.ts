@@ -4,7 +4,7 @@
  * Responses (Codex, `env_key`): `Authorization: Bearer`, as OpenAI.
  */
 import type {FastifyRequest} from 'fastify';
-import {assertNever, type InboundFormat} from '../formats/ir.js';
+import {assertNever, type InboundFormat} from '../base/ir.js';
 
 function header(request: FastifyRequest, name: string): string | undefined {
 	const value = request.headers[name];

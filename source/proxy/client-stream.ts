@@ -5,7 +5,7 @@
  */
 import {once} from 'node:events';
 import type {FastifyReply} from 'fastify';
-import {assertNever, type InboundFormat, type IRError} from '../formats/ir.js';
+import {assertNever, type InboundFormat, type IRError} from '../base/ir.js';
 import {responsesStreamFailure} from '../formats/responses/index.js';
 import {sseFrame} from '../formats/sse.js';
 import type {Exchange} from './exchange.js';

@@ -3,9 +3,9 @@
  * channel's own counting endpoint where it has one, otherwise a real tokenizer (OpenAI's o200k_base).
  * Never a 404: Claude Code and Gemini CLI call these before every turn.
  */
-import {GatewayError} from '../errors.js';
-import type {IRRequest} from '../formats/ir.js';
-import {assertNever} from '../formats/ir.js';
+import {GatewayError} from '../base/errors.js';
+import type {IRRequest} from '../base/ir.js';
+import {assertNever} from '../base/ir.js';
 import {adapters} from '../formats/index.js';
 import {decodeAnthropicCountTokensRequest, decodeAnthropicCountTokensResponse, encodeAnthropicCountTokensRequest, encodeAnthropicCountTokensResponse} from '../formats/anthropic/count-tokens.js';
 import {decodeGeminiCountTokensRequest, decodeGeminiCountTokensResponse, encodeGeminiCountTokensRequest, encodeGeminiCountTokensResponse} from '../formats/gemini/count-tokens.js';

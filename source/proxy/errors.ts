@@ -3,8 +3,8 @@
  * the client speaks.
  */
 import type {FastifyReply} from 'fastify';
-import {GatewayError} from '../errors.js';
-import {assertNever, type InboundFormat, type IRError, type JsonObject} from '../formats/ir.js';
+import {GatewayError} from '../base/errors.js';
+import {assertNever, type InboundFormat, type IRError, type JsonObject} from '../base/ir.js';
 import {renderOpenAIError} from '../formats/openai/errors.js';
 import {renderAnthropicError} from '../formats/anthropic/errors.js';
 import {renderGeminiError} from '../formats/gemini/errors.js';

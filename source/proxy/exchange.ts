@@ -4,9 +4,9 @@
  */
 import {randomUUID} from 'node:crypto';
 import type {FastifyReply, FastifyRequest} from 'fastify';
-import {eventTypeOf, type EventBus, type RequestEventType, type RequestFinished} from '../events.js';
-import type {Format, InboundFormat, IRUsage} from '../formats/ir.js';
-import type {ChannelRecord, KeyRecord} from '../store/records.js';
+import {eventTypeOf, type EventBus, type RequestEventType, type RequestFinished} from '../base/events.js';
+import type {Format, InboundFormat, IRUsage} from '../base/ir.js';
+import type {ChannelRecord, KeyRecord} from '../base/records.js';
 
 export type Exchange = {
 	readonly id: string;

@@ -4,7 +4,7 @@
  */
 import type {ChannelHealth} from './health.js';
 import type {Registry} from './registry.js';
-import {probeChannel} from './upstream.js';
+import {probeChannel} from './probe.js';
 
 export function startHealthProbe(registry: Registry, health: ChannelHealth, intervalMs: number): () => void {
 	let running = false;

@@ -6,21 +6,8 @@
  * (half-open) and its success closes the circuit. A 429 marks the channel degraded (still used, but
  * after healthy channels of the same rank); any success makes it healthy again.
  */
-import type {EventBus} from '../events.js';
-import type {ChannelRecord} from '../store/records.js';
-
-export type HealthState = 'healthy' | 'degraded' | 'unavailable';
-
-export type ChannelHealthView = {
-	readonly channelId: string;
-	readonly channelName: string;
-	readonly state: HealthState;
-	readonly reason: string | null;
-	/** ISO time the state began. */
-	readonly since: string;
-	/** While unavailable: when the next trial request may go through. */
-	readonly retryAt: string | null;
-};
+import type {ChannelHealthView, EventBus, HealthState} from '../base/events.js';
+import type {ChannelRecord} from '../base/records.js';
 
 export type FailureKind = 'connect' | 'timeout' | 'server' | 'rate_limit';
 

@@ -7,58 +7,15 @@
  * what finished requests used: a request in flight is never cut off, the next one is refused.
  * After a restart the day/period counters are restored from the persisted usage (restoreLimits).
  */
-import type {EventBus} from '../events.js';
-import {GatewayError} from '../errors.js';
-import {assertNever} from '../formats/ir.js';
-import type {BudgetPeriod, KeyRecord} from '../store/records.js';
+import type {EventBus} from '../base/events.js';
+import {localDay, periodBounds, periodWords, type LimitUse} from '../base/periods.js';
+import {GatewayError} from '../base/errors.js';
+import type {KeyRecord} from '../base/records.js';
 
 type Window = {id: string; requests: number; tokens: number};
 type KeyState = {minute: Window; day: Window; spend: {id: string; usd: number}; warned: string | null};
 
-export type LimitUse = {
-	readonly rpm: number;
-	readonly rpd: number;
-	readonly tpm: number;
-	readonly tpd: number;
-	readonly spendUsd: number;
-};
 
-export type BudgetWarning = {
-	readonly keyId: string;
-	readonly keyName: string;
-	readonly spentUsd: number;
-	readonly budgetUsd: number;
-	readonly period: BudgetPeriod;
-	readonly percent: number;
-};
-
-const pad = (value: number) => String(value).padStart(2, '0');
-const localDay = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-
-/** The start of the period containing `now`, and the start of the next one (null: never resets). */
-export function periodBounds(period: BudgetPeriod | 'minute', now: number): {start: Date; next: Date | null} {
-	const date = new Date(now);
-	switch (period) {
-		case 'minute': {
-			const start = Math.floor(now / 60_000) * 60_000;
-			return {start: new Date(start), next: new Date(start + 60_000)};
-		}
-		case 'daily':
-			return {start: new Date(date.getFullYear(), date.getMonth(), date.getDate()), next: new Date(date.getFullYear(), date.getMonth(), date.getDate() + 1)};
-		case 'weekly': {
-			const back = (date.getDay() + 6) % 7;
-			return {start: new Date(date.getFullYear(), date.getMonth(), date.getDate() - back), next: new Date(date.getFullYear(), date.getMonth(), date.getDate() - back + 7)};
-		}
-		case 'monthly':
-			return {start: new Date(date.getFullYear(), date.getMonth(), 1), next: new Date(date.getFullYear(), date.getMonth() + 1, 1)};
-		case 'total':
-			return {start: new Date(0), next: null};
-		default:
-			return assertNever(period, 'period');
-	}
-}
-
-export const periodWords: Readonly<Record<BudgetPeriod, string>> = {daily: 'today', weekly: 'this week', monthly: 'this month', total: 'in total'};
 
 export class KeyLimiter {
 	private readonly states = new Map<string, KeyState>();

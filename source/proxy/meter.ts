@@ -5,7 +5,7 @@
  */
 import type {TranslationContext} from '../formats/adapter.js';
 import {inboundAdapters} from '../formats/index.js';
-import type {InboundFormat, IRStreamEvent, IRUsage} from '../formats/ir.js';
+import type {InboundFormat, IRStreamEvent, IRUsage} from '../base/ir.js';
 import {parseSse, type SseMessage} from '../formats/sse.js';
 import {Pipe, jsonArrayElements} from './pipe.js';
 

@@ -8,7 +8,7 @@
  * so the gateway can count tokens; when the client did not ask, that extra chunk is not forwarded.
  */
 import type {FastifyRequest} from 'fastify';
-import {assertNever} from '../formats/ir.js';
+import {assertNever} from '../base/ir.js';
 import {inboundAdapters} from '../formats/index.js';
 import {parseSse, sseFrame, type SseMessage} from '../formats/sse.js';
 import {ClientStream, abortOnClientClose, forwardedHeaders, streamErrorFrame} from './client-stream.js';

@@ -6,12 +6,12 @@
  * included — takes effect within a second. lastUsedAt is kept in memory and flushed in batches.
  */
 import {createHash, timingSafeEqual} from 'node:crypto';
-import type {EventBus} from '../events.js';
-import {GatewayError} from '../errors.js';
+import type {EventBus} from '../base/events.js';
+import {GatewayError} from '../base/errors.js';
 import type {Store} from '../store/index.js';
-import type {ChannelRecord, KeyRecord} from '../store/records.js';
-import {listChannels} from '../services/channels.js';
-import {keyState, listKeys, recordLastUsed} from '../services/keys.js';
+import type {ChannelRecord, KeyRecord} from '../base/records.js';
+import {keyState, listKeys, recordLastUsed} from '../store/keys.js';
+import {listChannels} from '../store/channels.js';
 
 export type Snapshot = {
 	readonly keysByHash: ReadonlyMap<string, KeyRecord>;

@@ -8,9 +8,9 @@
  * skipped until their cooldown ends.
  */
 import type {FastifyReply, FastifyRequest} from 'fastify';
-import {GatewayError} from '../errors.js';
-import type {InboundFormat} from '../formats/ir.js';
-import type {KeyRecord} from '../store/records.js';
+import {GatewayError} from '../base/errors.js';
+import type {InboundFormat} from '../base/ir.js';
+import type {KeyRecord} from '../base/records.js';
 import type {Exchange} from './exchange.js';
 import type {ChannelHealth} from './health.js';
 import type {KeyLimiter} from './limits.js';

@@ -4,12 +4,12 @@
  * comes first (passthrough, no translation), then higher priority, then the older channel.
  * Responses API requests prefer OpenAI channels: those that speak it natively, then the others.
  */
-import {GatewayError} from '../errors.js';
-import type {InboundFormat} from '../formats/ir.js';
-import {speaksResponsesApi} from '../services/channels.js';
-import type {ChannelRecord, KeyRecord} from '../store/records.js';
+import {GatewayError} from '../base/errors.js';
+import type {InboundFormat} from '../base/ir.js';
+import type {ChannelRecord, KeyRecord} from '../base/records.js';
 import type {Snapshot} from './registry.js';
 import type {ChannelHealth} from './health.js';
+import {speaksResponsesApi} from '../store/channels.js';
 
 export type Route = {readonly channel: ChannelRecord; readonly upstreamModel: string};
 

@@ -3,8 +3,8 @@
  * decides where. One encapsulated plugin per inbound format, each rendering errors in its format.
  */
 import Fastify, {type FastifyInstance, type FastifyRequest} from 'fastify';
-import {GatewayError} from '../errors.js';
-import type {InboundFormat} from '../formats/ir.js';
+import {GatewayError} from '../base/errors.js';
+import type {InboundFormat} from '../base/ir.js';
 import {beginExchange} from './exchange.js';
 import {bodyLimitBytes, sendError} from './errors.js';
 import {anthropicRoutes} from './routes/anthropic.js';

@@ -5,7 +5,7 @@
  * @see https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken
  */
 import {getEncoding, type Tiktoken} from 'js-tiktoken';
-import type {IRRequest} from '../formats/ir.js';
+import type {IRRequest} from '../base/ir.js';
 
 let encoding: Tiktoken | undefined;
 

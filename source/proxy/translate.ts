@@ -3,7 +3,7 @@
  * it with the channel's, and do the same backwards for the answer, streamed event by event.
  */
 import {adapters, inboundAdapters} from '../formats/index.js';
-import type {IRStreamEvent, IRUsage} from '../formats/ir.js';
+import type {IRStreamEvent, IRUsage} from '../base/ir.js';
 import {parseSse} from '../formats/sse.js';
 import {ClientStream, abortOnClientClose, streamErrorFrame} from './client-stream.js';
 import {toGatewayError} from './errors.js';

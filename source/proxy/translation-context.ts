@@ -3,7 +3,7 @@
  * (for Gemini, which needs inline bytes) with a size limit and a time-out.
  */
 import {Agent, interceptors, request, type Dispatcher} from 'undici';
-import {GatewayError} from '../errors.js';
+import {GatewayError} from '../base/errors.js';
 import type {TranslationContext} from '../formats/adapter.js';
 import type {RelayContext} from './relay.js';
 

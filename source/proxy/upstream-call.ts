@@ -3,7 +3,7 @@
  * a failure before any byte reached the client becomes a RetryableFailure when another channel can
  * take the request; otherwise it is answered as it is.
  */
-import {GatewayError} from '../errors.js';
+import {GatewayError} from '../base/errors.js';
 import {adapters} from '../formats/index.js';
 import {toGatewayError} from './errors.js';
 import type {RelayContext} from './relay.js';

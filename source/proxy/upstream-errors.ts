@@ -3,10 +3,10 @@
  * channel's real key scrubbed from it), the status mapped so that a client never mistakes a refused
  * provider key for its own bad virtual key.
  */
-import {GatewayError} from '../errors.js';
-import type {IRError} from '../formats/ir.js';
-import type {ChannelRecord} from '../store/records.js';
-import {maskSecret} from '../services/channels.js';
+import {GatewayError} from '../base/errors.js';
+import type {IRError} from '../base/ir.js';
+import type {ChannelRecord} from '../base/records.js';
+import {maskSecret} from '../base/secrets.js';
 
 /** Remove the channel's real key from any text that may reach a client or a log. */
 export function scrub(text: string, channel: Pick<ChannelRecord, 'apiKey'>): string {

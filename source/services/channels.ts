@@ -2,40 +2,19 @@
  * Channels: one provider connection each (format, base URL, real key, models). Used by the CLI and the TUI.
  */
 import {randomBytes} from 'node:crypto';
-import {UserError} from '../errors.js';
-import type {Format} from '../formats/ir.js';
+import {UserError} from '../base/errors.js';
+import type {Format} from '../base/ir.js';
 import type {Store} from '../store/index.js';
-import {channelRecordSchema, type ChannelRecord} from '../store/records.js';
-import type {ProbeResult} from '../proxy/upstream.js';
+import type {ChannelRecord} from '../base/records.js';
+import {maskSecret} from '../base/secrets.js';
+import {channels, listChannels, speaksResponsesApi} from '../store/channels.js';
+import type {ProbeResult} from '../base/probe-result.js';
 import {parseBaseUrl, parseInteger, parseModels} from './parse.js';
-import {applyPrices, parsePriceSpecs} from './prices.js';
-
-export const channels = (store: Store) => store.collection('channels', channelRecordSchema, 'channel');
-
-/** The real key as it may be shown anywhere: its first 3 and last 4 characters. */
-export function maskSecret(secret: string | null): string {
-	if (!secret) return '(none)';
-	if (secret.length < 12) return '…' + secret.slice(-2);
-	return `${secret.slice(0, 3)}…${secret.slice(-4)}`;
-}
+import {applyPrices, parsePriceSpecs} from '../base/prices.js';
 
 export function parseFormat(text: string | undefined): Format {
 	if (text === 'openai' || text === 'anthropic' || text === 'gemini') return text;
 	throw new UserError(`Unknown format "${text ?? ''}": use --format openai, anthropic or gemini.`);
-}
-
-/**
- * Whether an OpenAI channel takes Responses API requests (Codex) as they are, at `{baseUrl}/responses`.
- * The setting, else on for api.openai.com: most OpenAI-compatible servers only have chat completions.
- */
-export function speaksResponsesApi(channel: Pick<ChannelRecord, 'format' | 'baseUrl' | 'responsesApi'>): boolean {
-	if (channel.format !== 'openai') return false;
-	if (channel.responsesApi !== undefined) return channel.responsesApi;
-	try {
-		return new URL(channel.baseUrl).hostname.toLowerCase() === 'api.openai.com';
-	} catch {
-		return false;
-	}
 }
 
 /** What a channel looks like to a user: the real key only masked; OpenAI channels say whether they speak the Responses API. */
@@ -69,10 +48,6 @@ export type AddChannelInput = {
 };
 
 export type EditChannelInput = Partial<Omit<AddChannelInput, 'format'>> & {format?: string; enabled?: boolean};
-
-export async function listChannels(store: Store): Promise<ChannelRecord[]> {
-	return (await channels(store).list()).sort((a, b) => b.priority - a.priority || a.createdAt.localeCompare(b.createdAt));
-}
 
 export async function findChannel(store: Store, ref: string): Promise<ChannelRecord> {
 	const all = await listChannels(store);
@@ -152,12 +127,10 @@ export async function removeChannel(store: Store, ref: string): Promise<ChannelR
 	return channel;
 }
 
-/** One cheap call (the provider's model list): latency, or the provider's own error. */
-export async function testChannel(store: Store, ref: string): Promise<{channel: ChannelRecord; result: ProbeResult}> {
+/** One cheap call (the provider's model list) through `probe`: latency, or the provider's own error. */
+export async function testChannel(store: Store, ref: string, probe: (channel: ChannelRecord) => Promise<ProbeResult>): Promise<{channel: ChannelRecord; result: ProbeResult}> {
 	const channel = await findChannel(store, ref);
-	// Loaded on use: undici is the heaviest import of the CLI, and only this command needs it.
-	const {probeChannel} = await import('../proxy/upstream.js');
-	return {channel, result: await probeChannel(channel)};
+	return {channel, result: await probe(channel)};
 }
 
 function parsePriority(value: string | number | undefined): number {

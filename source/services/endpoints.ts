@@ -4,16 +4,11 @@
  * `ANTHROPIC_BASE_URL` (root, no /v1) + `ANTHROPIC_AUTH_TOKEN`; Gemini CLI and the Gemini SDK
  * `GOOGLE_GEMINI_BASE_URL` (root) + `GEMINI_API_KEY`.
  */
-import {assertNever, type Format} from '../formats/ir.js';
-import {defaultHost, defaultPort} from '../paths.js';
+import {assertNever, type Format} from '../base/ir.js';
+import {defaultHost, defaultPort} from '../base/paths.js';
 
 export type Tool = Format;
 export const tools: readonly Tool[] = ['openai', 'anthropic', 'gemini'];
-
-export function gatewayUrl(host = defaultHost, port = defaultPort): string {
-	const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-	return `http://${shown}:${port}`;
-}
 
 export type EnvVar = {readonly name: string; readonly value: string};
 

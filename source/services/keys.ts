@@ -1,34 +1,21 @@
 /**
  * Virtual keys: the only credential clients ever hold. Used by the CLI and the TUI alike.
  */
-import {createHash, randomBytes} from 'node:crypto';
-import {UserError} from '../errors.js';
+import {randomBytes} from 'node:crypto';
+import {UserError} from '../base/errors.js';
 import type {Store} from '../store/index.js';
-import {activityRecordSchema, keyRecordSchema, type KeyLimits, type KeyRecord} from '../store/records.js';
-import {findChannel, listChannels} from './channels.js';
+import type {KeyLimits, KeyRecord} from '../base/records.js';
+import {findChannel} from './channels.js';
+import {listChannels} from '../store/channels.js';
+import {activity, hashSecret, keyState, keys, listKeys, type KeyState} from '../store/keys.js';
 import {parseExpiry, parseList} from './parse.js';
 import {parseLimits, type LimitFlags} from './limit-flags.js';
 
 export const keyPrefix = 'sk-gtui-';
 
-export function hashSecret(secret: string): string {
-	return createHash('sha256').update(secret).digest('hex');
-}
-
 /** 32 bytes from the CSPRNG, base64url, behind a prefix that makes the key recognisable (and greppable). */
 export function generateSecret(): string {
 	return keyPrefix + randomBytes(32).toString('base64url');
-}
-
-export const keys = (store: Store) => store.collection('keys', keyRecordSchema, 'key');
-const activity = (store: Store) => store.collection('activity', activityRecordSchema, 'key activity');
-
-export type KeyState = 'active' | 'expired' | 'revoked';
-
-export function keyState(key: Pick<KeyRecord, 'expiresAt' | 'revokedAt'>, now = Date.now()): KeyState {
-	if (key.revokedAt) return 'revoked';
-	if (key.expiresAt && Date.parse(key.expiresAt) <= now) return 'expired';
-	return 'active';
 }
 
 /** What a key looks like to a user: never the hash; the plaintext only where asked for. */
@@ -57,10 +44,6 @@ export type CreateKeyInput = {
 } & LimitFlags;
 
 export type EditKeyInput = Partial<Omit<CreateKeyInput, 'name'>> & {name?: string; neverExpires?: boolean};
-
-export async function listKeys(store: Store): Promise<KeyRecord[]> {
-	return (await keys(store).list()).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-}
 
 /** Find a key by name or id; a UserError names what was looked for and how to list keys. */
 export async function findKey(store: Store, ref: string): Promise<KeyRecord> {
@@ -143,20 +126,6 @@ export async function deleteKey(store: Store, ref: string): Promise<KeyRecord> {
 	await activity(store).delete(key.id);
 	await store.bumpRevision();
 	return key;
-}
-
-export async function lastUsed(store: Store): Promise<Map<string, string>> {
-	const out = new Map<string, string>();
-	for (const key of await listKeys(store)) {
-		const record = await activity(store).get(key.id);
-		if (record) out.set(key.id, record.lastUsedAt);
-	}
-	return out;
-}
-
-/** Persist lastUsedAt for several keys (called in batches by the proxy, never per request). */
-export async function recordLastUsed(store: Store, times: ReadonlyMap<string, string>): Promise<void> {
-	for (const [id, lastUsedAt] of times) await activity(store).set(id, {v: 1, lastUsedAt});
 }
 
 export async function keyView(store: Store, key: KeyRecord, lastUsedAt: string | null): Promise<KeyView> {

@@ -2,13 +2,13 @@
  * Key limits as users type them (`--rpm 60`, `--budget 20/month`, `--budget-warn 80%`) and as they
  * are shown (`rpm 12/60 · $4.20 of $20.00 this month`).
  */
-import {UserError} from '../errors.js';
-import {periodWords, type LimitUse} from '../proxy/limits.js';
-import type {BudgetPeriod, KeyLimits} from '../store/records.js';
+import {UserError} from '../base/errors.js';
+import type {BudgetPeriod, KeyLimits} from '../base/records.js';
+import {periodWords, type LimitUse} from '../base/periods.js';
 
 export type LimitFlags = {rpm?: string; rpd?: string; tpm?: string; tpd?: string; budget?: string; budgetWarn?: string};
 
-const clears = new Set(['none', 'off', 'unlimited']);
+const clears: ReadonlySet<string> = new Set(['none', 'off', 'unlimited']);
 
 function limitNumber(text: string, flag: string): number | undefined {
 	if (clears.has(text.trim().toLowerCase())) return undefined;

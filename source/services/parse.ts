@@ -2,8 +2,8 @@
  * Parsers for what users type on the command line or into TUI forms. Each refusal is a UserError
  * that says what was wrong and what to type instead.
  */
-import {UserError} from '../errors.js';
-import type {ChannelModel} from '../store/records.js';
+import {UserError} from '../base/errors.js';
+import type {ChannelModel} from '../base/records.js';
 
 const units: Record<string, number> = {s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000};
 

@@ -13,7 +13,7 @@
  */
 import {z} from 'zod';
 import type {Store} from './index.js';
-import type {RequestRecord} from '../services/usage-types.js';
+import type {RequestRecord} from '../base/usage-types.js';
 
 const count = z.number().int().nonnegative();
 const format = z.enum(['openai', 'anthropic', 'gemini']);

@@ -7,9 +7,9 @@
 import {addChannel, editChannel, removeChannel, setChannelEnabled, testChannel, type AddChannelInput, type EditChannelInput} from '../services/channels.js';
 import {createKey, deleteKey, editKey, revokeKey, rotateKey, type CreateKeyInput, type EditKeyInput} from '../services/keys.js';
 import {applyTakeover, takeoverStatus, undoTakeover, type ApplyResult, type TakeoverTool, type ToolStatus, type UndoResult} from '../services/takeover/index.js';
-import type {ProbeResult} from '../proxy/upstream.js';
 import type {Store} from '../store/index.js';
-import type {ChannelRecord, KeyRecord} from '../store/records.js';
+import type {ChannelRecord, KeyRecord} from '../base/records.js';
+import {type ProbeResult} from '../base/probe-result.js';
 
 export type Actions = {
 	readonly createKey: (input: CreateKeyInput) => Promise<KeyRecord>;
@@ -49,7 +49,7 @@ export function createActions(store: Store, afterChange: () => Promise<void> | v
 		editChannel: changing(editChannel),
 		setChannelEnabled: changing(setChannelEnabled),
 		removeChannel: changing(removeChannel),
-		testChannel: ref => testChannel(store, ref),
+		testChannel: ref => testChannel(store, ref, async channel => (await import('../proxy/probe.js')).probeChannel(channel)),
 		takeoverStatus: gatewayUrl => takeoverStatus({gatewayUrl, dataDir: store.home}),
 		// It may create the key takeover-<tool>: a change like the others.
 		applyTakeover: changing((_store, tool: TakeoverTool, {gatewayUrl, key, force}: TakeoverApply) => applyTakeover(store, tool, {gatewayUrl, key, force, dataDir: store.home})),

@@ -2,10 +2,10 @@
  * Channel health as the running proxy sees it: the last `channel:health` event of each channel.
  * A channel without one has had no trouble yet, so it counts as healthy.
  */
-import type {EventBus} from '../events.js';
-import type {ChannelHealthView, HealthState} from '../proxy/health.js';
-import type {ChannelRecord} from '../store/records.js';
+import type {EventBus} from '../base/events.js';
+import type {ChannelRecord} from '../base/records.js';
 import {ExternalStore} from './external-store.js';
+import {type ChannelHealthView, type HealthState} from '../base/events.js';
 
 export type HealthInfo = {
 	readonly state: HealthState;

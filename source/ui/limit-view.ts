@@ -5,10 +5,11 @@
  * after requests finish and every `pollMs` (windows roll over, keys change); published only when
  * a number changed.
  */
-import type {EventBus} from '../events.js';
-import type {KeyLimiter, LimitUse} from '../proxy/limits.js';
-import type {KeyRecord} from '../store/records.js';
+import type {EventBus} from '../base/events.js';
+import type {KeyLimiter} from '../proxy/limits.js';
+import type {KeyRecord} from '../base/records.js';
 import {ExternalStore} from './external-store.js';
+import {type LimitUse} from '../base/periods.js';
 
 /** Key id → what it used in its current windows. */
 export type LimitUseMap = ReadonlyMap<string, LimitUse>;

@@ -7,9 +7,9 @@
 import {createWriteStream, type WriteStream} from 'node:fs';
 import {join} from 'node:path';
 import {format} from 'node:util';
-import type {EventBus} from '../events.js';
-import {formatRequestLine} from '../cli/serve.js';
+import type {EventBus} from '../base/events.js';
 import {budgetWarningText} from './text.js';
+import {formatRequestLine} from '../services/request-line.js';
 
 export type LogFile = {
 	readonly path: string;

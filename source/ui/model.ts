@@ -3,11 +3,11 @@
  * view, the live request log, the usage totals, the keys' use of their limits, and the actions.
  * Panes never see this object; the App hands them plain props read through hooks.
  */
-import type {EventBus} from '../events.js';
+import type {EventBus} from '../base/events.js';
 import type {Store} from '../store/index.js';
 import {createActions, type Actions} from './actions.js';
 import {createHealthView, type HealthView} from './health-view.js';
-import {persistedUse} from '../services/limits.js';
+import {persistedUse} from '../store/limit-use.js';
 import {createLimitView, type LimitUseMap, type LimitUseSource} from './limit-view.js';
 import type {ExternalStore} from './external-store.js';
 import {createRequestLog, type RequestLogSnapshot} from './request-log.js';

@@ -2,7 +2,7 @@
  * Provider presets for the channel form: choosing one fills the format, the base URL (each SDK's
  * own convention: OpenAI-style URLs include /v1, Anthropic's and Gemini's do not) and example models.
  */
-import type {Format} from '../formats/ir.js';
+import type {Format} from '../base/ir.js';
 
 export type Preset = {
 	readonly id: string;

@@ -2,7 +2,7 @@
  * The live request log: the last `limit` finished requests, newest first, and the number seen since
  * start. Bounded, so a long session costs the same memory as a short one.
  */
-import type {EventBus, RequestFinished} from '../events.js';
+import type {EventBus, RequestFinished} from '../base/events.js';
 import {ExternalStore} from './external-store.js';
 
 export type RequestLogSnapshot = {

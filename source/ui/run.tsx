@@ -5,12 +5,11 @@
  * port is taken and how to choose another.
  */
 import {render} from 'ink';
-import {App} from '../app.js';
-import {UserError} from '../errors.js';
-import {EventBus} from '../events.js';
-import {gatewayUrl} from '../services/endpoints.js';
-import {usageSummary} from '../services/usage.js';
-import {isLoopback, startGateway, type Gateway} from '../runtime.js';
+import {App} from './app.js';
+import {UserError} from '../base/errors.js';
+import {EventBus} from '../base/events.js';
+import {usageSummary} from '../store/usage-summary.js';
+import {isLoopback, startGateway, type Gateway} from '../proxy/gateway.js';
 import {Store} from '../store/index.js';
 import {createClipboard} from './clipboard.js';
 import {KeysSettled} from './key-pacer.js';
@@ -20,6 +19,7 @@ import {liveLimitUse} from './limit-view.js';
 import {createModel} from './model.js';
 import {guardProcess, takeTerminal} from './terminal.js';
 import type {StatusMessage} from './theme.js';
+import {gatewayUrl} from '../base/paths.js';
 
 export type TuiOptions = {readonly home: string; readonly host: string; readonly port: number};
 

@@ -4,8 +4,8 @@
  * it reads. Counts are bucketed by (hour, key, model, channel): memory grows with the variety of
  * traffic, not its volume.
  */
-import type {EventBus, RequestFinished} from '../events.js';
-import type {UsageGroupBy, UsageQuery, UsageRow} from '../services/usage-types.js';
+import type {EventBus, RequestFinished} from '../base/events.js';
+import type {UsageGroupBy, UsageQuery, UsageRow} from '../base/usage-types.js';
 import {isFailure} from './request-log.js';
 
 /** Anything that answers usage queries: this session's counts, or the persisted summary. */

@@ -3,9 +3,9 @@
  * variables for each tool family (from services/endpoints.ts, exactly what `gateway-tui env`
  * prints), the one setting Gemini CLI needs, and a curl request per wire format.
  */
-import type {Format} from '../formats/ir.js';
+import type {Format} from '../base/ir.js';
 import {exportLines} from '../services/endpoints.js';
-import type {ChannelRecord} from '../store/records.js';
+import type {ChannelRecord} from '../base/records.js';
 
 export type Snippet = {
 	readonly id: string;

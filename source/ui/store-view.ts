@@ -4,13 +4,13 @@
  * made by the CLI in another process), after every action of the TUI itself, and a moment after
  * requests finish (last-used times are flushed by the proxy about once a second).
  */
-import type {EventBus} from '../events.js';
-import {listChannels} from '../services/channels.js';
-import {lastUsed, listKeys} from '../services/keys.js';
+import type {EventBus} from '../base/events.js';
 import type {Store} from '../store/index.js';
-import type {ChannelRecord, KeyRecord} from '../store/records.js';
+import type {ChannelRecord, KeyRecord} from '../base/records.js';
 import {ExternalStore} from './external-store.js';
 import {errorText} from './text.js';
+import {lastUsed, listKeys} from '../store/keys.js';
+import {listChannels} from '../store/channels.js';
 
 export type StoreSnapshot = {
 	readonly keys: readonly KeyRecord[];

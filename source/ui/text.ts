@@ -2,13 +2,13 @@
  * Small text helpers for table cells: fitting to a width, compact numbers, times and formats.
  * Every cell is plain text, so a column width is a string length.
  */
-import type {RequestFinished} from '../events.js';
-import type {BudgetWarning} from '../proxy/limits.js';
-import {periodWords} from '../proxy/limits.js';
-import type {UsageRow} from '../services/usage-types.js';
-import type {KeyRecord} from '../store/records.js';
-import {keyState} from '../services/keys.js';
-import {relative} from '../cli/output.js';
+import type {RequestFinished} from '../base/events.js';
+import type {UsageRow} from '../base/usage-types.js';
+import type {KeyRecord} from '../base/records.js';
+import {periodWords} from '../base/periods.js';
+import {type BudgetWarning} from '../base/events.js';
+import {keyState} from '../store/keys.js';
+import {relative} from '../base/relative-time.js';
 
 export {relative};
 

@@ -3,8 +3,8 @@
  * `UsageSource` after requests finish (at most once per `intervalMs`: the persisted summary reads
  * the store).
  */
-import type {EventBus} from '../events.js';
-import type {UsageRow} from '../services/usage-types.js';
+import type {EventBus} from '../base/events.js';
+import type {UsageRow} from '../base/usage-types.js';
 import {ExternalStore} from './external-store.js';
 import type {UsageSource} from './session-usage.js';
 

@@ -11,9 +11,9 @@ import {tempHome} from '../helpers/gateway.js';
 import {eventually} from '../helpers/sdks.js';
 import {Store} from '../../source/store/index.js';
 import {findChannel} from '../../source/services/channels.js';
-import {localDay} from '../../source/services/usage-buckets.js';
-import {UsageRecorder} from '../../source/services/usage-recorder.js';
-import type {RequestFinished} from '../../source/events.js';
+import {localDay} from '../../source/store/usage-buckets.js';
+import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
+import type {RequestFinished} from '../../source/base/events.js';
 import {ago, finished} from '../usage/events.js';
 
 let home: string;

@@ -11,12 +11,12 @@ import {existsSync, readFileSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {addChannel} from '../../source/services/channels.js';
-import {listKeys} from '../../source/services/keys.js';
 import {Store} from '../../source/store/index.js';
 import {startFakeProvider} from '../helpers/fake-providers.js';
 import {tempHome} from '../helpers/gateway.js';
 import {openaiClient} from '../helpers/sdks.js';
 import {appEnv, hasTmux, startTmux} from './tmux.js';
+import {listKeys} from '../../source/store/keys.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

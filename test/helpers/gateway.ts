@@ -5,13 +5,13 @@
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import type {RequestFinished} from '../../source/events.js';
-import {startGateway, defaultRelayOptions, type Gateway} from '../../source/runtime.js';
+import type {RequestFinished} from '../../source/base/events.js';
+import {startGateway, defaultRelayOptions, type Gateway} from '../../source/proxy/gateway.js';
 import type {RelayOptions} from '../../source/proxy/relay.js';
 import type {HealthOptions} from '../../source/proxy/health.js';
 import {addChannel} from '../../source/services/channels.js';
 import {createKey, type CreateKeyInput} from '../../source/services/keys.js';
-import type {ChannelRecord, KeyRecord} from '../../source/store/records.js';
+import type {ChannelRecord, KeyRecord} from '../../source/base/records.js';
 import type {FakeProvider} from './fake-providers.js';
 
 export type TestGateway = Gateway & {

@@ -3,7 +3,7 @@
  * user's texts and images, tool calls and tool results. Lets translation tests assert that content
  * landed in the right slot of the target format.
  */
-import type {Format} from '../../source/formats/ir.js';
+import type {Format} from '../../source/base/ir.js';
 
 export type Saw = {
 	model?: string;

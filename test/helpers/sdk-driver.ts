@@ -3,7 +3,7 @@
  * scenarios for every (client format, channel format) pair. Each returns what the user's code sees,
  * already normalised for assertions (text, finish reason, usage, tool calls).
  */
-import type {Format} from '../../source/formats/ir.js';
+import type {Format} from '../../source/base/ir.js';
 import type {ContentBlockParam, Message, MessageCreateParamsNonStreaming} from '@anthropic-ai/sdk/resources/messages';
 import {anthropicClient, geminiClient, openaiClient} from './sdks.js';
 

@@ -1,5 +1,5 @@
 /** Raw HTTP helpers for tests that check exact status codes and bodies (no SDK in between). */
-import type {Format} from '../../source/formats/ir.js';
+import type {Format} from '../../source/base/ir.js';
 
 export type Sent = {status: number; body: unknown; headers: Headers; text: string};
 

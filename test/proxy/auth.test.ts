@@ -1,10 +1,10 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {formats, type Format} from '../../source/formats/ir.js';
-import {keys} from '../../source/services/keys.js';
+import {formats, type Format} from '../../source/base/ir.js';
 import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
 import {generateRequest, send, errorMessage} from '../helpers/wire.js';
 import {addChannel} from '../../source/services/channels.js';
+import {keys} from '../../source/store/keys.js';
 
 let gateway: TestGateway;
 const realKey = 'sk-real-provider-key-0123456789';

@@ -11,7 +11,7 @@ import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js
 import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
 import {eventually, openaiClient} from '../helpers/sdks.js';
 import {setChannelEnabled, removeChannel} from '../../source/services/channels.js';
-import type {ChannelHealthView} from '../../source/proxy/health.js';
+import {type ChannelHealthView} from '../../source/base/events.js';
 
 let gateway: TestGateway;
 let primary: FakeProvider;

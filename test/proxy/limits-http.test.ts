@@ -11,8 +11,8 @@ import {startTestGateway, tempHome, type TestGateway} from '../helpers/gateway.j
 import {generateRequest, send, type Sent} from '../helpers/wire.js';
 import {eventually} from '../helpers/sdks.js';
 import {editChannel} from '../../source/services/channels.js';
-import type {BudgetWarning} from '../../source/proxy/limits.js';
 import type {CreateKeyInput} from '../../source/services/keys.js';
+import {type BudgetWarning} from '../../source/base/events.js';
 
 let provider: FakeProvider;
 let gateway: TestGateway;

@@ -1,9 +1,11 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {KeyLimiter, periodBounds, type BudgetWarning} from '../../source/proxy/limits.js';
-import {EventBus} from '../../source/events.js';
-import {GatewayError} from '../../source/errors.js';
-import type {KeyRecord, KeyLimits} from '../../source/store/records.js';
+import {KeyLimiter} from '../../source/proxy/limits.js';
+import {EventBus} from '../../source/base/events.js';
+import {GatewayError} from '../../source/base/errors.js';
+import type {KeyRecord, KeyLimits} from '../../source/base/records.js';
+import {periodBounds} from '../../source/base/periods.js';
+import {type BudgetWarning} from '../../source/base/events.js';
 
 const key = (name: string, limits: KeyLimits): KeyRecord => ({
 	v: 1,

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js';
 import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
 import {anthropicClient, eventually, geminiClient, openaiClient} from '../helpers/sdks.js';
-import type {KeyRecord} from '../../source/store/records.js';
+import type {KeyRecord} from '../../source/base/records.js';
 
 let gateway: TestGateway;
 let openai: FakeProvider;

@@ -1,6 +1,6 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {formats} from '../../source/formats/ir.js';
+import {formats} from '../../source/base/ir.js';
 import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
 import {generateRequest, send, errorMessage} from '../helpers/wire.js';
 import {addChannel} from '../../source/services/channels.js';

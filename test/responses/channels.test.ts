@@ -4,10 +4,11 @@ import {rmSync} from 'node:fs';
 import {test} from 'node:test';
 import {passesThrough, resolveRoutes} from '../../source/proxy/routing.js';
 import type {Snapshot} from '../../source/proxy/registry.js';
-import {addChannel, channelView, editChannel, speaksResponsesApi} from '../../source/services/channels.js';
+import {addChannel, channelView, editChannel} from '../../source/services/channels.js';
 import {Store} from '../../source/store/index.js';
-import {channelRecordSchema, type KeyRecord} from '../../source/store/records.js';
+import {channelRecordSchema, type KeyRecord} from '../../source/base/records.js';
 import {tempHome} from '../helpers/gateway.js';
+import {speaksResponsesApi} from '../../source/store/channels.js';
 
 test('responsesApi: on by default only for api.openai.com, settable on OpenAI channels, refused on others', async () => {
 	const home = tempHome();

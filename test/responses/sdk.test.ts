@@ -9,7 +9,7 @@ import type OpenAI from 'openai';
 import {APIError} from 'openai';
 import {accumulateResponse} from 'openai/lib/responses/ResponseAccumulator';
 import type {Response, ResponseFunctionToolCall, ResponseInputItem, ResponseStreamEvent} from 'openai/resources/responses/responses';
-import type {Format} from '../../source/formats/ir.js';
+import type {Format} from '../../source/base/ir.js';
 import {addChannel} from '../../source/services/channels.js';
 import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js';
 import {startTestGateway, type TestGateway} from '../helpers/gateway.js';

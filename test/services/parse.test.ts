@@ -1,7 +1,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {parseBaseUrl, parseDuration, parseExpiry, parseList, parseModels} from '../../source/services/parse.js';
-import {UserError} from '../../source/errors.js';
+import {UserError} from '../../source/base/errors.js';
 
 test('durations in s, m, h, d, w', () => {
 	assert.equal(parseDuration('10s'), 10_000);

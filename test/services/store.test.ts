@@ -3,10 +3,13 @@ import assert from 'node:assert/strict';
 import {statSync, writeFileSync, readFileSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
 import {Store, StoreError} from '../../source/store/index.js';
-import {createKey, deleteKey, findKey, hashSecret, keyPrefix, listKeys, revokeKey, rotateKey, keys} from '../../source/services/keys.js';
-import {addChannel, editChannel, findChannel, listChannels, removeChannel, setChannelEnabled, maskSecret, channelView} from '../../source/services/channels.js';
-import {UserError} from '../../source/errors.js';
+import {createKey, deleteKey, findKey, keyPrefix, revokeKey, rotateKey} from '../../source/services/keys.js';
+import {addChannel, editChannel, findChannel, removeChannel, setChannelEnabled, channelView} from '../../source/services/channels.js';
+import {UserError} from '../../source/base/errors.js';
 import {tempHome} from '../helpers/gateway.js';
+import {hashSecret, listKeys, keys} from '../../source/store/keys.js';
+import {listChannels} from '../../source/store/channels.js';
+import {maskSecret} from '../../source/base/secrets.js';
 
 test('keys: create, list, show, revoke, rotate, delete — and they survive a restart', async () => {
 	const home = tempHome();

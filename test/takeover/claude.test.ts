@@ -2,9 +2,9 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {existsSync, mkdirSync, readdirSync} from 'node:fs';
 import {join} from 'node:path';
-import {listKeys} from '../../source/services/keys.js';
 import {applyTakeover, takeoverStatus, undoTakeover} from '../../source/services/takeover/index.js';
 import {homes} from './setup.js';
+import {listKeys} from '../../source/store/keys.js';
 
 const settingsPath = '.claude/settings.json';
 

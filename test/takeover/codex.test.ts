@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import {existsSync, mkdirSync, readdirSync, statSync, chmodSync} from 'node:fs';
 import {join} from 'node:path';
 import {parse} from '@decimalturn/toml-patch';
-import {listKeys} from '../../source/services/keys.js';
 import {applyTakeover, takeoverStatus, undoTakeover} from '../../source/services/takeover/index.js';
 import {homes, type Homes} from './setup.js';
+import {listKeys} from '../../source/store/keys.js';
 
 const configPath = '.codex/config.toml';
 

@@ -30,7 +30,7 @@ import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {after, before, describe, test, type TestContext} from 'node:test';
 import type {ApplyResult, ToolStatus, UndoResult} from '../../source/services/takeover/index.js';
-import type {RequestRecord} from '../../source/services/usage.js';
+import type {RequestRecord} from '../../source/store/usage-summary.js';
 import {runCli, startServe, stopChild, type Ran} from '../helpers/cli.js';
 import {startFakeProvider, type FakeFormat, type FakeProvider, type ReceivedRequest} from '../helpers/fake-providers.js';
 import {tempHome} from '../helpers/gateway.js';

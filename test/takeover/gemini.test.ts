@@ -2,10 +2,10 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {mkdirSync, readdirSync} from 'node:fs';
 import {join} from 'node:path';
-import {listKeys} from '../../source/services/keys.js';
 import {applyTakeover, takeoverStatus, undoTakeover} from '../../source/services/takeover/index.js';
 import {homes, type Homes} from './setup.js';
 import {parse as parseJsonc} from 'jsonc-parser';
+import {listKeys} from '../../source/store/keys.js';
 
 const envPath = '.gemini/.env';
 const settingsPath = '.gemini/settings.json';

@@ -7,7 +7,7 @@
 import {test, before, after, beforeEach} from 'node:test';
 import assert from 'node:assert/strict';
 import {createServer, type Server} from 'node:http';
-import {formats, type Format} from '../../source/formats/ir.js';
+import {formats, type Format} from '../../source/base/ir.js';
 import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js';
 import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
 import {anthropicClient, eventually, openaiClient} from '../helpers/sdks.js';

@@ -4,7 +4,7 @@
  */
 import {test, before, after, beforeEach, describe} from 'node:test';
 import assert from 'node:assert/strict';
-import {formats, type Format} from '../../source/formats/ir.js';
+import {formats, type Format} from '../../source/base/ir.js';
 import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js';
 import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
 import {driver} from '../helpers/sdk-driver.js';

@@ -4,10 +4,11 @@ import {test, afterEach} from 'node:test';
 import assert from 'node:assert/strict';
 import {cleanup} from 'ink-testing-library';
 import {ChannelsPane, type ChannelsPaneProps} from '../../source/ui/panes/channels-pane.js';
-import {addChannel, listChannels} from '../../source/services/channels.js';
-import type {ChannelRecord} from '../../source/store/records.js';
+import {addChannel} from '../../source/services/channels.js';
+import type {ChannelRecord} from '../../source/base/records.js';
 import {startFakeProvider} from '../helpers/fake-providers.js';
 import {frameWith, keys, press, recordedActions, statusLog, renderTui} from './helpers.js';
+import {listChannels} from '../../source/store/channels.js';
 
 afterEach(() => cleanup());
 

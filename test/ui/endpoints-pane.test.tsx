@@ -4,7 +4,7 @@ import {test, afterEach} from 'node:test';
 import assert from 'node:assert/strict';
 import {cleanup} from 'ink-testing-library';
 import {EndpointsPane, type EndpointsPaneProps} from '../../source/ui/panes/endpoints-pane.js';
-import type {ChannelRecord, KeyRecord} from '../../source/store/records.js';
+import type {ChannelRecord, KeyRecord} from '../../source/base/records.js';
 import {fakeClipboard, frameWith, keys, press, statusLog, renderTui} from './helpers.js';
 
 afterEach(() => cleanup());

@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import {cleanup} from 'ink-testing-library';
 import {KeysPane, type KeysPaneProps} from '../../source/ui/panes/keys-pane.js';
 import {KeyLimiter} from '../../source/proxy/limits.js';
-import {createKey, listKeys} from '../../source/services/keys.js';
+import {createKey} from '../../source/services/keys.js';
 import {liveLimitUse} from '../../source/ui/limit-view.js';
 import {fakeClipboard, frameWith, keys, press, recordedActions, renderTui, statusLog, type Call} from './helpers.js';
+import {listKeys} from '../../source/store/keys.js';
 
 afterEach(() => cleanup());
 

@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import {cleanup} from 'ink-testing-library';
 import {KeysPane, type KeysPaneProps} from '../../source/ui/panes/keys-pane.js';
 import {addChannel} from '../../source/services/channels.js';
-import {createKey, listKeys} from '../../source/services/keys.js';
-import type {KeyRecord} from '../../source/store/records.js';
+import {createKey} from '../../source/services/keys.js';
+import type {KeyRecord} from '../../source/base/records.js';
 import {fakeClipboard, frameWith, keys, press, recordedActions, statusLog, renderTui} from './helpers.js';
+import {listKeys} from '../../source/store/keys.js';
 
 afterEach(() => cleanup());
 

@@ -3,7 +3,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {readFileSync, rmSync} from 'node:fs';
 import {join} from 'node:path';
-import {EventBus, type RequestFinished} from '../../source/events.js';
+import {EventBus, type RequestFinished} from '../../source/base/events.js';
 import {ExternalStore} from '../../source/ui/external-store.js';
 import {createRequestLog} from '../../source/ui/request-log.js';
 import {SessionUsage} from '../../source/ui/session-usage.js';
@@ -12,7 +12,7 @@ import {createLimitView, liveLimitUse} from '../../source/ui/limit-view.js';
 import {openLogFile} from '../../source/ui/log-file.js';
 import {fieldWindow} from '../../source/ui/components/form-window.js';
 import {KeyLimiter} from '../../source/proxy/limits.js';
-import type {KeyRecord} from '../../source/store/records.js';
+import type {KeyRecord} from '../../source/base/records.js';
 import {tempHome} from '../helpers/gateway.js';
 import {delay} from './helpers.js';
 

@@ -12,8 +12,9 @@ import {join} from 'node:path';
 import {cleanup} from 'ink-testing-library';
 import {EndpointsPane, type EndpointsPaneProps} from '../../source/ui/panes/endpoints-pane.js';
 import {addChannel} from '../../source/services/channels.js';
-import {createKey, listKeys} from '../../source/services/keys.js';
+import {createKey} from '../../source/services/keys.js';
 import {fakeClipboard, frameWith, keys, press, recordedActions, renderTui, statusLog} from './helpers.js';
+import {listKeys} from '../../source/store/keys.js';
 
 const gateway = 'http://127.0.0.1:11580';
 const saved = {...process.env};

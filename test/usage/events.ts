@@ -1,5 +1,5 @@
 /** Synthetic `request:finished` events for recorder and CLI tests (real traffic is in sdk-usage.test.ts). */
-import type {RequestFinished} from '../../source/events.js';
+import type {RequestFinished} from '../../source/base/events.js';
 
 let counter = 0;
 

@@ -14,7 +14,7 @@ import {Store} from '../../source/store/index.js';
 import {journals} from '../../source/store/usage.js';
 import {addChannel} from '../../source/services/channels.js';
 import {createKey} from '../../source/services/keys.js';
-import {recentRequests, usageSummary} from '../../source/services/usage.js';
+import {recentRequests, usageSummary} from '../../source/store/usage-summary.js';
 
 let fake: FakeProvider;
 

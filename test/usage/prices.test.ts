@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import {rmSync} from 'node:fs';
 import {Store} from '../../source/store/index.js';
 import {addChannel, editChannel, findChannel} from '../../source/services/channels.js';
-import {costOf, formatPrices, parsePriceSpec, priceOf} from '../../source/services/prices.js';
-import {UsageRecorder} from '../../source/services/usage-recorder.js';
-import {recentRequests, usageSummary} from '../../source/services/usage.js';
-import {UserError} from '../../source/errors.js';
+import {costOf, formatPrices, parsePriceSpec, priceOf} from '../../source/base/prices.js';
+import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
+import {recentRequests, usageSummary} from '../../source/store/usage-summary.js';
+import {UserError} from '../../source/base/errors.js';
 import {tempHome} from '../helpers/gateway.js';
 import {finished} from './events.js';
 

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import {rmSync} from 'node:fs';
 import {Store} from '../../source/store/index.js';
 import {journals} from '../../source/store/usage.js';
-import {UsageRecorder} from '../../source/services/usage-recorder.js';
-import {recentRequests, usageSummary, watchRequests, type RequestRecord} from '../../source/services/usage.js';
-import {binValue, latencyBin, localDay, percentile} from '../../source/services/usage-buckets.js';
-import {eventTypeOf} from '../../source/events.js';
-import {retentionFromEnv} from '../../source/services/usage-retention.js';
+import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
+import {recentRequests, usageSummary, watchRequests, type RequestRecord} from '../../source/store/usage-summary.js';
+import {binValue, latencyBin, localDay, percentile} from '../../source/store/usage-buckets.js';
+import {eventTypeOf} from '../../source/base/events.js';
+import {retentionFromEnv} from '../../source/store/usage-retention.js';
 import {tempHome} from '../helpers/gateway.js';
 import {ago, finished} from './events.js';
 

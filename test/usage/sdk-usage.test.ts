@@ -9,9 +9,9 @@ import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js
 import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
 import {anthropicClient, eventually, geminiClient, openaiClient} from '../helpers/sdks.js';
 import {editChannel} from '../../source/services/channels.js';
-import {recentRequests, usageSummary} from '../../source/services/usage.js';
-import type {Format} from '../../source/formats/ir.js';
-import type {KeyRecord} from '../../source/store/records.js';
+import {recentRequests, usageSummary} from '../../source/store/usage-summary.js';
+import type {Format} from '../../source/base/ir.js';
+import type {KeyRecord} from '../../source/base/records.js';
 
 type Tokens = {input: number; output: number; cached: number; reasoning: number};
 type Case = {client: Format; model: string; stream: boolean; tokens: Tokens};

@@ -3,7 +3,7 @@
  * @see https://docs.anthropic.com/en/api/messages#body-messages-content
  */
 import type {TranslationContext} from '../adapter.js';
-import type {IRImagePart, IRImageSource, IRPart, IRTextPart} from '../ir.js';
+import type {IRImagePart, IRImageSource, IRPart, IRTextPart} from '../../base/ir.js';
 import {recallToolCallSignature, unwrapSignature} from '../signature.js';
 import {decodeAnthropicCacheControl} from './map-anthropic-cache-control.js';
 import type {WireRecord} from './schema.js';

@@ -3,8 +3,8 @@
  * @see https://docs.anthropic.com/en/api/messages#body-system
  */
 import type {TranslationContext} from '../adapter.js';
-import type {IRMessage, IRSystemBlock} from '../ir.js';
-import {invalidRequest} from '../../errors.js';
+import type {IRMessage, IRSystemBlock} from '../../base/ir.js';
+import {invalidRequest} from '../../base/errors.js';
 import {decodeAnthropicContent} from './convert-from-anthropic-content.js';
 import {decodeAnthropicCacheControl} from './map-anthropic-cache-control.js';
 import {expectArray, expectRecord, expectString} from './wire-fields.js';

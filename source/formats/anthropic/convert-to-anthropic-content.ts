@@ -3,7 +3,7 @@
  * @see https://docs.anthropic.com/en/api/messages#body-messages-content
  */
 import type {TranslationContext} from '../adapter.js';
-import {assertNever, type IRImagePart, type IRPart, type IRReasoningPart, type IRSignature, type IRTextPart} from '../ir.js';
+import {assertNever, type IRImagePart, type IRPart, type IRReasoningPart, type IRSignature, type IRTextPart} from '../../base/ir.js';
 import {encodeAnthropicCacheControl} from './map-anthropic-cache-control.js';
 import {parseToolInput} from './parse-tool-input.js';
 import {type AnthropicContentBlock, type AnthropicImageBlock, type AnthropicTextBlock} from './schema.js';

@@ -4,7 +4,7 @@
  * @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#handling-tool-use-and-tool-result-content-blocks
  */
 import type {TranslationContext} from '../adapter.js';
-import type {IRMessage} from '../ir.js';
+import type {IRMessage} from '../../base/ir.js';
 import {encodeAnthropicPart} from './convert-to-anthropic-content.js';
 import type {AnthropicContentBlock, AnthropicMessage, AnthropicToolResultBlock} from './schema.js';
 

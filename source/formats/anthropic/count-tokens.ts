@@ -4,8 +4,8 @@
  * @see https://docs.anthropic.com/en/api/messages-count-tokens
  */
 import type {EncodedRequest, TranslationContext, UpstreamTarget} from '../adapter.js';
-import type {IRRequest, JsonObject} from '../ir.js';
-import {GatewayError} from '../../errors.js';
+import type {IRRequest, JsonObject} from '../../base/ir.js';
+import {GatewayError} from '../../base/errors.js';
 import {buildAnthropicBody, decodeAnthropicRequest} from './request.js';
 import {isRecord, readNumber, toJsonObject} from './schema.js';
 

@@ -3,7 +3,7 @@
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
 import type {TranslationContext} from '../adapter.js';
-import type {IRError, IRStreamEvent} from '../ir.js';
+import type {IRError, IRStreamEvent} from '../../base/ir.js';
 import type {SseMessage} from '../sse.js';
 import {decodeAnthropicError} from './errors.js';
 import {decodeAnthropicStopReason} from './map-anthropic-finish-reason.js';

@@ -5,7 +5,7 @@
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming#event-types
  */
 import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
-import {assertNever, type IRBlockStart, type IRError, type IRStreamEvent, type IRUsage, type JsonValue} from '../ir.js';
+import {assertNever, type IRBlockStart, type IRError, type IRStreamEvent, type IRUsage, type JsonValue} from '../../base/ir.js';
 import {rememberToolCallSignature, wrapSignature} from '../signature.js';
 import {sseFrame} from '../sse.js';
 import {anthropicErrorType} from './errors.js';

@@ -2,7 +2,7 @@
  * Anthropic error bodies: `{"type":"error","error":{"type","message"}}`.
  * @see https://docs.anthropic.com/en/api/errors
  */
-import {assertNever, type IRError, type IRErrorKind, type JsonObject} from '../ir.js';
+import {assertNever, type IRError, type IRErrorKind, type JsonObject} from '../../base/ir.js';
 
 export function anthropicErrorType(kind: IRErrorKind): string {
 	switch (kind) {

@@ -2,7 +2,7 @@
  * Prompt-cache markers. Only `ephemeral` exists; `ttl` is "5m" (default) or "1h".
  * @see https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching
  */
-import type {IRCacheControl} from '../ir.js';
+import type {IRCacheControl} from '../../base/ir.js';
 import {isRecord, type AnthropicCacheControl} from './schema.js';
 
 export function decodeAnthropicCacheControl(value: unknown): IRCacheControl | undefined {

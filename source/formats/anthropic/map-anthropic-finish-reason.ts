@@ -2,7 +2,7 @@
  * `stop_reason` ↔ IR finish reason.
  * @see https://docs.anthropic.com/en/api/handling-stop-reasons
  */
-import {assertNever, type IRFinishReason} from '../ir.js';
+import {assertNever, type IRFinishReason} from '../../base/ir.js';
 import type {AnthropicStopReason} from './schema.js';
 
 export function decodeAnthropicStopReason(reason: unknown): IRFinishReason {

@@ -4,7 +4,7 @@
  * @see https://docs.anthropic.com/en/docs/build-with-claude/structured-outputs
  */
 import type {TranslationContext} from '../adapter.js';
-import {assertNever, type IRResponseFormat, type IRSystemBlock, type JsonObject, type JsonValue} from '../ir.js';
+import {assertNever, type IRResponseFormat, type IRSystemBlock, type JsonObject, type JsonValue} from '../../base/ir.js';
 import {isJsonObject, isRecord, type AnthropicOutputConfig} from './schema.js';
 
 export function decodeAnthropicOutputFormat(outputConfig: unknown, betaOutputFormat: unknown): IRResponseFormat | undefined {

@@ -4,8 +4,8 @@
  * @see https://docs.anthropic.com/en/docs/build-with-claude/effort
  */
 import type {TranslationContext} from '../adapter.js';
-import type {IRReasoningConfig, IRReasoningEffort} from '../ir.js';
-import {invalidRequest} from '../../errors.js';
+import type {IRReasoningConfig, IRReasoningEffort} from '../../base/ir.js';
+import {invalidRequest} from '../../base/errors.js';
 import type {AnthropicThinking} from './schema.js';
 import {expectRecord, optionalNumber} from './wire-fields.js';
 

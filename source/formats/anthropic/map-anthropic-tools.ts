@@ -3,8 +3,8 @@
  * @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use
  */
 import type {TranslationContext} from '../adapter.js';
-import {assertNever, type IRTool, type IRToolChoice, type JsonObject} from '../ir.js';
-import {invalidRequest} from '../../errors.js';
+import {assertNever, type IRTool, type IRToolChoice, type JsonObject} from '../../base/ir.js';
+import {invalidRequest} from '../../base/errors.js';
 import {decodeAnthropicCacheControl, encodeAnthropicCacheControl} from './map-anthropic-cache-control.js';
 import {isJsonObject, type AnthropicTool, type AnthropicToolChoice} from './schema.js';
 import {expectArray, expectRecord, expectString, optionalBoolean, optionalString} from './wire-fields.js';

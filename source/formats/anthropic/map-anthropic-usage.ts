@@ -3,7 +3,7 @@
  * `inputTokens` includes them; `output_tokens` already includes thinking tokens.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching#tracking-cache-performance
  */
-import type {IRUsage} from '../ir.js';
+import type {IRUsage} from '../../base/ir.js';
 import {isRecord, readNumber, type AnthropicUsage} from './schema.js';
 
 /** Usage as far as known: stream `message_start` has no final output count, `message_delta` may omit the input fields. */

@@ -3,7 +3,7 @@
  * @see https://docs.anthropic.com/en/api/messages#body-messages-content-tool-use-input
  */
 import type {TranslationContext} from '../adapter.js';
-import type {JsonObject} from '../ir.js';
+import type {JsonObject} from '../../base/ir.js';
 import {isJsonObject} from './schema.js';
 
 /** Empty text (OpenAI tools without arguments) is `{}`; text that is not an object (a call cut off by the limit) becomes `{}` with a warning. */

@@ -3,8 +3,8 @@
  * @see https://docs.anthropic.com/en/api/messages
  */
 import type {DecodeRequestOptions, EncodedRequest, TranslationContext, UpstreamTarget} from '../adapter.js';
-import type {IRReasoningConfig, IRRequest} from '../ir.js';
-import {invalidRequest} from '../../errors.js';
+import type {IRReasoningConfig, IRRequest} from '../../base/ir.js';
+import {invalidRequest} from '../../base/errors.js';
 import {decodeAnthropicMessages, decodeAnthropicSystem} from './convert-from-anthropic-messages.js';
 import {encodeAnthropicMessages} from './convert-to-anthropic-messages.js';
 import {encodeAnthropicCacheControl} from './map-anthropic-cache-control.js';

@@ -3,9 +3,9 @@
  * @see https://docs.anthropic.com/en/api/messages#response-content
  */
 import type {EncodeResponseOptions, TranslationContext} from '../adapter.js';
-import {assertNever, type IRResponse, type JsonValue} from '../ir.js';
+import {assertNever, type IRResponse, type JsonValue} from '../../base/ir.js';
 import {rememberToolCallSignature, wrapSignature} from '../signature.js';
-import {GatewayError} from '../../errors.js';
+import {GatewayError} from '../../base/errors.js';
 import {decodeAnthropicStopReason, encodeAnthropicStopReason} from './map-anthropic-finish-reason.js';
 import {decodeAnthropicUsage, encodeAnthropicUsage} from './map-anthropic-usage.js';
 import {parseToolInput} from './parse-tool-input.js';

@@ -4,7 +4,7 @@
  * describe what we build and what we expect from the provider.
  * @see https://docs.anthropic.com/en/api/messages
  */
-import type {JsonObject, JsonValue} from '../ir.js';
+import type {JsonObject, JsonValue} from '../../base/ir.js';
 
 export type AnthropicCacheControl = {type: 'ephemeral'; ttl?: string};
 

@@ -5,7 +5,7 @@
  * the blocks before it end. The live block is never delayed, so text is written as it arrives.
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming#event-types
  */
-import type {IRStreamEvent} from '../ir.js';
+import type {IRStreamEvent} from '../../base/ir.js';
 
 type BlockEvent = Extract<IRStreamEvent, {index: number}>;
 type Waiting = {readonly index: number; readonly events: BlockEvent[]; ended: boolean};

@@ -2,7 +2,7 @@
  * Field readers for inbound client bodies. Each failure is a 400 naming the parameter path the way
  * Anthropic's own validation errors do (`messages.0.content.1.type: …`), so a client can find it.
  */
-import {invalidRequest} from '../../errors.js';
+import {invalidRequest} from '../../base/errors.js';
 import {isRecord, type WireRecord} from './schema.js';
 
 export function expectRecord(value: unknown, path: string): WireRecord {

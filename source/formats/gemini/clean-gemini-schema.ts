@@ -10,7 +10,7 @@
  * @see https://ai.google.dev/api/caching#Schema
  * @see https://ai.google.dev/gemini-api/docs/function-calling#function_declarations
  */
-import type {JsonObject, JsonValue} from '../ir.js';
+import type {JsonObject, JsonValue} from '../../base/ir.js';
 import {compact, isRecord} from './schema.js';
 
 const copied = [

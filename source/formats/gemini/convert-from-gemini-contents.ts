@@ -8,9 +8,9 @@
  * @see https://ai.google.dev/gemini-api/docs/function-calling#parallel_function_calling
  */
 import type {TranslationContext} from '../adapter.js';
-import type {IRImagePart, IRMessage, IRPart, IRTextPart, JsonObject} from '../ir.js';
+import type {IRImagePart, IRMessage, IRPart, IRTextPart, JsonObject} from '../../base/ir.js';
 import {unwrapSignature} from '../signature.js';
-import {invalidRequest} from '../../errors.js';
+import {invalidRequest} from '../../base/errors.js';
 import {generateToolCallId} from './ids.js';
 import {isRecord, pickArray, pickString, readPart, type GeminiFunctionResponse, type GeminiPartIn} from './schema.js';
 

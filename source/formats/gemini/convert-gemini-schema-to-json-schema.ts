@@ -4,11 +4,11 @@
  * validators reject `"type": "STRING"`.
  * @see https://ai.google.dev/api/caching#Schema
  */
-import type {JsonObject, JsonValue} from '../ir.js';
+import type {JsonObject, JsonValue} from '../../base/ir.js';
 import {isRecord} from './schema.js';
 
-const counts = new Set(['minItems', 'maxItems', 'minLength', 'maxLength', 'minProperties', 'maxProperties']);
-const copied = new Set(['title', 'description', 'default', 'example', 'pattern', 'minimum', 'maximum', 'enum', 'required']);
+const counts: ReadonlySet<string> = new Set(['minItems', 'maxItems', 'minLength', 'maxLength', 'minProperties', 'maxProperties']);
+const copied: ReadonlySet<string> = new Set(['title', 'description', 'default', 'example', 'pattern', 'minimum', 'maximum', 'enum', 'required']);
 
 export function convertGeminiSchemaToJsonSchema(value: JsonValue): JsonObject {
 	if (!isRecord(value)) return {};

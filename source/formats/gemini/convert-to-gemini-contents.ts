@@ -6,8 +6,8 @@
  * @see https://ai.google.dev/gemini-api/docs/function-calling#multimodal
  */
 import type {TranslationContext} from '../adapter.js';
-import {assertNever, type IRMessage, type IRPart, type IRToolResultPart, type JsonObject} from '../ir.js';
-import {invalidRequest} from '../../errors.js';
+import {assertNever, type IRMessage, type IRPart, type IRToolResultPart, type JsonObject} from '../../base/ir.js';
+import {invalidRequest} from '../../base/errors.js';
 import {encodeGeminiImage} from './encode-gemini-image.js';
 import {convertToGeminiModelPart, injectSkipSignatures} from './convert-to-gemini-model-part.js';
 import {isGemini3, isLegacyGemini} from './model-family.js';

@@ -9,7 +9,7 @@
  * @see https://ai.google.dev/gemini-api/docs/thought-signatures
  */
 import type {TranslationContext} from '../adapter.js';
-import {assertNever, type IRPart, type IRSignature, type JsonObject} from '../ir.js';
+import {assertNever, type IRPart, type IRSignature, type JsonObject} from '../../base/ir.js';
 import {recallToolCallSignature} from '../signature.js';
 import {encodeGeminiImage} from './encode-gemini-image.js';
 import {compact, isRecord} from './schema.js';

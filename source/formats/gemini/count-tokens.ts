@@ -5,8 +5,8 @@
  * @see https://ai.google.dev/api/tokens#method:-models.counttokens
  */
 import type {EncodedRequest, TranslationContext, UpstreamTarget} from '../adapter.js';
-import type {IRRequest} from '../ir.js';
-import {GatewayError, invalidRequest} from '../../errors.js';
+import type {IRRequest} from '../../base/ir.js';
+import {GatewayError, invalidRequest} from '../../base/errors.js';
 import {bareName} from './model-family.js';
 import {decodeGeminiRequestBody, encodeGeminiRequestBody} from './request.js';
 import {compact, isRecord, pickNumber, pickRecord} from './schema.js';

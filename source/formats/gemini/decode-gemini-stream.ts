@@ -9,7 +9,7 @@
  * @see https://ai.google.dev/gemini-api/docs/thought-signatures#streaming
  */
 import type {TranslationContext} from '../adapter.js';
-import type {IRError, IRStreamEvent, IRUsage} from '../ir.js';
+import type {IRError, IRStreamEvent, IRUsage} from '../../base/ir.js';
 import type {SseMessage} from '../sse.js';
 import {unwrapSignature} from '../signature.js';
 import {decodeGeminiError} from './errors.js';

@@ -6,8 +6,8 @@
  * @see https://ai.google.dev/gemini-api/docs/files
  */
 import type {TranslationContext} from '../adapter.js';
-import type {IRImageSource, JsonObject} from '../ir.js';
-import {invalidRequest} from '../../errors.js';
+import type {IRImageSource, JsonObject} from '../../base/ir.js';
+import {invalidRequest} from '../../base/errors.js';
 import {compact} from './schema.js';
 
 const googleHosted = /^(?:gs:\/\/|https:\/\/generativelanguage\.googleapis\.com\/)/;

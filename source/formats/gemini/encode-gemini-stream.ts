@@ -13,7 +13,7 @@
  * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
  */
 import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
-import {assertNever, type IRSignature, type IRStreamEvent, type JsonObject} from '../ir.js';
+import {assertNever, type IRSignature, type IRStreamEvent, type JsonObject} from '../../base/ir.js';
 import {wrapSignature} from '../signature.js';
 import {renderGeminiError} from './errors.js';
 import {toGeminiFinishReason} from './map-gemini-finish-reason.js';

@@ -2,7 +2,7 @@
  * Gemini (Google API) error bodies: `{"error":{"code","message","status"}}` with canonical status names.
  * @see https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
  */
-import {assertNever, type IRError, type IRErrorKind, type JsonObject} from '../ir.js';
+import {assertNever, type IRError, type IRErrorKind, type JsonObject} from '../../base/ir.js';
 import {isRecord, pick, pickRecord, pickString} from './schema.js';
 
 export function geminiStatus(kind: IRErrorKind): string {

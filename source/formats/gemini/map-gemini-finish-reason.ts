@@ -2,7 +2,7 @@
  * Gemini `finishReason` ↔ IR finish reason.
  * @see https://ai.google.dev/api/generate-content#FinishReason
  */
-import {assertNever, type IRFinishReason} from '../ir.js';
+import {assertNever, type IRFinishReason} from '../../base/ir.js';
 
 /**
  * Gemini says STOP when the model called functions, so the caller tells us whether the answer

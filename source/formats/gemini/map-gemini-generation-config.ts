@@ -8,7 +8,7 @@
  * @see https://ai.google.dev/gemini-api/docs/structured-output
  */
 import type {TranslationContext} from '../adapter.js';
-import type {IRRequest, IRResponseFormat, JsonObject} from '../ir.js';
+import type {IRRequest, IRResponseFormat, JsonObject} from '../../base/ir.js';
 import {convertGeminiSchemaToJsonSchema} from './convert-gemini-schema-to-json-schema.js';
 import {decodeGeminiThinking, encodeGeminiThinking} from './map-gemini-thinking.js';
 import {asJsonObject, compact, pick, pickArray, pickNumber, pickRecord, pickString, type UnknownRecord} from './schema.js';

@@ -14,7 +14,7 @@
  * @see https://ai.google.dev/gemini-api/docs/gemini-3#thinking_level
  */
 import type {TranslationContext} from '../adapter.js';
-import type {IRReasoningConfig, IRReasoningEffort, JsonObject} from '../ir.js';
+import type {IRReasoningConfig, IRReasoningEffort, JsonObject} from '../../base/ir.js';
 import {isGemini25Pro, isGemini3, isGemini3Pro} from './model-family.js';
 import {pick, pickNumber, pickString, type UnknownRecord} from './schema.js';
 

@@ -4,8 +4,8 @@
  * @see https://ai.google.dev/gemini-api/docs/function-calling#function_calling_modes
  */
 import type {TranslationContext} from '../adapter.js';
-import {assertNever, type IRTool, type IRToolChoice, type JsonObject} from '../ir.js';
-import {invalidRequest} from '../../errors.js';
+import {assertNever, type IRTool, type IRToolChoice, type JsonObject} from '../../base/ir.js';
+import {invalidRequest} from '../../base/errors.js';
 import {cleanGeminiSchema, hasNoProperties} from './clean-gemini-schema.js';
 import {convertGeminiSchemaToJsonSchema} from './convert-gemini-schema-to-json-schema.js';
 import {asJsonObject, compact, isRecord, pick, pickArray, pickRecord, pickString, type UnknownRecord} from './schema.js';

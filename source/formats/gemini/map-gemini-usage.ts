@@ -6,7 +6,7 @@
  * is input billed on top of the prompt: totalTokenCount = prompt + toolUsePrompt + candidates + thoughts.
  * @see https://ai.google.dev/api/generate-content#UsageMetadata
  */
-import type {IRUsage, JsonObject} from '../ir.js';
+import type {IRUsage, JsonObject} from '../../base/ir.js';
 import {compact, isRecord, pickNumber} from './schema.js';
 
 export function decodeGeminiUsage(metadata: unknown): IRUsage {

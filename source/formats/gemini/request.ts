@@ -5,8 +5,8 @@
  * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
  */
 import type {DecodeRequestOptions, EncodedRequest, TranslationContext, UpstreamTarget} from '../adapter.js';
-import type {IRRequest, IRSystemBlock, JsonObject} from '../ir.js';
-import {invalidRequest} from '../../errors.js';
+import type {IRRequest, IRSystemBlock, JsonObject} from '../../base/ir.js';
+import {invalidRequest} from '../../base/errors.js';
 import {convertFromGeminiContents} from './convert-from-gemini-contents.js';
 import {convertToGeminiContents} from './convert-to-gemini-contents.js';
 import {decodeGeminiGenerationConfig, encodeGeminiGenerationConfig} from './map-gemini-generation-config.js';

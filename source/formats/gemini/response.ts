@@ -3,9 +3,9 @@
  * @see https://ai.google.dev/api/generate-content#v1beta.GenerateContentResponse
  */
 import type {EncodeResponseOptions, TranslationContext} from '../adapter.js';
-import {assertNever, type IRResponse, type JsonObject} from '../ir.js';
+import {assertNever, type IRResponse, type JsonObject} from '../../base/ir.js';
 import {unwrapSignature, wrapSignature} from '../signature.js';
-import {GatewayError} from '../../errors.js';
+import {GatewayError} from '../../base/errors.js';
 import {decodeGeminiError} from './errors.js';
 import {generateResponseId, generateToolCallId} from './ids.js';
 import {mapGeminiFinishReason, toGeminiFinishReason} from './map-gemini-finish-reason.js';

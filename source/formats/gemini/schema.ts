@@ -6,7 +6,7 @@
  * @see https://ai.google.dev/api/generate-content
  * @see https://protobuf.dev/programming-guides/json/#json-options
  */
-import type {JsonObject, JsonValue} from '../ir.js';
+import type {JsonObject, JsonValue} from '../../base/ir.js';
 
 export type UnknownRecord = Record<string, unknown>;
 

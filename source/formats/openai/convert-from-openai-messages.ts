@@ -1,5 +1,5 @@
-import {invalidRequest} from '../../errors.js';
-import type {IRMessage, IRPart, IRReasoningPart, IRSystemBlock, IRToolCallPart, IRToolResultPart} from '../ir.js';
+import {invalidRequest} from '../../base/errors.js';
+import type {IRMessage, IRPart, IRReasoningPart, IRSystemBlock, IRToolCallPart, IRToolResultPart} from '../../base/ir.js';
 import {recallToolCallSignature} from '../signature.js';
 import {decodeOpenaiContent, decodeOpenaiText} from './convert-openai-content.js';
 import {argumentsText, isObject, optionalArray, optionalString, requireString, type WireObject} from './schema.js';

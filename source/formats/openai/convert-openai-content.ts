@@ -1,5 +1,5 @@
-import {invalidRequest} from '../../errors.js';
-import type {IRImagePart, IRImageSource, IRTextPart, JsonObject} from '../ir.js';
+import {invalidRequest} from '../../base/errors.js';
+import type {IRImagePart, IRImageSource, IRTextPart, JsonObject} from '../../base/ir.js';
 import {isObject, objectField, requireString, stringField} from './schema.js';
 
 const dataUrl = /^data:([^;,]+)(?:;[^,]*)?;base64,(.*)$/s;

@@ -1,5 +1,5 @@
-import {invalidRequest} from '../../errors.js';
-import {assertNever, type IRResponseFormat, type JsonObject} from '../ir.js';
+import {invalidRequest} from '../../base/errors.js';
+import {assertNever, type IRResponseFormat, type JsonObject} from '../../base/ir.js';
 import {compact, isJsonObject, isObject, optionalBoolean, stringField} from './schema.js';
 
 /**

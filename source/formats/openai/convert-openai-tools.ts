@@ -1,6 +1,6 @@
-import {invalidRequest} from '../../errors.js';
+import {invalidRequest} from '../../base/errors.js';
 import type {TranslationContext} from '../adapter.js';
-import {assertNever, type IRTool, type IRToolChoice, type JsonObject} from '../ir.js';
+import {assertNever, type IRTool, type IRToolChoice, type JsonObject} from '../../base/ir.js';
 import {isJsonObject, isObject, objectField, optionalString, requireString, stringField, type WireObject} from './schema.js';
 
 const emptyParameters: JsonObject = {type: 'object', properties: {}};

@@ -1,4 +1,4 @@
-import type {IRUsage, JsonObject} from '../ir.js';
+import type {IRUsage, JsonObject} from '../../base/ir.js';
 import {numberField, objectField, type WireObject} from './schema.js';
 
 /**

@@ -1,5 +1,5 @@
 import type {TranslationContext} from '../adapter.js';
-import {assertNever, type IRMessage, type IRSignature, type IRToolResultPart, type JsonObject, type JsonValue} from '../ir.js';
+import {assertNever, type IRMessage, type IRSignature, type IRToolResultPart, type JsonObject, type JsonValue} from '../../base/ir.js';
 import {toOpenaiImagePart} from './convert-openai-content.js';
 import {compact} from './schema.js';
 

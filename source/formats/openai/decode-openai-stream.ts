@@ -3,7 +3,7 @@
  * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
  */
 import type {TranslationContext} from '../adapter.js';
-import type {IRFinishReason, IRStreamEvent, IRUsage} from '../ir.js';
+import type {IRFinishReason, IRStreamEvent, IRUsage} from '../../base/ir.js';
 import type {SseMessage} from '../sse.js';
 import {convertOpenaiUsage} from './convert-openai-usage.js';
 import {decodeOpenaiError} from './errors.js';

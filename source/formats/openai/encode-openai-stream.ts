@@ -3,7 +3,7 @@
  * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
  */
 import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
-import {assertNever, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage, type JsonObject, type JsonValue} from '../ir.js';
+import {assertNever, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage, type JsonObject, type JsonValue} from '../../base/ir.js';
 import {rememberToolCallSignature} from '../signature.js';
 import {sseFrame} from '../sse.js';
 import {toOpenaiUsage} from './convert-openai-usage.js';

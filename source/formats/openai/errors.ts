@@ -2,7 +2,7 @@
  * OpenAI error bodies: `{"error":{"message","type","param","code"}}`.
  * @see https://platform.openai.com/docs/guides/error-codes
  */
-import {assertNever, type IRError, type IRErrorKind, type JsonObject} from '../ir.js';
+import {assertNever, type IRError, type IRErrorKind, type JsonObject} from '../../base/ir.js';
 
 function typeOf(kind: IRErrorKind): string {
 	switch (kind) {

@@ -1,4 +1,4 @@
-import {assertNever, type IRFinishReason} from '../ir.js';
+import {assertNever, type IRFinishReason} from '../../base/ir.js';
 
 /**
  * OpenAI `finish_reason` → IR. OpenAI never says which stop sequence matched, so `stop` stays `stop`;

@@ -1,5 +1,5 @@
-import {invalidRequest} from '../../errors.js';
-import type {IRReasoningConfig, IRReasoningEffort} from '../ir.js';
+import {invalidRequest} from '../../base/errors.js';
+import type {IRReasoningConfig, IRReasoningEffort} from '../../base/ir.js';
 import type {TranslationContext} from '../adapter.js';
 
 /**

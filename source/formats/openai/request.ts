@@ -3,9 +3,9 @@
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 import {createHash} from 'node:crypto';
-import {invalidRequest} from '../../errors.js';
+import {invalidRequest} from '../../base/errors.js';
 import type {DecodeRequestOptions, EncodedRequest, TranslationContext, UpstreamTarget} from '../adapter.js';
-import type {IRRequest, JsonValue} from '../ir.js';
+import type {IRRequest, JsonValue} from '../../base/ir.js';
 import {convertFromOpenaiMessages} from './convert-from-openai-messages.js';
 import {decodeOpenaiResponseFormat, encodeOpenaiResponseFormat} from './convert-openai-response-format.js';
 import {decodeOpenaiToolChoice, decodeOpenaiTools, encodeOpenaiToolChoice, encodeOpenaiTools, narrowTools} from './convert-openai-tools.js';

@@ -2,9 +2,9 @@
  * Non-streaming chat completions answers: upstream wire → IR, and IR → the client's wire.
  * @see https://platform.openai.com/docs/api-reference/chat/object
  */
-import {GatewayError} from '../../errors.js';
+import {GatewayError} from '../../base/errors.js';
 import type {EncodeResponseOptions, TranslationContext} from '../adapter.js';
-import {assertNever, type IRResponse, type IRToolCallPart, type JsonObject, type JsonValue} from '../ir.js';
+import {assertNever, type IRResponse, type IRToolCallPart, type JsonObject, type JsonValue} from '../../base/ir.js';
 import {rememberToolCallSignature} from '../signature.js';
 import {convertOpenaiUsage, toOpenaiUsage} from './convert-openai-usage.js';
 import {decodeOpenaiError} from './errors.js';

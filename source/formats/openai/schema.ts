@@ -4,8 +4,8 @@
  * OpenAI omits a field. Narrow with the guards below; never trust a cast.
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
-import {invalidRequest} from '../../errors.js';
-import type {JsonObject, JsonValue} from '../ir.js';
+import {invalidRequest} from '../../base/errors.js';
+import type {JsonObject, JsonValue} from '../../base/ir.js';
 
 export type WireObject = {readonly [key: string]: unknown};
 

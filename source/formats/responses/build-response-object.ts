@@ -1,4 +1,4 @@
-import type {JsonObject, JsonValue} from '../ir.js';
+import type {JsonObject, JsonValue} from '../../base/ir.js';
 import {arrayField, isJsonObject, isObject, numberField, objectField, stringField, type WireObject} from './schema.js';
 import type {ResponseStatus} from './schema.js';
 

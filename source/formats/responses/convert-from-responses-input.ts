@@ -1,6 +1,6 @@
-import {invalidRequest} from '../../errors.js';
+import {invalidRequest} from '../../base/errors.js';
 import type {TranslationContext} from '../adapter.js';
-import type {IRMessage, IRPart, IRReasoningPart, IRSystemBlock, IRToolCallPart, IRToolResultPart} from '../ir.js';
+import type {IRMessage, IRPart, IRReasoningPart, IRSystemBlock, IRToolCallPart, IRToolResultPart} from '../../base/ir.js';
 import {recallToolCallSignature, unwrapSignature} from '../signature.js';
 import {decodeResponsesContent, decodeResponsesText, decodeToolOutput} from './convert-responses-content.js';
 import {localShellTool, namespacedName} from './convert-responses-tools.js';

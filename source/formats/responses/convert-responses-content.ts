@@ -1,5 +1,5 @@
-import {invalidRequest} from '../../errors.js';
-import type {IRImagePart, IRTextPart} from '../ir.js';
+import {invalidRequest} from '../../base/errors.js';
+import type {IRImagePart, IRTextPart} from '../../base/ir.js';
 import {decodeImageUrl} from '../openai/convert-openai-content.js';
 import {isObject, optionalString, requireString, stringField} from './schema.js';
 

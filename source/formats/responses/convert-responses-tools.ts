@@ -1,6 +1,6 @@
-import {invalidRequest} from '../../errors.js';
+import {invalidRequest} from '../../base/errors.js';
 import type {TranslationContext} from '../adapter.js';
-import type {IRTool, IRToolChoice, JsonObject} from '../ir.js';
+import type {IRTool, IRToolChoice, JsonObject} from '../../base/ir.js';
 import {arrayField, isJsonObject, isObject, objectField, optionalString, requireString, stringField, type WireObject} from './schema.js';
 
 /** The function that stands in for the `local_shell` tool on channels that only know functions. */

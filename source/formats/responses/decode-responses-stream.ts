@@ -4,7 +4,7 @@
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
 import type {TranslationContext} from '../adapter.js';
-import type {IRStreamEvent} from '../ir.js';
+import type {IRStreamEvent} from '../../base/ir.js';
 import {unwrapSignature} from '../signature.js';
 import type {SseMessage} from '../sse.js';
 import {convertResponsesUsage} from './convert-responses-usage.js';

@@ -4,7 +4,7 @@
  * @see https://platform.openai.com/docs/api-reference/responses/object#responses/object-output
  */
 import type {TranslationContext} from '../adapter.js';
-import {assertNever, type IRResponse, type IRSignature, type IRToolCallPart, type JsonObject} from '../ir.js';
+import {assertNever, type IRResponse, type IRSignature, type IRToolCallPart, type JsonObject} from '../../base/ir.js';
 import {rememberToolCallSignature, wrapSignature} from '../signature.js';
 import type {ToolKinds} from './convert-responses-tools.js';
 import {newItemId} from './ids.js';

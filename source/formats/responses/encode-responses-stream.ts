@@ -8,7 +8,7 @@
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
 import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
-import {assertNever, type IRBlockStart, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage} from '../ir.js';
+import {assertNever, type IRBlockStart, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage} from '../../base/ir.js';
 import {sseFrame} from '../sse.js';
 import {echoRequest, responseObject, type ResponseBase} from './build-response-object.js';
 import {toolKinds, type ToolKinds} from './convert-responses-tools.js';

@@ -3,11 +3,11 @@
  * same platform; what differs is the `code` Codex acts on (see map-responses-error-code.ts).
  * @see https://platform.openai.com/docs/guides/error-codes
  */
-import type {IRError, JsonObject} from '../ir.js';
+import type {IRError, JsonObject} from '../../base/ir.js';
 import {decodeOpenaiError, renderOpenAIError} from '../openai/errors.js';
 import {responsesErrorCode} from './map-responses-error-code.js';
 
-const actionable = new Set(['context_length_exceeded', 'insufficient_quota', 'rate_limit_exceeded']);
+const actionable: ReadonlySet<string | undefined> = new Set(['context_length_exceeded', 'insufficient_quota', 'rate_limit_exceeded']);
 
 /** A gateway or upstream error as a Responses client reads it: OpenAI's shape, with the code Codex needs to stop or wait. */
 export function renderResponsesError(error: IRError): {status: number; body: JsonObject} {

@@ -1,4 +1,4 @@
-import {assertNever, type IRError} from '../ir.js';
+import {assertNever, type IRError} from '../../base/ir.js';
 
 /** Words providers use for a prompt over the context window (OpenAI, Anthropic, Gemini, vLLM). */
 const contextWindow = /context[ _](length|window)|prompt is too long|too many tokens|input token count .* exceeds|maximum context/i;

@@ -1,6 +1,6 @@
-import {invalidRequest} from '../../errors.js';
+import {invalidRequest} from '../../base/errors.js';
 import type {TranslationContext} from '../adapter.js';
-import type {IRReasoningConfig} from '../ir.js';
+import type {IRReasoningConfig} from '../../base/ir.js';
 import {decodeOpenaiReasoningEffort} from '../openai/map-openai-reasoning-effort.js';
 import {isObject} from './schema.js';
 

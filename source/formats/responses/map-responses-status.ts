@@ -1,4 +1,4 @@
-import {assertNever, type IRFinishReason, type JsonObject} from '../ir.js';
+import {assertNever, type IRFinishReason, type JsonObject} from '../../base/ir.js';
 import type {ResponseStatus} from './schema.js';
 
 export type Outcome = {readonly status: Extract<ResponseStatus, 'completed' | 'incomplete'>; readonly incompleteDetails: JsonObject | null};

@@ -1,5 +1,5 @@
-import {invalidRequest} from '../../errors.js';
-import type {IRResponseFormat} from '../ir.js';
+import {invalidRequest} from '../../base/errors.js';
+import type {IRResponseFormat} from '../../base/ir.js';
 import {isJsonObject, isObject, optionalBoolean, stringField} from './schema.js';
 
 /**

@@ -3,9 +3,9 @@
  * request for a channel that speaks it passes through unchanged; every other channel gets it translated.
  * @see https://platform.openai.com/docs/api-reference/responses/create
  */
-import {GatewayError, invalidRequest} from '../../errors.js';
+import {GatewayError, invalidRequest} from '../../base/errors.js';
 import type {DecodeRequestOptions, TranslationContext} from '../adapter.js';
-import type {IRRequest} from '../ir.js';
+import type {IRRequest} from '../../base/ir.js';
 import {convertFromResponsesInput} from './convert-from-responses-input.js';
 import {decodeResponsesToolChoice, decodeResponsesTools, narrowTools} from './convert-responses-tools.js';
 import {decodeResponsesReasoning} from './map-responses-reasoning.js';

@@ -3,9 +3,9 @@
  * the Response object a client expects.
  * @see https://platform.openai.com/docs/api-reference/responses/object
  */
-import {GatewayError} from '../../errors.js';
+import {GatewayError} from '../../base/errors.js';
 import type {EncodeResponseOptions, TranslationContext} from '../adapter.js';
-import type {IRResponse, JsonObject} from '../ir.js';
+import type {IRResponse, JsonObject} from '../../base/ir.js';
 import {unwrapSignature} from '../signature.js';
 import {echoRequest, responseObject} from './build-response-object.js';
 import {namespacedName, toolKinds} from './convert-responses-tools.js';

@@ -6,7 +6,7 @@
  * the rest of this folder reads like every other adapter.
  * @see https://platform.openai.com/docs/api-reference/responses/create
  */
-import type {JsonObject} from '../ir.js';
+import type {JsonObject} from '../../base/ir.js';
 
 export {
 	argumentsText,

@@ -4,7 +4,7 @@
  * events → output_item.done).
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
-import type {IRSignature, JsonObject} from '../ir.js';
+import type {IRSignature, JsonObject} from '../../base/ir.js';
 import type {ToolKinds} from './convert-responses-tools.js';
 import {callItem, customInput, messageItem, reasoningItem} from './encode-responses-output.js';
 import {newItemId} from './ids.js';

@@ -4,10 +4,10 @@
  * @see https://ai.google.dev/api/generate-content
  */
 import type {FastifyInstance} from 'fastify';
-import {GatewayError, invalidRequest} from '../../errors.js';
+import {GatewayError, invalidRequest} from '../../base/errors.js';
 import {relay} from '../relay.js';
 import {modelsForKey} from '../routing.js';
-import type {ChannelRecord} from '../../store/records.js';
+import type {ChannelRecord} from '../../base/records.js';
 import {authenticated, objectBody, useFormat, type ProxyDeps} from './shared.js';
 
 const methods = {generateContent: 'generate', streamGenerateContent: 'generate', countTokens: 'count_tokens'} as const;

@@ -4,7 +4,7 @@
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 import type {FastifyInstance, FastifyRequest} from 'fastify';
-import {GatewayError} from '../../errors.js';
+import {GatewayError} from '../../base/errors.js';
 import {relay} from '../relay.js';
 import {modelsForKey} from '../routing.js';
 import {authenticated, objectBody, requireModel, useFormat, type ProxyDeps} from './shared.js';

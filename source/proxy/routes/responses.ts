@@ -5,7 +5,7 @@
  * @see https://platform.openai.com/docs/api-reference/responses
  */
 import type {FastifyInstance} from 'fastify';
-import {GatewayError} from '../../errors.js';
+import {GatewayError} from '../../base/errors.js';
 import {relay} from '../relay.js';
 import {authenticated, objectBody, requireModel, useFormat, type ProxyDeps} from './shared.js';
 

@@ -3,14 +3,14 @@
  * errors in the client's format.
  */
 import type {FastifyInstance, FastifyReply, FastifyRequest} from 'fastify';
-import type {EventBus} from '../../events.js';
-import {invalidRequest} from '../../errors.js';
-import type {InboundFormat} from '../../formats/ir.js';
+import type {EventBus} from '../../base/events.js';
+import {invalidRequest} from '../../base/errors.js';
+import type {InboundFormat} from '../../base/ir.js';
 import {presentedKey} from '../auth.js';
 import {beginExchange, type Exchange} from '../exchange.js';
 import {sendError} from '../errors.js';
 import type {RelayDeps} from '../relay.js';
-import type {KeyRecord} from '../../store/records.js';
+import type {KeyRecord} from '../../base/records.js';
 
 export type ProxyDeps = RelayDeps & {
 	readonly events: EventBus;

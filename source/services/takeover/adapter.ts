@@ -2,7 +2,7 @@
  * What each tool contributes to a takeover: where its config lives, how to read its current state,
  * and which settings apply writes. The flows (status, apply, undo) are the same for all three.
  */
-import {assertNever} from '../../formats/ir.js';
+import {assertNever} from '../../base/ir.js';
 import type {ConfigDoc, KeyPath} from './config-doc.js';
 import type {Context} from './context.js';
 import {dotenvDoc} from './dotenv-doc.js';

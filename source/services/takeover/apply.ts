@@ -4,7 +4,7 @@
  * needs `force`; then each file that changes is backed up and rewritten atomically, and the record
  * that `undo` reads is written.
  */
-import {UserError} from '../../errors.js';
+import {UserError} from '../../base/errors.js';
 import type {Store} from '../../store/index.js';
 import {loadDocs, docOf, type Desired, type Docs, type ToolAdapter} from './adapter.js';
 import {keyName, type KeyPath, type Scalar} from './config-doc.js';

@@ -2,7 +2,7 @@
  * One parsed config file that takeover edits by key path (`['env', 'ANTHROPIC_BASE_URL']`), whatever its
  * syntax (JSON, TOML, .env). Each implementation keeps everything it was not asked to change.
  */
-import {UserError} from '../../errors.js';
+import {UserError} from '../../base/errors.js';
 
 export type KeyPath = readonly string[];
 /** What takeover writes (strings) and what it may have to put back (a user's own value). */

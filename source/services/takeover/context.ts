@@ -1,10 +1,10 @@
 /** Options resolved once: the home directory, the environment, the gateway's URL. */
 import {homedir} from 'node:os';
 import {resolve} from 'node:path';
-import {UserError} from '../../errors.js';
-import {resolveHome} from '../../paths.js';
-import {gatewayUrl} from '../endpoints.js';
+import {UserError} from '../../base/errors.js';
+import {resolveHome} from '../../base/paths.js';
 import type {TakeoverOptions} from './types.js';
+import {gatewayUrl} from '../../base/paths.js';
 
 export type Context = {
 	readonly home: string;
@@ -26,7 +26,7 @@ export function resolveContext(options: TakeoverOptions = {}, dataDir?: string):
 	return {home, env, gateway, dataDir: resolve(options.dataDir ?? dataDir ?? resolveHome(undefined, env as NodeJS.ProcessEnv))};
 }
 
-const loopback = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+const loopback: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 function parts(url: string): {protocol: string; host: string; port: string; path: string} | null {
 	try {

@@ -5,7 +5,7 @@
  * these is refused with its number, where dotenv would silently skip it.
  * @see https://github.com/motdotla/dotenv#what-rules-does-the-parsing-engine-follow
  */
-import {UserError} from '../../errors.js';
+import {UserError} from '../../base/errors.js';
 import {malformed, type ConfigDoc, type KeyPath} from './config-doc.js';
 
 type Line = {text: string; key?: string; value?: string; exported?: boolean};

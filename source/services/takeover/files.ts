@@ -7,7 +7,7 @@ import {randomBytes} from 'node:crypto';
 import {constants} from 'node:fs';
 import {chmod, copyFile, mkdir, open, readFile, realpath, rename, rm, rmdir, stat} from 'node:fs/promises';
 import {basename, dirname, join} from 'node:path';
-import {UserError} from '../../errors.js';
+import {UserError} from '../../base/errors.js';
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 

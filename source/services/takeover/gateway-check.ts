@@ -2,12 +2,13 @@
  * Before a tool is pointed at the gateway: the gateway must be able to answer it (an enabled channel,
  * and the model when one is named), and the tool needs a virtual key of its own.
  */
-import {UserError} from '../../errors.js';
+import {UserError} from '../../base/errors.js';
 import type {Store} from '../../store/index.js';
-import type {KeyRecord} from '../../store/records.js';
-import {listChannels} from '../channels.js';
-import {createKey, findKey, keyState, listKeys} from '../keys.js';
+import type {KeyRecord} from '../../base/records.js';
+import {createKey, findKey} from '../keys.js';
 import {takeoverTitles, type TakeoverTool} from './types.js';
+import {keyState, listKeys} from '../../store/keys.js';
+import {listChannels} from '../../store/channels.js';
 
 /**
  * Any enabled channel can answer any tool: requests in another format are translated. With a model,

@@ -7,7 +7,7 @@
  */
 import {join} from 'node:path';
 import {z} from 'zod';
-import {UserError} from '../../errors.js';
+import {UserError} from '../../base/errors.js';
 import type {KeyPath, Scalar} from './config-doc.js';
 import {readText, removeFile, writeAtomic} from './files.js';
 import {takeoverTools, type TakeoverTool} from './types.js';

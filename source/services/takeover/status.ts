@@ -1,5 +1,5 @@
 /** `takeover status`: the state of each tool, read from its config files; nothing is written. */
-import {UserError} from '../../errors.js';
+import {UserError} from '../../base/errors.js';
 import {loadDocs, type ToolAdapter} from './adapter.js';
 import {claude} from './claude.js';
 import {codex} from './codex.js';

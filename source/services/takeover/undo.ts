@@ -5,7 +5,7 @@
  * are never deleted. Without a record (a lost data directory), only values that recognisably point at
  * the gateway are removed.
  */
-import {UserError} from '../../errors.js';
+import {UserError} from '../../base/errors.js';
 import {docOf, loadDocs, type Docs, type ToolAdapter} from './adapter.js';
 import {keyName, type ConfigDoc, type KeyPath} from './config-doc.js';
 import {resolveContext, type Context} from './context.js';

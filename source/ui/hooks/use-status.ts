@@ -4,7 +4,7 @@
  * log file.
  */
 import {useCallback, useEffect, useState} from 'react';
-import type {EventBus} from '../../events.js';
+import type {EventBus} from '../../base/events.js';
 import {budgetWarningText} from '../text.js';
 import type {StatusMessage} from '../theme.js';
 

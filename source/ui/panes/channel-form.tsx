@@ -7,13 +7,13 @@
  */
 import {useState} from 'react';
 import type {AddChannelInput, EditChannelInput} from '../../services/channels.js';
-import {maskSecret} from '../../services/channels.js';
 import {formatModels} from '../../services/parse.js';
-import {formatPrices, parsePriceSpecs} from '../../services/prices.js';
-import type {ChannelRecord} from '../../store/records.js';
+import {formatPrices, parsePriceSpecs} from '../../base/prices.js';
+import type {ChannelRecord} from '../../base/records.js';
 import {Form, textValue, type Field, type FormValues} from '../components/form.js';
 import {presetById, presets} from '../presets.js';
 import {errorText} from '../text.js';
+import {maskSecret} from '../../base/secrets.js';
 
 type Props = {
 	/** Whether the form has the keyboard (its pane is shown). */

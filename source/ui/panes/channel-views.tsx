@@ -2,14 +2,14 @@
 import {Box, Text} from 'ink';
 import type {Column} from '../components/table.js';
 import {Details, type Detail} from '../components/details.js';
-import {maskSecret} from '../../services/channels.js';
 import {formatModels} from '../../services/parse.js';
-import {formatPrices} from '../../services/prices.js';
-import type {ProbeResult} from '../../proxy/upstream.js';
-import type {ChannelRecord} from '../../store/records.js';
+import {formatPrices} from '../../base/prices.js';
+import type {ChannelRecord} from '../../base/records.js';
 import type {HealthInfo} from '../health-view.js';
 import {clock, relative} from '../text.js';
 import {theme} from '../theme.js';
+import {maskSecret} from '../../base/secrets.js';
+import {type ProbeResult} from '../../base/probe-result.js';
 
 const healthColors = {healthy: theme.ok, degraded: theme.warn, unavailable: theme.error} as const;
 

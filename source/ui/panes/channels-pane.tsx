@@ -10,13 +10,13 @@ import {channelsBindings, resolve, type ChannelsCommand} from '../commands.js';
 import {Confirm, isYes} from '../components/confirm.js';
 import {Panel} from '../components/panel.js';
 import {Table} from '../components/table.js';
-import type {ProbeResult} from '../../proxy/upstream.js';
-import type {ChannelRecord} from '../../store/records.js';
+import type {ChannelRecord} from '../../base/records.js';
 import {attempt, type Report} from '../status.js';
 import {ChannelForm} from './channel-form.js';
 import {ChannelDetails, channelColumns, probeText} from './channel-views.js';
 import type {HealthInfo} from '../health-view.js';
 import {useKeypress} from '../hooks/use-keypress.js';
+import {type ProbeResult} from '../../base/probe-result.js';
 
 export type ChannelsPaneProps = {
 	readonly channels: readonly ChannelRecord[];

@@ -2,13 +2,13 @@
 import {Box, Text} from 'ink';
 import {Details, type Detail} from '../components/details.js';
 import {Table} from '../components/table.js';
-import {keyState} from '../../services/keys.js';
 import {takeoverKeyName, type ToolState, type ToolStatus} from '../../services/takeover/index.js';
-import type {KeyRecord} from '../../store/records.js';
+import type {KeyRecord} from '../../base/records.js';
 import {endpoints, type Endpoint, type Snippet} from '../snippets.js';
 import {tilde, toolStateText} from '../takeover-text.js';
 import {keyStateText} from '../text.js';
 import {theme} from '../theme.js';
+import {keyState} from '../../store/keys.js';
 
 export function EndpointTable({baseUrl, width}: {readonly baseUrl: string; readonly width: number}) {
 	return (

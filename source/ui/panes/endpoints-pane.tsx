@@ -13,9 +13,8 @@ import {endpointsBindings, resolve, type EndpointsCommand} from '../commands.js'
 import {Confirm, isYes} from '../components/confirm.js';
 import {Panel} from '../components/panel.js';
 import {Label, Pointer} from '../components/select.js';
-import {keyState} from '../../services/keys.js';
 import {takeoverTitles, takeoverTools, type TakeoverTool, type ToolStatus} from '../../services/takeover/index.js';
-import type {ChannelRecord, KeyRecord} from '../../store/records.js';
+import type {ChannelRecord, KeyRecord} from '../../base/records.js';
 import {exampleModel, snippets, type Snippet} from '../snippets.js';
 import {copyWithReport, type Report} from '../status.js';
 import {toolStateWord} from '../takeover-text.js';
@@ -23,6 +22,7 @@ import {theme} from '../theme.js';
 import {useKeypress} from '../hooks/use-keypress.js';
 import {useTakeover, type Takeover, type TakeoverActions} from '../hooks/use-takeover.js';
 import {EndpointTable, KeyLine, SnippetView, ToolView} from './endpoint-views.js';
+import {keyState} from '../../store/keys.js';
 
 export type EndpointsPaneProps = {
 	readonly keys: readonly KeyRecord[];

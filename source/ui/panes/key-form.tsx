@@ -7,7 +7,7 @@
  */
 import {useState} from 'react';
 import type {CreateKeyInput, EditKeyInput} from '../../services/keys.js';
-import type {ChannelRecord, KeyRecord} from '../../store/records.js';
+import type {ChannelRecord, KeyRecord} from '../../base/records.js';
 import {Form, listValue, textValue, type Field, type FormValues} from '../components/form.js';
 import {errorText} from '../text.js';
 import {limitFields, limitFlags, limitValues} from './limit-fields.js';

@@ -2,12 +2,12 @@
 import {Box, Text} from 'ink';
 import type {Column} from '../components/table.js';
 import {Details} from '../components/details.js';
-import {keyState} from '../../services/keys.js';
 import {limitsText} from '../../services/limit-flags.js';
-import type {LimitUse} from '../../proxy/limits.js';
-import type {KeyRecord} from '../../store/records.js';
+import type {KeyRecord} from '../../base/records.js';
 import {keyStateText, relative} from '../text.js';
 import {theme} from '../theme.js';
+import {type LimitUse} from '../../base/periods.js';
+import {keyState} from '../../store/keys.js';
 
 export type Danger = 'revoke' | 'rotate' | 'delete';
 

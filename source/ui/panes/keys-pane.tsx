@@ -11,12 +11,12 @@ import {keysBindings, resolve, type KeysCommand} from '../commands.js';
 import {Confirm, isYes} from '../components/confirm.js';
 import {Panel} from '../components/panel.js';
 import {Table} from '../components/table.js';
-import type {LimitUse} from '../../proxy/limits.js';
-import type {ChannelRecord, KeyRecord} from '../../store/records.js';
+import type {ChannelRecord, KeyRecord} from '../../base/records.js';
 import {attempt, copyWithReport, type Report} from '../status.js';
 import {KeyForm} from './key-form.js';
 import {consequences, KeyDetails, keyColumns, keyLimitsText, questions, SecretView, type Danger} from './key-views.js';
 import {useKeypress} from '../hooks/use-keypress.js';
+import {type LimitUse} from '../../base/periods.js';
 
 export type KeysPaneProps = {
 	readonly keys: readonly KeyRecord[];

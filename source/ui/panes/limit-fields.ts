@@ -5,7 +5,7 @@
  * flags that differ from the key's current limits are given, as a user would type them.
  */
 import type {LimitFlags} from '../../services/limit-flags.js';
-import type {BudgetPeriod, KeyLimits} from '../../store/records.js';
+import type {BudgetPeriod, KeyLimits} from '../../base/records.js';
 import {textValue, type Field, type FormValues} from '../components/form.js';
 
 const periodNames: Readonly<Record<BudgetPeriod, string>> = {daily: 'day', weekly: 'week', monthly: 'month', total: 'total'};

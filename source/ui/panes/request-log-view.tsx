@@ -2,7 +2,7 @@
 import {Box, Text} from 'ink';
 import {Details} from '../components/details.js';
 import type {Column} from '../components/table.js';
-import type {RequestFinished} from '../../events.js';
+import type {RequestFinished} from '../../base/events.js';
 import {isFailure} from '../request-log.js';
 import {clock, formats, latency, tokens} from '../text.js';
 import {theme} from '../theme.js';

@@ -6,7 +6,7 @@ import {
 	encodeAnthropicCountTokensRequest,
 	encodeAnthropicCountTokensResponse,
 } from '../../../source/formats/anthropic/index.js';
-import {GatewayError} from '../../../source/errors.js';
+import {GatewayError} from '../../../source/base/errors.js';
 import {validateAnthropicBody} from '../../helpers/fake-providers/anthropic-validate.js';
 import {loadJson, recordingContext} from './fixtures.js';
 

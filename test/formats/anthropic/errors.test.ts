@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import {anthropicAdapter} from '../../../source/formats/anthropic/index.js';
-import type {IRErrorKind} from '../../../source/formats/ir.js';
+import type {IRErrorKind} from '../../../source/base/ir.js';
 import {loadJson} from './fixtures.js';
 
 describe('decodeError', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import {anthropicAdapter} from '../../../source/formats/anthropic/index.js';
-import type {IRResponse} from '../../../source/formats/ir.js';
+import type {IRResponse} from '../../../source/base/ir.js';
 import {recallToolCallSignature} from '../../../source/formats/signature.js';
 import {loadJson, recordingContext, serveOnce} from './fixtures.js';
 

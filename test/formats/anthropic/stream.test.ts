@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import {anthropicAdapter} from '../../../source/formats/anthropic/index.js';
-import type {IRStreamEvent} from '../../../source/formats/ir.js';
+import type {IRStreamEvent} from '../../../source/base/ir.js';
 import {recallToolCallSignature} from '../../../source/formats/signature.js';
 import {parseSse} from '../../../source/formats/sse.js';
 import {collect, loadChunks, recordingContext, replay, serveOnce} from './fixtures.js';

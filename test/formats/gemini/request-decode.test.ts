@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
-import {GatewayError} from '../../../source/errors.js';
+import {GatewayError} from '../../../source/base/errors.js';
 import {geminiAdapter} from '../../../source/formats/gemini/index.js';
-import type {IRToolCallPart, IRToolResultPart} from '../../../source/formats/ir.js';
+import type {IRToolCallPart, IRToolResultPart} from '../../../source/base/ir.js';
 import {loadJson, testContext} from './fixtures.js';
 
 const decode = (body: unknown, options = {model: 'gemini-2.5-flash', stream: false}) => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
-import {GatewayError} from '../../../source/errors.js';
+import {GatewayError} from '../../../source/base/errors.js';
 import {geminiAdapter} from '../../../source/formats/gemini/index.js';
-import type {IRMessage, IRRequest} from '../../../source/formats/ir.js';
+import type {IRMessage, IRRequest} from '../../../source/base/ir.js';
 import {rememberToolCallSignature} from '../../../source/formats/signature.js';
 import {testContext} from './fixtures.js';
 

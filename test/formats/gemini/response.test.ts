@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 import {GoogleGenAI} from '@google/genai';
 import {geminiAdapter} from '../../../source/formats/gemini/index.js';
-import type {IRResponse} from '../../../source/formats/ir.js';
+import type {IRResponse} from '../../../source/base/ir.js';
 import {loadJson, testContext} from './fixtures.js';
 import {serve} from './serve.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 import {geminiAdapter} from '../../../source/formats/gemini/index.js';
-import type {IRRequest} from '../../../source/formats/ir.js';
+import type {IRRequest} from '../../../source/base/ir.js';
 import {loadJson, testContext} from './fixtures.js';
 
 const target = {model: 'gemini-2.5-flash', stream: false, baseUrl: '', defaultMaxTokens: 4096};

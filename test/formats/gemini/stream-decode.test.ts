@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 import {geminiAdapter} from '../../../source/formats/gemini/index.js';
-import type {IRStreamEvent} from '../../../source/formats/ir.js';
+import type {IRStreamEvent} from '../../../source/base/ir.js';
 import {channel, collect, loadChunks, replay, testContext} from './fixtures.js';
 import type {SseMessage} from '../../../source/formats/sse.js';
 

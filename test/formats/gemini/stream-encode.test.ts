@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 import {ApiError, GoogleGenAI} from '@google/genai';
 import {geminiAdapter} from '../../../source/formats/gemini/index.js';
-import type {IRStreamEvent, IRUsage} from '../../../source/formats/ir.js';
+import type {IRStreamEvent, IRUsage} from '../../../source/base/ir.js';
 import {channel, collect, loadChunks, replay, testContext} from './fixtures.js';
 import {serve} from './serve.js';
 

@@ -8,7 +8,7 @@ import {readFileSync} from 'node:fs';
 import {fromArray} from '../../helpers/streams.js';
 export {collect, fromArray, recordingContext as testContext, type RecordingContext as TestContext} from '../../helpers/streams.js';
 import {fileURLToPath} from 'node:url';
-import type {IRStreamEvent} from '../../../source/formats/ir.js';
+import type {IRStreamEvent} from '../../../source/base/ir.js';
 import type {SseMessage} from '../../../source/formats/sse.js';
 
 const dir = fileURLToPath(new URL('../../fixtures/openai/', import.meta.url));

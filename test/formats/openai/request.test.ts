@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import {createHash} from 'node:crypto';
 import {describe, it} from 'node:test';
-import {GatewayError} from '../../../source/errors.js';
+import {GatewayError} from '../../../source/base/errors.js';
 import type {UpstreamTarget} from '../../../source/formats/adapter.js';
-import type {IRRequest} from '../../../source/formats/ir.js';
+import type {IRRequest} from '../../../source/base/ir.js';
 import {openaiAdapter} from '../../../source/formats/openai/index.js';
 import {budgetToEffort} from '../../../source/formats/openai/map-openai-reasoning-effort.js';
 import {fixture, testContext} from './helpers.js';

@@ -7,7 +7,7 @@ import {createServer, type Server} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {after, before, describe, it} from 'node:test';
 import OpenAI, {APIError} from 'openai';
-import type {IRStreamEvent, JsonValue} from '../../../source/formats/ir.js';
+import type {IRStreamEvent, JsonValue} from '../../../source/base/ir.js';
 import {openaiAdapter} from '../../../source/formats/openai/index.js';
 import {chunkLines, collect, events, fixture, sseMessages, testContext} from './helpers.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
-import {GatewayError} from '../../../source/errors.js';
+import {GatewayError} from '../../../source/base/errors.js';
 import {responsesAdapter} from '../../../source/formats/responses/index.js';
 import {rememberToolCallSignature, wrapSignature} from '../../../source/formats/signature.js';
 import {fixture, testContext, type TestContext} from './helpers.js';

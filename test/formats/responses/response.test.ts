@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
-import {GatewayError} from '../../../source/errors.js';
-import type {IRResponse} from '../../../source/formats/ir.js';
+import {GatewayError} from '../../../source/base/errors.js';
+import type {IRResponse} from '../../../source/base/ir.js';
 import {responsesAdapter} from '../../../source/formats/responses/index.js';
 import {fixture, testContext} from './helpers.js';
 

@@ -11,7 +11,7 @@ import {after, before, describe, it} from 'node:test';
 import OpenAI, {APIError} from 'openai';
 import {accumulateResponse} from 'openai/lib/responses/ResponseAccumulator';
 import type {Response, ResponseStreamEvent} from 'openai/resources/responses/responses';
-import type {IRStreamEvent, JsonValue} from '../../../source/formats/ir.js';
+import type {IRStreamEvent, JsonValue} from '../../../source/base/ir.js';
 import {anthropicAdapter} from '../../../source/formats/anthropic/index.js';
 import {responsesAdapter} from '../../../source/formats/responses/index.js';
 import {collect, events, testContext} from './helpers.js';

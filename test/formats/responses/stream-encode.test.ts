@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
-import type {IRStreamEvent} from '../../../source/formats/ir.js';
+import type {IRStreamEvent} from '../../../source/base/ir.js';
 import {responsesAdapter} from '../../../source/formats/responses/index.js';
 import {recallToolCallSignature} from '../../../source/formats/signature.js';
 import {collect, events, parseFrames, testContext, type Frame, type TestContext} from './helpers.js';

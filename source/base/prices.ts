@@ -4,9 +4,9 @@
  * cached part is billed at the cached price and only the rest at the input price; cache writes are
  * billed as plain input. Without a cached price, cached tokens are billed at the input price.
  */
-import {UserError} from '../errors.js';
-import type {IRUsage} from '../formats/ir.js';
-import type {ChannelModel, ChannelRecord, ModelPrice} from '../store/records.js';
+import {UserError} from './errors.js';
+import type {IRUsage} from './ir.js';
+import type {ChannelModel, ChannelRecord, ModelPrice} from './records.js';
 
 /** One `--price` flag: set a model's price, or clear it (`price: null`). */
 export type PriceSpec = {readonly model: string; readonly price: ModelPrice | null};

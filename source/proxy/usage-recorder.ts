@@ -6,15 +6,15 @@
  * Everything it writes belongs to its own instance (see store/usage.ts), and totals are written
  * whole rather than as increments, so a failed write is simply retried by the next flush.
  */
-import type {EventBus, RequestFinished} from '../events.js';
+import type {EventBus, RequestFinished} from '../base/events.js';
 import type {Store} from '../store/index.js';
-import type {ChannelRecord} from '../store/records.js';
+import type {ChannelRecord} from '../base/records.js';
 import {chunkId, chunks, dayId, dayTotals, journals, type Bucket, type Journal} from '../store/usage.js';
-import {addRecord, addTotals, bucketKey, countsTowardUsage, emptyBucket, localDay} from './usage-buckets.js';
-import {claimInstance, newJournal, newOwnerToken} from './usage-instance.js';
-import {toRecord} from './usage-record.js';
-import {defaultRetention, pruneStore, withoutPruned, type PruneResult, type Retention} from './usage-retention.js';
-import type {RequestRecord} from './usage-types.js';
+import {addRecord, addTotals, bucketKey, countsTowardUsage, emptyBucket, localDay} from '../store/usage-buckets.js';
+import {claimInstance, newJournal, newOwnerToken} from '../store/usage-instance.js';
+import {toRecord} from '../base/usage-record.js';
+import {defaultRetention, pruneStore, withoutPruned, type PruneResult, type Retention} from '../store/usage-retention.js';
+import type {RequestRecord} from '../base/usage-types.js';
 
 export type RecorderOptions = {
 	/** The channels as the proxy sees them now (for prices). */

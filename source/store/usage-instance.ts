@@ -9,8 +9,8 @@
  * token and keeps it; the other starts a fresh instance.
  */
 import {randomBytes} from 'node:crypto';
-import type {Store} from '../store/index.js';
-import {journals, type Journal} from '../store/usage.js';
+import type {Store} from './index.js';
+import {journals, type Journal} from './usage.js';
 
 export function newJournal(owner: string, now = new Date()): Journal {
 	const time = now.toISOString();

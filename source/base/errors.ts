@@ -2,7 +2,7 @@
  * Coded gateway errors. Anything the proxy refuses or fails with is a GatewayError; each inbound
  * format renders it in its own error shape (formats/<format>/errors.ts).
  */
-import type {IRError, IRErrorKind} from './formats/ir.js';
+import type {IRError, IRErrorKind} from './ir.js';
 
 export class GatewayError extends Error implements IRError {
 	readonly kind: IRErrorKind;

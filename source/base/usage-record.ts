@@ -2,8 +2,8 @@
  * A finished request as the request log keeps it: the event, priced with its channel's prices
  * (read from the proxy's in-memory snapshot, never from the store), with its event type.
  */
-import {eventTypeOf, type RequestFinished} from '../events.js';
-import type {ChannelRecord} from '../store/records.js';
+import {eventTypeOf, type RequestFinished} from './events.js';
+import type {ChannelRecord} from './records.js';
 import {costOf, priceOf} from './prices.js';
 import type {RequestRecord} from './usage-types.js';
 

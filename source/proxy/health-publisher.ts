@@ -2,30 +2,10 @@
  * Channel health lives in the serving process; this publishes it to the store (on change, batched,
  * never on the request path) so `gateway-tui channels list` in another terminal can show it.
  */
-import {z} from 'zod';
-import type {EventBus} from '../events.js';
-import type {ChannelHealthView} from '../proxy/health.js';
+import type {ChannelHealthView, EventBus} from '../base/events.js';
 import type {Store} from '../store/index.js';
+import {publishedHealth, publishedHealthKey} from '../store/published-health.js';
 
-const healthSchema = z.object({
-	v: z.literal(1),
-	updatedAt: z.string(),
-	pid: z.number(),
-	channels: z.record(
-		z.string(),
-		z.object({
-			channelId: z.string(),
-			channelName: z.string(),
-			state: z.enum(['healthy', 'degraded', 'unavailable']),
-			reason: z.string().nullable(),
-			since: z.string(),
-			retryAt: z.string().nullable(),
-		}),
-	),
-});
-export type PublishedHealth = z.infer<typeof healthSchema>;
-
-const key = 'health';
 
 export class HealthPublisher {
 	private readonly views = new Map<string, ChannelHealthView>();
@@ -63,16 +43,12 @@ export class HealthPublisher {
 	async close(): Promise<void> {
 		this.stop();
 		await this.pending;
-		await this.store.collection('meta', healthSchema, 'channel health').delete(key);
+		await publishedHealth(this.store).delete(publishedHealthKey);
 	}
 
 	private async write(): Promise<void> {
 		const channels = Object.fromEntries(this.views);
-		await this.store.collection('meta', healthSchema, 'channel health').set(key, {v: 1, updatedAt: new Date().toISOString(), pid: process.pid, channels});
+		await publishedHealth(this.store).set(publishedHealthKey, {v: 1, updatedAt: new Date().toISOString(), pid: process.pid, channels});
 	}
 }
 
-/** The health a running gateway published, or undefined when none runs (or it never saw a change). */
-export async function readPublishedHealth(store: Store): Promise<PublishedHealth | undefined> {
-	return store.collection('meta', healthSchema, 'channel health').get(key);
-}

@@ -5,8 +5,8 @@
  * The histogram has fixed log-scale bins, eight per doubling (bin 0 is under 1 ms, bin i ≥ 1 is
  * [2^((i-1)/8), 2^(i/8)) ms), so a percentile read back is within about 5 % of the true value.
  */
-import type {Bucket, Histogram} from '../store/usage.js';
-import type {RequestRecord} from './usage-types.js';
+import type {Bucket, Histogram} from './usage.js';
+import type {RequestRecord} from '../base/usage-types.js';
 
 const binsPerDoubling = 8;
 const lastBin = binsPerDoubling * 24 + 1; // ~4.6 hours

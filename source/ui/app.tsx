@@ -5,23 +5,23 @@
  */
 import {useState} from 'react';
 import {Box, Text, useApp} from 'ink';
-import type {ClipboardPort} from './ui/clipboard.js';
-import {globalBindings, panes, resolve, type GlobalCommand, type PaneId} from './ui/commands.js';
-import {Footer, StatusBar, statusBarHeight, TabBar, type ListenState} from './ui/components/chrome.js';
-import {HelpOverlay} from './ui/components/help-overlay.js';
-import {useExternalStore} from './ui/hooks/use-external-store.js';
-import {useStatus} from './ui/hooks/use-status.js';
-import {useTerminalSize} from './ui/hooks/use-terminal-size.js';
-import type {TuiModel} from './ui/model.js';
-import {ExternalStore} from './ui/external-store.js';
-import type {ChannelHealthView} from './proxy/health.js';
-import {healthOf, type HealthInfo} from './ui/health-view.js';
-import {ChannelsPane} from './ui/panes/channels-pane.js';
-import {EndpointsPane} from './ui/panes/endpoints-pane.js';
-import {KeysPane} from './ui/panes/keys-pane.js';
-import {UsagePane} from './ui/panes/usage-pane.js';
-import {theme, type StatusMessage} from './ui/theme.js';
-import {useKeypress} from './ui/hooks/use-keypress.js';
+import type {ClipboardPort} from './clipboard.js';
+import {globalBindings, panes, resolve, type GlobalCommand, type PaneId} from './commands.js';
+import {Footer, StatusBar, statusBarHeight, TabBar, type ListenState} from './components/chrome.js';
+import {HelpOverlay} from './components/help-overlay.js';
+import {useExternalStore} from './hooks/use-external-store.js';
+import {useStatus} from './hooks/use-status.js';
+import {useTerminalSize} from './hooks/use-terminal-size.js';
+import type {TuiModel} from './model.js';
+import {ExternalStore} from './external-store.js';
+import {healthOf, type HealthInfo} from './health-view.js';
+import {ChannelsPane} from './panes/channels-pane.js';
+import {EndpointsPane} from './panes/endpoints-pane.js';
+import {KeysPane} from './panes/keys-pane.js';
+import {UsagePane} from './panes/usage-pane.js';
+import {theme, type StatusMessage} from './theme.js';
+import {useKeypress} from './hooks/use-keypress.js';
+import {type ChannelHealthView} from '../base/events.js';
 
 export type AppProps = {
 	readonly model: TuiModel;

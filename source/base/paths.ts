@@ -13,3 +13,9 @@ export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env)
 
 export const defaultPort = 11580;
 export const defaultHost = '127.0.0.1';
+
+/** The URL clients use for a listen address (a wildcard address is reached through loopback). */
+export function gatewayUrl(host = defaultHost, port = defaultPort): string {
+	const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+	return `http://${shown}:${port}`;
+}

@@ -11,9 +11,9 @@
  * may be kept. Every instance prunes the whole store; it rewrites the journals of instances that
  * closed or went quiet a day ago, and leaves live ones to prune their own.
  */
-import {UserError} from '../errors.js';
-import type {Store} from '../store/index.js';
-import {chunkId, chunks, dayId, dayTotals, journals, type Journal} from '../store/usage.js';
+import {UserError} from '../base/errors.js';
+import type {Store} from './index.js';
+import {chunkId, chunks, dayId, dayTotals, journals, type Journal} from './usage.js';
 import {localDay} from './usage-buckets.js';
 
 export type Retention = {readonly maxRequests: number; readonly maxDays: number; readonly usageDays: number};

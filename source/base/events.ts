@@ -3,9 +3,30 @@
  * recorder listen. Listeners run synchronously, so they must be cheap (queue, don't do I/O).
  */
 import {EventEmitter} from 'node:events';
-import type {Format, InboundFormat, IRUsage} from './formats/ir.js';
-import type {ChannelHealthView} from './proxy/health.js';
-import type {BudgetWarning} from './proxy/limits.js';
+import type {Format, InboundFormat, IRUsage} from './ir.js';
+import type {BudgetPeriod} from './records.js';
+
+export type HealthState = 'healthy' | 'degraded' | 'unavailable';
+
+export type ChannelHealthView = {
+	readonly channelId: string;
+	readonly channelName: string;
+	readonly state: HealthState;
+	readonly reason: string | null;
+	/** ISO time the state began. */
+	readonly since: string;
+	/** While unavailable: when the next trial request may go through. */
+	readonly retryAt: string | null;
+};
+
+export type BudgetWarning = {
+	readonly keyId: string;
+	readonly keyName: string;
+	readonly spentUsd: number;
+	readonly budgetUsd: number;
+	readonly period: BudgetPeriod;
+	readonly percent: number;
+};
 
 export type RequestOutcome = 'ok' | 'error' | 'aborted';
 

@@ -3,21 +3,21 @@
  * event bus and the Fastify proxy. `serve` and the TUI both use it.
  */
 import type {FastifyInstance} from 'fastify';
-import {EventBus} from './events.js';
-import {UserError} from './errors.js';
-import {Registry} from './proxy/registry.js';
-import {ChannelHealth, type HealthOptions} from './proxy/health.js';
-import {HealthPublisher} from './services/health.js';
-import {startHealthProbe} from './proxy/health-probe.js';
-import {KeyLimiter} from './proxy/limits.js';
-import {countLimitedUse, restoreLimits} from './services/limits.js';
-import type {RelayOptions} from './proxy/relay.js';
-import {createServer} from './proxy/server.js';
-import {closeUpstreamPools} from './proxy/upstream.js';
-import {Store} from './store/index.js';
-import {gatewayUrl} from './services/endpoints.js';
-import {UsageRecorder, type RecorderOptions} from './services/usage-recorder.js';
-import {retentionFromEnv} from './services/usage-retention.js';
+import {EventBus} from '../base/events.js';
+import {UserError} from '../base/errors.js';
+import {Registry} from './registry.js';
+import {ChannelHealth, type HealthOptions} from './health.js';
+import {startHealthProbe} from './health-probe.js';
+import {KeyLimiter} from './limits.js';
+import type {RelayOptions} from './relay.js';
+import {createServer} from './server.js';
+import {closeUpstreamPools} from './upstream.js';
+import {Store} from '../store/index.js';
+import {UsageRecorder, type RecorderOptions} from './usage-recorder.js';
+import {retentionFromEnv} from '../store/usage-retention.js';
+import {countLimitedUse, restoreLimits} from './limit-sync.js';
+import {HealthPublisher} from './health-publisher.js';
+import {gatewayUrl} from '../base/paths.js';
 
 export const defaultRelayOptions: RelayOptions = {
 	defaultMaxTokens: 8192,

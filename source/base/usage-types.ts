@@ -2,7 +2,7 @@
  * The shapes of usage statistics, shared by the recorder (which writes them), the CLI (`usage`,
  * `logs`) and the TUI's Usage pane (which read them).
  */
-import type {RequestEventType, RequestFinished} from '../events.js';
+import type {RequestEventType, RequestFinished} from './events.js';
 
 export type UsageGroupBy = 'key' | 'model' | 'channel' | 'day' | 'hour';
 

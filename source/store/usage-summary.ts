@@ -4,14 +4,14 @@
  * and the records that land after them. Only flushed data is seen (at most a second behind).
  */
 import {setTimeout as sleep} from 'node:timers/promises';
-import type {Store} from '../store/index.js';
-import {chunkId, chunks, dayId, dayTotals, journals, type Bucket, type Chunk, type Journal} from '../store/usage.js';
-import {listChannels} from './channels.js';
-import {listKeys} from './keys.js';
+import type {Store} from './index.js';
+import {chunkId, chunks, dayId, dayTotals, journals, type Bucket, type Chunk, type Journal} from './usage.js';
 import {addTotals, emptyTotals, hourStart, localDay, percentile, startOfToday, type Totals} from './usage-buckets.js';
-import type {RequestRecord, UsageGroupBy, UsageQuery, UsageRow} from './usage-types.js';
+import type {RequestRecord, UsageGroupBy, UsageQuery, UsageRow} from '../base/usage-types.js';
+import {listKeys} from './keys.js';
+import {listChannels} from './channels.js';
 
-export type {RequestRecord, UsageGroupBy, UsageQuery, UsageRow} from './usage-types.js';
+export type {RequestRecord, UsageGroupBy, UsageQuery, UsageRow} from '../base/usage-types.js';
 
 export const usageDimensions: readonly UsageGroupBy[] = ['key', 'model', 'channel', 'day', 'hour'];
 

@@ -1,0 +1,27 @@
+/**
+ * The channels namespace: one provider connection each, as stored (real key included: only the
+ * gateway core and the admin services read it; everything shown to a user is masked).
+ */
+import {channelRecordSchema, type ChannelRecord} from '../base/records.js';
+import type {Store} from './index.js';
+
+export const channels = (store: Store) => store.collection('channels', channelRecordSchema, 'channel');
+
+export async function listChannels(store: Store): Promise<ChannelRecord[]> {
+	return (await channels(store).list()).sort((a, b) => b.priority - a.priority || a.createdAt.localeCompare(b.createdAt));
+}
+
+/**
+ * Whether an OpenAI channel takes Responses API requests (Codex) as they are, at `{baseUrl}/responses`.
+ * The setting, else on for api.openai.com: most OpenAI-compatible servers only have chat completions.
+ */
+export function speaksResponsesApi(channel: Pick<ChannelRecord, 'format' | 'baseUrl' | 'responsesApi'>): boolean {
+	if (channel.format !== 'openai') return false;
+	if (channel.responsesApi !== undefined) return channel.responsesApi;
+	try {
+		return new URL(channel.baseUrl).hostname.toLowerCase() === 'api.openai.com';
+	} catch {
+		return false;
+	}
+}
+

@@ -1,0 +1,31 @@
+/** The channel health a running gateway publishes, so `channels list` in another process can show it. */
+import {z} from 'zod';
+import type {Store} from './index.js';
+
+const healthSchema = z.object({
+	v: z.literal(1),
+	updatedAt: z.string(),
+	pid: z.number(),
+	channels: z.record(
+		z.string(),
+		z.object({
+			channelId: z.string(),
+			channelName: z.string(),
+			state: z.enum(['healthy', 'degraded', 'unavailable']),
+			reason: z.string().nullable(),
+			since: z.string(),
+			retryAt: z.string().nullable(),
+		}),
+	),
+});
+export type PublishedHealth = z.infer<typeof healthSchema>;
+
+const key = 'health';
+
+export const publishedHealth = (store: Store) => store.collection('meta', healthSchema, 'channel health');
+export const publishedHealthKey = key;
+
+/** The health a running gateway published, or undefined when none runs (or it never saw a change). */
+export async function readPublishedHealth(store: Store): Promise<PublishedHealth | undefined> {
+	return store.collection('meta', healthSchema, 'channel health').get(key);
+}
