@@ -19,3 +19,8 @@ export function gatewayUrl(host = defaultHost, port = defaultPort): string {
 	const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 	return `http://${shown}:${port}`;
 }
+
+/** Whether only this machine can reach an address. */
+export function isLoopback(host: string): boolean {
+	return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}

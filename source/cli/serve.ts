@@ -1,7 +1,7 @@
 /** `gateway-tui serve` — the proxy alone, headless, one log line per finished request. */
 import type {Command} from 'commander';
 import {UserError} from '../base/errors.js';
-import {defaultHost, defaultPort} from '../base/paths.js';
+import {defaultHost, defaultPort, isLoopback} from '../base/paths.js';
 import {formatRequestLine} from '../services/request-line.js';
 import {homeOf} from './context.js';
 import {parseDuration} from '../services/parse.js';
@@ -29,7 +29,7 @@ export function registerServe(program: Command): void {
 
 export async function serve(home: string, host: string, port: number, jsonLogs: boolean, probeEveryMs?: number): Promise<void> {
 	// The proxy's modules (fastify, undici, the format adapters) load only when a gateway starts.
-	const {isLoopback, startGateway} = await import('../proxy/gateway.js');
+	const {startGateway} = await import('../proxy/gateway.js');
 	const gateway = await startGateway({home, host, port, probeEveryMs});
 	gateway.events.on('request:finished', event => {
 		process.stdout.write(`${jsonLogs ? JSON.stringify(event) : formatRequestLine(event)}\n`);

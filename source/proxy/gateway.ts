@@ -37,9 +37,6 @@ export type Gateway = {
 	close(): Promise<void>;
 };
 
-export function isLoopback(host: string): boolean {
-	return host === 'localhost' || host === '::1' || /^127\./.test(host);
-}
 
 /** Open the store and listen. A port in use is a UserError that names the port and the --port flag. */
 export async function startGateway(options: {home: string; host: string; port: number; relay?: RelayOptions; health?: HealthOptions; probeEveryMs?: number; clock?: () => number; usage?: Omit<RecorderOptions, 'channels' | 'events'>; store?: Store; events?: EventBus}): Promise<Gateway> {

@@ -9,23 +9,26 @@ import {App} from './app.js';
 import {UserError} from '../base/errors.js';
 import {EventBus} from '../base/events.js';
 import {usageSummary} from '../store/usage-summary.js';
-import {isLoopback, startGateway, type Gateway} from '../proxy/gateway.js';
+import {startCoreWorker, type CoreHandle} from '../proxy/worker-host.js';
+import type {LogFile} from './log-file.js';
 import {Store} from '../store/index.js';
 import {createClipboard} from './clipboard.js';
 import {KeysSettled} from './key-pacer.js';
 import {pacedStdin} from './paced-stdin.js';
 import {openLogFile} from './log-file.js';
-import {liveLimitUse} from './limit-view.js';
 import {createModel} from './model.js';
 import {guardProcess, takeTerminal} from './terminal.js';
 import type {StatusMessage} from './theme.js';
 import {gatewayUrl} from '../base/paths.js';
+import {isLoopback} from '../base/paths.js';
 
 export type TuiOptions = {readonly home: string; readonly host: string; readonly port: number};
 
-async function listen(options: TuiOptions, store: Store, events: EventBus): Promise<{gateway: Gateway | null; error: string | null}> {
+/** The gateway core runs in a worker thread: rendering here never delays a request there. */
+async function listen(options: TuiOptions, events: EventBus, logFile: LogFile, onCrash: (error: Error) => void): Promise<{gateway: CoreHandle | null; error: string | null}> {
 	try {
-		return {gateway: await startGateway({...options, store, events}), error: null};
+		const gateway = await startCoreWorker({...options, events, output: text => logFile.write('core', text), onCrash});
+		return {gateway, error: null};
 	} catch (error) {
 		if (error instanceof UserError) return {gateway: null, error: error.message};
 		throw error;
@@ -43,17 +46,19 @@ export async function runTui(options: TuiOptions): Promise<void> {
 	// Capture first: starting the proxy may already print (a library's deprecation warning, say).
 	const logFile = openLogFile(options.home);
 	const release = logFile.capture(events);
-	const {gateway, error} = await listen(options, store, events).catch(async (failure: unknown) => {
+	// Until the screen is ours, a core that fails after it started is reported like any crash below.
+	let onCoreCrash: (error: unknown) => void = failure => logFile.write('crash', String(failure));
+	const {gateway, error} = await listen(options, events, logFile, failure => onCoreCrash(failure)).catch(async (failure: unknown) => {
 		release();
 		await Promise.all([store.close(), logFile.close()]);
 		throw failure;
 	});
 	const model = createModel(store, events, {
-		afterChange: () => gateway?.registry.refresh(),
+		afterChange: () => gateway?.reload(),
 		pollMs: gateway ? undefined : 1000,
 		storedUsage: query => usageSummary(store, query),
 		serving: gateway !== null,
-		limitUse: gateway ? liveLimitUse(gateway.limiter) : undefined,
+		limitUse: gateway ? keys => gateway.limitUse(keys) : undefined,
 	});
 	const terminal = takeTerminal(process.stdout, process.stdin);
 	// Ink gets one key at a time, each after the render of the one before (see key-pacer.tsx).
@@ -71,16 +76,15 @@ export async function runTui(options: TuiOptions): Promise<void> {
 		</>,
 		{stdin: input.stdin, exitOnCtrlC: false, patchConsole: false},
 	);
-	const unguard = guardProcess(
-		() => instance.unmount(),
-		crash => {
-			terminal.restore();
-			release();
-			logFile.write('crash', crash instanceof Error ? (crash.stack ?? crash.message) : String(crash));
-			process.stderr.write(`gateway-tui crashed: ${crash instanceof Error ? (crash.stack ?? crash.message) : String(crash)}\n(also in ${logFile.path})\n`);
-			process.exit(1);
-		},
-	);
+	const crashed = (crash: unknown) => {
+		terminal.restore();
+		release();
+		logFile.write('crash', crash instanceof Error ? (crash.stack ?? crash.message) : String(crash));
+		process.stderr.write(`gateway-tui crashed: ${crash instanceof Error ? (crash.stack ?? crash.message) : String(crash)}\n(also in ${logFile.path})\n`);
+		process.exit(1);
+	};
+	onCoreCrash = crashed;
+	const unguard = guardProcess(() => instance.unmount(), crashed);
 	try {
 		await instance.waitUntilExit();
 	} finally {

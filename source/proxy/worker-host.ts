@@ -1,0 +1,119 @@
+/**
+ * The TUI's side of the gateway worker: start the core in a worker thread, mirror its batched
+ * events onto a local EventBus (so the panes subscribe as before), and send it commands.
+ */
+import {extname} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {Worker} from 'node:worker_threads';
+import {UserError} from '../base/errors.js';
+import {EventBus} from '../base/events.js';
+import type {LimitUse} from '../base/periods.js';
+import type {KeyRecord} from '../base/records.js';
+import type {CoreCommand, CoreMessage, EventMessage, WorkerOptions} from './worker-protocol.js';
+
+export type CoreHandle = {
+	readonly url: string;
+	/** The core's events, re-emitted on the main thread. */
+	readonly events: EventBus;
+	/** Reload keys and channels now (after the TUI changed them). */
+	reload(): Promise<void>;
+	/** What limited keys used in their current windows, from the live limiter. */
+	limitUse(keys: readonly KeyRecord[]): Promise<Map<string, LimitUse>>;
+	close(): Promise<void>;
+};
+
+export type StartCoreOptions = Omit<WorkerOptions, 'batchMs'> & {
+	readonly batchMs?: number;
+	/** Where the worker's own stdout/stderr go (never the terminal: Ink owns it). */
+	readonly output: (text: string) => void;
+	readonly events?: EventBus;
+	/** The core failed after it started. */
+	readonly onCrash: (error: Error) => void;
+};
+
+function workerUrl(): URL {
+	// `.ts` under the test runner (tsx), `.js` in the build.
+	return new URL(`./worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+}
+
+function emit(events: EventBus, message: EventMessage): void {
+	(events.emit as (name: string, ...args: readonly unknown[]) => void)(message.name, ...message.args);
+}
+
+/** Start the gateway core in a worker. A port in use or an unreadable store is a UserError, as with startGateway. */
+export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHandle> {
+	const events = options.events ?? new EventBus();
+	const worker = new Worker(workerUrl(), {workerData: {home: options.home, host: options.host, port: options.port, batchMs: options.batchMs ?? 100} satisfies WorkerOptions, stdout: true, stderr: true});
+	worker.stdout.on('data', (chunk: Buffer) => options.output(chunk.toString()));
+	worker.stderr.on('data', (chunk: Buffer) => options.output(chunk.toString()));
+	let nextId = 1;
+	const pending = new Map<number, (message: CoreMessage) => void>();
+	let closed: (() => void) | undefined;
+	const started = new Promise<string>((resolve, reject) => {
+		worker.on('message', (message: CoreMessage) => {
+			switch (message.type) {
+				case 'listening':
+					return resolve(message.url);
+				case 'not-listening':
+					return reject(new UserError(message.error));
+				case 'crashed':
+					reject(new Error(message.error));
+					return options.onCrash(new Error(message.error));
+				case 'events':
+					for (const event of message.batch) emit(events, event);
+					return;
+				case 'reloaded':
+				case 'limit-use':
+					pending.get(message.id)?.(message);
+					pending.delete(message.id);
+					return;
+				case 'closed':
+					return closed?.();
+			}
+		});
+		worker.once('error', error => {
+			reject(error);
+			options.onCrash(error);
+		});
+		worker.once('exit', code => reject(new Error(`The gateway worker exited (code ${code}) before it was listening.`)));
+	});
+	const ask = (command: (id: number) => CoreCommand) =>
+		new Promise<CoreMessage>(resolve => {
+			const id = nextId++;
+			pending.set(id, resolve);
+			worker.postMessage(command(id));
+		});
+	let url: string;
+	try {
+		url = await started;
+	} catch (error) {
+		await worker.terminate();
+		throw error;
+	}
+	let closing = false;
+	worker.on('exit', code => {
+		if (!closing) options.onCrash(new Error(`The gateway worker stopped unexpectedly (exit code ${code}); requests are no longer served. Restart gateway-tui; the log file has details.`));
+	});
+	return {
+		url,
+		events,
+		async reload() {
+			await ask(id => ({type: 'reload', id}));
+		},
+		async limitUse(keys) {
+			const reply = await ask(id => ({type: 'limit-use', id, keys}));
+			return new Map(reply.type === 'limit-use' ? reply.use : []);
+		},
+		async close() {
+			if (closing) return;
+			closing = true;
+			const done = new Promise<void>(resolve => {
+				closed = resolve;
+				worker.once('exit', () => resolve());
+			});
+			worker.postMessage({type: 'shutdown'} satisfies CoreCommand);
+			await done;
+			await worker.terminate();
+		},
+	};
+}

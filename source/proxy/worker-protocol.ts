@@ -1,0 +1,34 @@
+/**
+ * The one message channel between the TUI (main thread) and the gateway core (its worker thread).
+ * Events go out in batches — ten thousand requests a second cost the UI about ten messages — and a
+ * few commands come in. Everything here survives structured cloning: plain objects, no classes.
+ */
+import type {GatewayEvents} from '../base/events.js';
+import type {LimitUse} from '../base/periods.js';
+import type {KeyRecord} from '../base/records.js';
+
+/** One event of the gateway's bus, as data. */
+export type EventMessage = {[E in keyof GatewayEvents]: {readonly name: E; readonly args: GatewayEvents[E]}}[keyof GatewayEvents];
+
+/** What the worker is started with. */
+export type WorkerOptions = {
+	readonly home: string;
+	readonly host: string;
+	readonly port: number;
+	/** How often queued events are sent to the UI. */
+	readonly batchMs: number;
+};
+
+export type CoreCommand =
+	| {readonly type: 'reload'; readonly id: number}
+	| {readonly type: 'limit-use'; readonly id: number; readonly keys: readonly KeyRecord[]}
+	| {readonly type: 'shutdown'};
+
+export type CoreMessage =
+	| {readonly type: 'listening'; readonly url: string}
+	| {readonly type: 'not-listening'; readonly error: string}
+	| {readonly type: 'crashed'; readonly error: string}
+	| {readonly type: 'events'; readonly batch: readonly EventMessage[]}
+	| {readonly type: 'reloaded'; readonly id: number}
+	| {readonly type: 'limit-use'; readonly id: number; readonly use: ReadonlyArray<readonly [string, LimitUse]>}
+	| {readonly type: 'closed'};

@@ -1,0 +1,72 @@
+/**
+ * The gateway core in its own thread, under the TUI: the proxy serves on this thread's event loop,
+ * so React rendering on the main thread never delays a request. Events are queued and posted in
+ * batches; nothing here waits for the UI.
+ */
+import {parentPort, workerData} from 'node:worker_threads';
+import {UserError} from '../base/errors.js';
+import type {GatewayEvents} from '../base/events.js';
+import {startGateway, type Gateway} from './gateway.js';
+import type {CoreCommand, CoreMessage, EventMessage, WorkerOptions} from './worker-protocol.js';
+
+const eventNames: ReadonlyArray<keyof GatewayEvents> = ['request:finished', 'channel:health', 'key:budget', 'store:changed', 'warning'];
+
+function post(message: CoreMessage): void {
+	parentPort!.postMessage(message);
+}
+
+function forwardEvents(gateway: Gateway, batchMs: number): () => void {
+	let queue: EventMessage[] = [];
+	const flush = () => {
+		if (queue.length === 0) return;
+		const batch = queue;
+		queue = [];
+		post({type: 'events', batch});
+	};
+	const offs = eventNames.map(name => gateway.events.on(name, (...args: GatewayEvents[typeof name]) => queue.push({name, args} as EventMessage)));
+	const timer = setInterval(flush, batchMs);
+	return () => {
+		clearInterval(timer);
+		for (const off of offs) off();
+		flush();
+	};
+}
+
+async function handle(gateway: Gateway, command: CoreCommand, stop: () => Promise<void>): Promise<void> {
+	switch (command.type) {
+		case 'reload':
+			await gateway.registry.refresh();
+			post({type: 'reloaded', id: command.id});
+			return;
+		case 'limit-use':
+			post({type: 'limit-use', id: command.id, use: command.keys.filter(key => key.limits).map(key => [key.id, gateway.limiter.use(key)] as const)});
+			return;
+		case 'shutdown':
+			await stop();
+			return;
+	}
+}
+
+async function main(options: WorkerOptions): Promise<void> {
+	let gateway: Gateway;
+	try {
+		gateway = await startGateway({home: options.home, host: options.host, port: options.port});
+	} catch (error) {
+		if (error instanceof UserError) post({type: 'not-listening', error: error.message});
+		else post({type: 'crashed', error: error instanceof Error ? (error.stack ?? error.message) : String(error)});
+		return;
+	}
+	const stopEvents = forwardEvents(gateway, options.batchMs);
+	const stop = async () => {
+		stopEvents();
+		await gateway.close();
+		post({type: 'closed'});
+		parentPort!.close();
+	};
+	parentPort!.on('message', (command: CoreCommand) => {
+		handle(gateway, command, stop).catch((error: unknown) => post({type: 'crashed', error: error instanceof Error ? (error.stack ?? error.message) : String(error)}));
+	});
+	post({type: 'listening', url: gateway.url});
+}
+
+await main(workerData as WorkerOptions);
