@@ -62,18 +62,20 @@ export type RequestFinished = {
 	readonly error: string | null;
 	/** Losses during translation (e.g. a reasoning signature that could not reach this provider). */
 	readonly warnings: readonly string[];
-	/** Set by the relay when it knows better than the status (failover); derived from status and channel otherwise. */
-	readonly eventType?: RequestEventType;
-	/** Names of the channels tried, in order, when the relay tried more than one. */
-	readonly attempts?: readonly string[];
+	readonly eventType: RequestEventType;
+	/** Names of the channels tried, in order (one for a routed request, none when no channel was chosen). */
+	readonly attempts: readonly string[];
+	/** Priced once, when the request ends, with its channel's prices of that moment. */
+	readonly costUsd: number;
+	/** True when the request used tokens but its model has no price on its channel (cost 0). */
+	readonly unpriced: boolean;
 };
 
-/** The event type the relay reported (failover), or the one the status and channel imply. */
-export function eventTypeOf(event: RequestFinished): RequestEventType {
-	if (event.eventType) return event.eventType;
+/** What a finished request's fields imply: the one place the event type is derived. */
+export function eventTypeOf(event: Pick<RequestFinished, 'channelId' | 'outcome' | 'attempts' | 'status' | 'model'>): RequestEventType {
 	if (event.channelId) {
-		if (event.outcome === 'error') return 'failed';
-		return (event.attempts?.length ?? 0) > 1 ? 'failover' : 'routed';
+		if (event.attempts.length > 1) return 'failover';
+		return event.outcome === 'error' ? 'failed' : 'routed';
 	}
 	if (event.status < 400) return 'routed';
 	if (event.model && (event.status === 404 || event.status === 503)) return 'no-channel';

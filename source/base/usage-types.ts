@@ -2,7 +2,7 @@
  * The shapes of usage statistics, shared by the recorder (which writes them), the CLI (`usage`,
  * `logs`) and the TUI's Usage pane (which read them).
  */
-import type {RequestEventType, RequestFinished} from './events.js';
+import type {RequestFinished} from './events.js';
 
 export type UsageGroupBy = 'key' | 'model' | 'channel' | 'day' | 'hour';
 
@@ -36,12 +36,5 @@ export type UsageQuery = {
 	readonly since?: Date;
 };
 
-/** A persisted request record: the finished event plus its cost, its event type and the channels tried. */
-export type RequestRecord = Omit<RequestFinished, 'eventType' | 'attempts'> & {
-	readonly costUsd: number;
-	/** True when the request used tokens but its model has no price on its channel (cost 0). */
-	readonly unpriced: boolean;
-	readonly eventType: RequestEventType;
-	/** Channel names tried in order (one for a routed request, none when no channel was chosen). */
-	readonly attempts: readonly string[];
-};
+/** A persisted request record is the finished event as it was emitted. */
+export type RequestRecord = RequestFinished;

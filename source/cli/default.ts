@@ -6,8 +6,8 @@
 import type {Command} from 'commander';
 import {UserError} from '../base/errors.js';
 import {defaultHost, defaultPort} from '../base/paths.js';
-import {homeOf} from './context.js';
-import {parsePort, serve} from './serve.js';
+import {homeOf, storeUrlOf} from './context.js';
+import {parsePort, serve, type StoreChoice} from './serve.js';
 
 export function registerDefault(program: Command): void {
 	program
@@ -18,15 +18,16 @@ export function registerDefault(program: Command): void {
 		.allowExcessArguments(true)
 		.action(async (options: {port: string; host: string}, command: Command) => {
 			if (command.args.length > 0) throw new UserError(`unknown command '${command.args[0]}'. Run \`gateway-tui --help\` for the commands.`);
-			await startDefault(homeOf(command), options.host, parsePort(options.port));
+			await startDefault({home: homeOf(command), storeUrl: storeUrlOf(command)}, options.host, parsePort(options.port));
 		});
 }
 
-export async function startDefault(home: string, host: string, port: number): Promise<void> {
+export async function startDefault(where: StoreChoice, host: string, port: number): Promise<void> {
 	if (!process.stdout.isTTY || !process.stdin.isTTY) {
 		process.stderr.write('gateway-tui: not a terminal, so no TUI: running the proxy alone (same as `gateway-tui serve`).\n');
-		return serve(home, host, port, false);
+		return serve(where, host, port, false);
 	}
 	const {runTui} = await import('../ui/run.js');
-	await runTui({home, host, port});
+	const options = {home: where.home, host, port, store: where.storeUrl};
+	await runTui(options);
 }

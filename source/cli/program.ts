@@ -10,6 +10,7 @@ import {registerEnv} from './env.js';
 import {registerKeys} from './keys.js';
 import {registerLogs} from './logs.js';
 import {registerServe} from './serve.js';
+import {registerStore} from './store.js';
 import {registerUsage} from './usage.js';
 import {registerTakeover} from './takeover.js';
 
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
 		.description('A local LLM gateway: one port for OpenAI, Anthropic and Gemini clients, with virtual keys.')
 		.version(version, '-v, --version')
 		.option('--home <dir>', 'data directory (default: $GATEWAY_TUI_HOME or the per-user data dir)')
+		.option('--store <url>', 'where keys, channels and usage live: sqlite:///path, redis://…, rediss://… or postgres://… (default: $GATEWAY_TUI_STORE or <home>/gateway.sqlite)')
 		.showHelpAfterError('(run `gateway-tui --help` for the commands)')
 		.configureOutput({outputError: (text, write) => write(text.replace(/^error: /, 'gateway-tui: '))});
 	registerServe(program);
@@ -29,6 +31,7 @@ export function buildProgram(): Command {
 	registerUsage(program);
 	registerLogs(program);
 	registerTakeover(program);
+	registerStore(program);
 	registerDefault(program);
 	return program;
 }

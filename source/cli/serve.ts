@@ -3,7 +3,8 @@ import type {Command} from 'commander';
 import {UserError} from '../base/errors.js';
 import {defaultHost, defaultPort, isLoopback} from '../base/paths.js';
 import {formatRequestLine} from '../services/request-line.js';
-import {homeOf} from './context.js';
+import {homeOf, storeUrlOf} from './context.js';
+import {Store} from '../store/index.js';
 import {parseDuration} from '../services/parse.js';
 import {periodWords} from '../base/periods.js';
 
@@ -23,14 +24,23 @@ export function registerServe(program: Command): void {
 		.option('--probe-every <duration>', "also check every enabled channel's model list this often (e.g. 60s); off by default")
 		.action(async (options: {port: string; host: string; jsonLogs?: boolean; probeEvery?: string}, command: Command) => {
 			const probeEveryMs = options.probeEvery === undefined ? undefined : parseDuration(options.probeEvery, '--probe-every interval');
-			await serve(homeOf(command), options.host, parsePort(options.port), options.jsonLogs === true, probeEveryMs);
+			await serve({home: homeOf(command), storeUrl: storeUrlOf(command)}, options.host, parsePort(options.port), options.jsonLogs === true, probeEveryMs);
 		});
 }
 
-export async function serve(home: string, host: string, port: number, jsonLogs: boolean, probeEveryMs?: number): Promise<void> {
+/** The local data directory and the store URL (`--store`, GATEWAY_TUI_STORE or `<home>/gateway.sqlite`). */
+export type StoreChoice = {readonly home: string; readonly storeUrl: string};
+
+export async function serve(where: StoreChoice, host: string, port: number, jsonLogs: boolean, probeEveryMs?: number): Promise<void> {
 	// The proxy's modules (fastify, undici, the format adapters) load only when a gateway starts.
 	const {startGateway} = await import('../proxy/gateway.js');
-	const gateway = await startGateway({home, host, port, probeEveryMs});
+	// Opened here, not by startGateway, so that the store URL reaches it; the gateway leaves closing a
+	// store it was given to its caller.
+	const store = await Store.open(where.storeUrl, {home: where.home});
+	const gateway = await startGateway({home: where.home, host, port, probeEveryMs, store}).catch(async (error: unknown) => {
+		await store.close();
+		throw error;
+	});
 	gateway.events.on('request:finished', event => {
 		process.stdout.write(`${jsonLogs ? JSON.stringify(event) : formatRequestLine(event)}\n`);
 	});
@@ -54,4 +64,5 @@ export async function serve(home: string, host: string, port: number, jsonLogs: 
 	});
 	process.stderr.write('gateway-tui: shutting down…\n');
 	await gateway.close();
+	await store.close();
 }

@@ -2,7 +2,8 @@
  * The contract every wire format implements. The relay only ever talks to this interface:
  * a fourth format (OpenAI Responses) is one more folder implementing it, not more converters.
  */
-import type {Format, InboundFormat, IRError, IRRequest, IRResponse, IRStreamEvent, JsonObject, JsonValue} from '../base/ir.js';
+import type {Format, InboundFormat, IRError, IRRequest, IRResponse, IRSignature, IRStreamEvent, JsonObject, JsonValue} from '../base/ir.js';
+import type {ChannelRecord} from '../base/records.js';
 import type {SseMessage} from './sse.js';
 
 /** Per-request translation context: collects losses and provides I/O the conversion may need. */
@@ -11,6 +12,14 @@ export type TranslationContext = {
 	warn(message: string): void;
 	/** Fetch an http(s) image as base64 (Gemini needs inline bytes). Enforces a size limit and a time-out; throws a GatewayError (400) when it cannot. */
 	fetchImage(url: string): Promise<{mediaType: string; data: string}>;
+	/** Reasoning signatures of tool calls whose client format has no slot for them (owned by the gateway, not the module). */
+	readonly signatures: SignatureMemory;
+};
+
+/** Tool-call id → the signature its provider attached, for formats that cannot carry it to the client and back. */
+export type SignatureMemory = {
+	remember(toolCallId: string, signature: IRSignature): void;
+	recall(toolCallId: string): IRSignature | undefined;
 };
 
 /** Where the decoded request came from, for formats that carry model and streaming outside the body (Gemini: in the URL). */
@@ -50,6 +59,69 @@ export type EncodeStreamOptions = EncodeResponseOptions & {
 	readonly sse: boolean;
 };
 
+/** A request as the proxy received it: what a format needs to find its key, model and method. */
+export type WireRequest = {
+	readonly method: string;
+	/** Path and query, as sent. */
+	readonly url: string;
+	readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+	readonly query: Readonly<Record<string, unknown>>;
+	readonly params: Readonly<Record<string, string | undefined>>;
+};
+
+export type Operation = 'generate' | 'count_tokens';
+
+/** What a generation or counting request asks for, read from its URL and body. */
+export type InboundCall = {
+	readonly operation: Operation;
+	readonly model: string;
+	readonly stream: boolean;
+	/** Gemini: the client asked for `alt=sse` (otherwise a streamed answer is a JSON array). */
+	readonly sse: boolean;
+};
+
+/** A model a key may use, as the model-list endpoints show it. */
+export type ModelEntry = {readonly id: string; readonly channel: ChannelRecord};
+
+/**
+ * The HTTP routes of a format. The proxy registers them all from the adapter table; where two
+ * formats share a route (GET /v1/models), the one whose `claims` matches the request serves it.
+ */
+export type InboundRoute =
+	| {readonly kind: 'call'; readonly method: 'POST'; readonly url: string; read(request: WireRequest, body: JsonObject): InboundCall}
+	| {readonly kind: 'models'; readonly method: 'GET'; readonly url: string; claims?(request: WireRequest): boolean}
+	| {readonly kind: 'model'; readonly method: 'GET'; readonly url: string; id(request: WireRequest): string; claims?(request: WireRequest): boolean}
+	| {readonly kind: 'refuse'; readonly method: 'GET' | 'POST' | 'DELETE'; readonly url: string; error(request: WireRequest): IRError};
+
+/** What the proxy needs to forward a request unchanged to a channel speaking this wire. */
+export type PassthroughCall = {
+	readonly call: InboundCall;
+	readonly upstreamModel: string;
+	readonly headers: WireRequest['headers'];
+};
+
+export type PassthroughRequest = {
+	readonly path: string;
+	readonly query?: Readonly<Record<string, string>>;
+	readonly body: JsonObject;
+	/** Client headers the provider needs as they were sent (never credentials). */
+	readonly headers: Readonly<Record<string, string>>;
+	/** A stream frame the gateway asked for on its own account and the client must not see. */
+	readonly hides?: (message: SseMessage) => boolean;
+};
+
+/** Token counting: the request a client of this format sends, and the answer it expects. */
+export type InboundCounting = {
+	decodeRequest(body: unknown, call: InboundCall, ctx: TranslationContext): IRRequest;
+	encodeResponse(total: number): JsonValue;
+};
+
+/** Token counting at a provider of this format; a format without it is counted with the tokenizer. */
+export type UpstreamCounting = {
+	encodeRequest(request: IRRequest, target: UpstreamTarget, ctx: TranslationContext): Promise<EncodedRequest>;
+	decodeResponse(body: unknown): number;
+};
+
 /**
  * What a format clients speak needs: its requests decoded, its answers and errors encoded, and its
  * own answers read back (usage and errors when a request passes through in this format unchanged).
@@ -70,6 +142,22 @@ export type InboundAdapter = {
 	decodeError(status: number, body: unknown): IRError;
 	/** A gateway or upstream error → this format's error body. */
 	renderError(error: IRError): {readonly status: number; readonly body: JsonObject};
+	/** The frame(s) that end a stream that failed after its first byte. */
+	renderStreamError(error: IRError, options: {readonly sse: boolean}): string;
+	/** The content type of a streamed answer. */
+	streamContentType(options: {readonly sse: boolean}): string;
+	/** Its routes, and whether an unrouted path (a 404) is one of its own. */
+	readonly routes: readonly InboundRoute[];
+	ownsPath(request: WireRequest): boolean;
+	/** Where its clients put the key. */
+	presentedKey(request: WireRequest): string | undefined;
+	/** How well a channel suits it: 2 passes through unchanged, 1 the nearest translation, 0 any other. */
+	affinity(channel: ChannelRecord): 0 | 1 | 2;
+	/** The request forwarded to a channel of affinity 2. */
+	passthrough(body: JsonObject, call: PassthroughCall): PassthroughRequest;
+	encodeModelList(models: readonly ModelEntry[], request: WireRequest): JsonValue;
+	encodeModel(model: ModelEntry): JsonValue;
+	readonly counting?: InboundCounting;
 };
 
 /** A channel format: also encodes IR requests for its providers. */
@@ -77,4 +165,9 @@ export type FormatAdapter = InboundAdapter & {
 	readonly format: Format;
 	/** IR → upstream wire request for a channel of this format. */
 	encodeRequest(request: IRRequest, target: UpstreamTarget, ctx: TranslationContext): Promise<EncodedRequest>;
+	/** The provider's auth (and required version) headers for a channel's real key. */
+	upstreamHeaders(apiKey: string | null): Record<string, string>;
+	/** The provider's model list, relative to the base URL: the cheapest call that proves key and URL. */
+	readonly modelListPath: string;
+	readonly upstreamCounting?: UpstreamCounting;
 };

@@ -18,3 +18,9 @@ export const inboundAdapters: Readonly<Record<InboundFormat, InboundAdapter>> = 
 	...adapters,
 	responses: responsesAdapter,
 };
+
+/**
+ * The inbound adapters in the order a path is matched to its format (for a 404 in the right shape):
+ * the most specific first, OpenAI last since it takes any path.
+ */
+export const inboundAdapterList: readonly InboundAdapter[] = [responsesAdapter, anthropicAdapter, geminiAdapter, openaiAdapter];

@@ -8,6 +8,7 @@
  * - where it has none (OpenAI chat tool calls), a bounded in-memory map from tool-call id to signature.
  */
 import type {Format, IRSignature} from '../base/ir.js';
+import type {SignatureMemory} from './adapter.js';
 
 const prefix = 'gtui1.';
 
@@ -39,4 +40,24 @@ export function rememberToolCallSignature(toolCallId: string, signature: IRSigna
 
 export function recallToolCallSignature(toolCallId: string): IRSignature | undefined {
 	return byToolCallId.get(toolCallId);
+}
+
+/** For conversions that never see a tool call (token counting). */
+export const forgetfulSignatures: SignatureMemory = {remember() {}, recall: () => undefined};
+
+/** A bounded memory of tool-call signatures; one per gateway (the oldest entry goes first). */
+export class BoundedSignatureMemory implements SignatureMemory {
+	private readonly entries = new Map<string, IRSignature>();
+
+	constructor(private readonly capacity = maxRemembered) {}
+
+	remember(toolCallId: string, signature: IRSignature): void {
+		this.entries.delete(toolCallId);
+		this.entries.set(toolCallId, signature);
+		if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+	}
+
+	recall(toolCallId: string): IRSignature | undefined {
+		return this.entries.get(toolCallId);
+	}
 }

@@ -1,23 +1,17 @@
 /**
  * Writing a streamed answer to the client: headers once, each chunk as it comes (never buffered),
  * waiting for the socket to drain when the client reads slowly, and stopping as soon as the client
- * is gone.
+ * is gone. It notes when the first byte left, for the request log.
  */
 import {once} from 'node:events';
 import type {FastifyReply} from 'fastify';
-import {assertNever, type InboundFormat, type IRError} from '../base/ir.js';
-import {responsesStreamFailure} from '../formats/responses/index.js';
-import {sseFrame} from '../formats/sse.js';
-import type {Exchange} from './exchange.js';
-import {renderError} from './errors.js';
 
 export class ClientStream {
 	private readonly raw: FastifyReply['raw'];
+	/** performance.now() of the first body write. */
+	firstByteAt: number | null = null;
 
-	constructor(
-		private readonly reply: FastifyReply,
-		private readonly exchange: Exchange,
-	) {
+	constructor(private readonly reply: FastifyReply) {
 		this.raw = reply.raw;
 	}
 
@@ -36,28 +30,12 @@ export class ClientStream {
 
 	async write(chunk: Uint8Array | string): Promise<void> {
 		if (this.closed) return;
-		this.exchange.firstByteAt ??= performance.now();
+		this.firstByteAt ??= performance.now();
 		if (!this.raw.write(chunk)) await Promise.race([once(this.raw, 'drain'), once(this.raw, 'close')]);
 	}
 
 	end(): void {
 		if (!this.closed) this.raw.end();
-	}
-}
-
-/** A mid-stream error in the client's format, after which the stream ends. */
-export function streamErrorFrame(format: InboundFormat, error: IRError): string {
-	switch (format) {
-		case 'openai':
-		case 'gemini':
-			return sseFrame(JSON.stringify(renderError(format, error).body));
-		case 'anthropic':
-			return sseFrame(JSON.stringify(renderError(format, error).body), 'error');
-		case 'responses':
-			// `error`, then the `response.failed` Codex waits for (else it retries the turn).
-			return responsesStreamFailure(error);
-		default:
-			return assertNever(format, 'format');
 	}
 }
 

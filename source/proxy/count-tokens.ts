@@ -1,62 +1,29 @@
 /**
  * count_tokens (Anthropic) and countTokens (Gemini) against a channel of another format: the
- * channel's own counting endpoint where it has one, otherwise a real tokenizer (OpenAI's o200k_base).
- * Never a 404: Claude Code and Gemini CLI call these before every turn.
+ * channel's own counting endpoint where its adapter has one, otherwise a real tokenizer (OpenAI's
+ * o200k_base). Never a 404: Claude Code and Gemini CLI call these before every turn.
  */
 import {GatewayError} from '../base/errors.js';
-import type {IRRequest} from '../base/ir.js';
-import {assertNever} from '../base/ir.js';
-import {adapters} from '../formats/index.js';
-import {decodeAnthropicCountTokensRequest, decodeAnthropicCountTokensResponse, encodeAnthropicCountTokensRequest, encodeAnthropicCountTokensResponse} from '../formats/anthropic/count-tokens.js';
-import {decodeGeminiCountTokensRequest, decodeGeminiCountTokensResponse, encodeGeminiCountTokensRequest, encodeGeminiCountTokensResponse} from '../formats/gemini/count-tokens.js';
-import type {RelayContext} from './relay.js';
-import {translationContext} from './translation-context.js';
-import {callChannel} from './upstream-call.js';
-import {mapUpstreamError, parseJson} from './upstream-errors.js';
-import {countWithTokenizer} from './tokenizer.js';
+import {answered, callChannel, failed, type Attempt, type AttemptResult} from './attempt.js';
+import {parseJson, upstreamError} from './upstream-errors.js';
 
-export async function countTokens(context: RelayContext): Promise<void> {
-	const ctx = translationContext(context);
-	const {route} = context;
-	let ir: IRRequest;
-	switch (context.inbound) {
-		case 'anthropic':
-			ir = decodeAnthropicCountTokensRequest(context.body, ctx);
-			break;
-		case 'gemini':
-			ir = decodeGeminiCountTokensRequest(context.body, context.model, ctx);
-			break;
-		case 'openai':
-		case 'responses':
-			throw new GatewayError('not_found', 404, 'OpenAI chat completions has no token counting endpoint.');
-		default:
-			return assertNever(context.inbound, 'format');
-	}
-	const target = {model: route.upstreamModel, stream: false, baseUrl: route.channel.baseUrl, defaultMaxTokens: context.options.defaultMaxTokens};
+export async function countTokens(attempt: Attempt): Promise<AttemptResult> {
+	const {inbound, outbound, call, route, ctx} = attempt;
+	if (!inbound.counting) return failed(new GatewayError('not_found', 404, `The ${inbound.format} format has no token counting endpoint.`));
+	const ir = inbound.counting.decodeRequest(attempt.body, call, ctx);
 	let total: number;
-	switch (route.channel.format) {
-		case 'openai':
-			total = countWithTokenizer(ir);
-			break;
-		case 'anthropic':
-			total = await countUpstream(context, await encodeAnthropicCountTokensRequest(ir, target, ctx), decodeAnthropicCountTokensResponse);
-			break;
-		case 'gemini':
-			total = await countUpstream(context, await encodeGeminiCountTokensRequest(ir, target, ctx), decodeGeminiCountTokensResponse);
-			break;
-		default:
-			return assertNever(route.channel.format, 'format');
+	if (outbound.upstreamCounting) {
+		const target = {model: route.upstreamModel, stream: false, baseUrl: route.channel.baseUrl, defaultMaxTokens: attempt.services.options.defaultMaxTokens};
+		const encoded = await outbound.upstreamCounting.encodeRequest(ir, target, ctx);
+		const called = await callChannel(attempt, outbound, {method: 'POST', path: encoded.path, query: encoded.query, body: JSON.stringify(encoded.body)});
+		if (!called.ok) return called.result;
+		const text = await called.response.body.text();
+		if (called.response.statusCode >= 400) return failed(upstreamError(route.channel, outbound, called.response.statusCode, text, called.response.headers));
+		total = outbound.upstreamCounting.decodeResponse(parseJson(text));
+	} else {
+		total = attempt.services.tokenizer.count(ir);
 	}
-	context.exchange.firstByteAt = performance.now();
-	const body = context.inbound === 'anthropic' ? encodeAnthropicCountTokensResponse(total) : encodeGeminiCountTokensResponse(total);
-	await context.reply.code(200).type('application/json').send(body);
-}
-
-async function countUpstream(context: RelayContext, encoded: {path: string; body: unknown}, decode: (body: unknown) => number): Promise<number> {
-	const {route} = context;
-	const upstream = await callChannel(context, {method: 'POST', path: encoded.path, body: JSON.stringify(encoded.body)});
-	if (!upstream) throw new GatewayError('internal', 499, 'The client closed the request.');
-	const body = parseJson(await upstream.body.text());
-	if (upstream.statusCode >= 400) throw mapUpstreamError(route.channel, adapters[route.channel.format].decodeError(upstream.statusCode, body), undefined);
-	return decode(body);
+	const firstByteAt = performance.now();
+	await attempt.reply.code(200).type('application/json').send(inbound.counting.encodeResponse(total));
+	return answered(null, null, firstByteAt);
 }

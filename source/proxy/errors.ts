@@ -1,31 +1,13 @@
 /**
  * Turning anything thrown during a request into a GatewayError, and rendering it in the format
- * the client speaks.
+ * the client speaks (through its adapter).
  */
 import type {FastifyReply} from 'fastify';
 import {GatewayError} from '../base/errors.js';
-import {assertNever, type InboundFormat, type IRError, type JsonObject} from '../base/ir.js';
-import {renderOpenAIError} from '../formats/openai/errors.js';
-import {renderAnthropicError} from '../formats/anthropic/errors.js';
-import {renderGeminiError} from '../formats/gemini/errors.js';
-import {renderResponsesError} from '../formats/responses/errors.js';
+import type {InboundAdapter} from '../formats/adapter.js';
+import {settle} from './exchange.js';
 
 export const bodyLimitBytes = 32 * 1024 * 1024;
-
-export function renderError(format: InboundFormat, error: IRError): {status: number; body: JsonObject} {
-	switch (format) {
-		case 'openai':
-			return renderOpenAIError(error);
-		case 'anthropic':
-			return renderAnthropicError(error);
-		case 'gemini':
-			return renderGeminiError(error);
-		case 'responses':
-			return renderResponsesError(error);
-		default:
-			return assertNever(format, 'format');
-	}
-}
 
 /** Fastify's own errors (body too large, bad JSON, wrong content type) and unexpected ones, as GatewayErrors. */
 export function toGatewayError(error: unknown): GatewayError {
@@ -41,10 +23,10 @@ export function toGatewayError(error: unknown): GatewayError {
 	return new GatewayError('internal', 500, `The gateway failed while handling this request (${message}). This is a gateway bug: please report it with the request id.`, {cause: error});
 }
 
-export function sendError(reply: FastifyReply, format: InboundFormat, error: unknown): FastifyReply {
+export function sendError(reply: FastifyReply, inbound: Pick<InboundAdapter, 'renderError'>, error: unknown): FastifyReply {
 	const gatewayError = toGatewayError(error);
-	if (reply.request.exchange) reply.request.exchange.error = gatewayError.message;
-	const {status, body} = renderError(format, gatewayError);
+	settle(reply.request, {error: gatewayError.message});
+	const {status, body} = inbound.renderError(gatewayError);
 	if (gatewayError.retryAfter) void reply.header('retry-after', gatewayError.retryAfter);
 	return reply.code(status).type('application/json').send(body);
 }

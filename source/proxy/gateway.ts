@@ -1,98 +1,132 @@
 /**
- * Starting and stopping the gateway in this process: store, registry (live keys and channels),
- * event bus and the Fastify proxy. `serve` and the TUI both use it.
+ * One gateway: the object that owns all runtime state — registry, channel health, limiter, usage
+ * recorder, upstream pools, signature memory, round-robin turns, tokenizer, image fetcher — and the
+ * Fastify proxy over them. Nothing of it lives at module level, so two gateways in one process share
+ * nothing and each closes only its own pools. `serve` runs it directly; the TUI in a worker thread.
  */
 import type {FastifyInstance} from 'fastify';
-import {EventBus} from '../base/events.js';
+import type {Clock} from '../base/clock.js';
 import {UserError} from '../base/errors.js';
-import {Registry} from './registry.js';
-import {ChannelHealth, type HealthOptions} from './health.js';
-import {startHealthProbe} from './health-probe.js';
-import {KeyLimiter} from './limits.js';
-import type {RelayOptions} from './relay.js';
-import {createServer} from './server.js';
-import {closeUpstreamPools} from './upstream.js';
-import {Store} from '../store/index.js';
-import {UsageRecorder, type RecorderOptions} from './usage-recorder.js';
-import {retentionFromEnv} from '../store/usage-retention.js';
-import {countLimitedUse, restoreLimits} from './limit-sync.js';
-import {HealthPublisher} from './health-publisher.js';
+import {EventBus} from '../base/events.js';
 import {gatewayUrl} from '../base/paths.js';
+import {BoundedSignatureMemory} from '../formats/signature.js';
+import {Store} from '../store/index.js';
+import {retentionFromEnv} from '../store/usage-retention.js';
+import type {RelayOptions} from './attempt.js';
+import {ChannelHealth, defaultHealthOptions, type HealthOptions} from './health.js';
+import {HealthPublisher} from './health-publisher.js';
+import {startHealthProbe} from './health-probe.js';
+import {countLimitedUse, restoreLimits} from './limit-sync.js';
+import {KeyLimiter} from './limits.js';
+import {Registry} from './registry.js';
+import {RouteOrder} from './routing.js';
+import {createServer} from './server.js';
+import {Tokenizer} from './tokenizer.js';
+import {ImageFetcher} from './translation-context.js';
+import {UpstreamPools} from './upstream.js';
+import {UsageRecorder, type RecorderOptions} from './usage-recorder.js';
+
+export type {RelayOptions} from './attempt.js';
 
 export const defaultRelayOptions: RelayOptions = {
 	defaultMaxTokens: 8192,
 	imageFetch: {maxBytes: 20 * 1024 * 1024, timeoutMs: 15_000},
 };
 
-export type Gateway = {
-	readonly store: Store;
-	readonly events: EventBus;
-	readonly registry: Registry;
-	/** Records every finished request and flushes usage to the store once a second. */
-	readonly usage: UsageRecorder;
-	readonly health: ChannelHealth;
-	readonly limiter: KeyLimiter;
-	readonly app: FastifyInstance;
-	readonly url: string;
-	close(): Promise<void>;
+export type GatewayOptions = {
+	readonly home: string;
+	/** The store's URL (`sqlite:///…`, `redis://…`, `postgres://…`); by default `home`'s sqlite file. */
+	readonly storeUrl?: string;
+	readonly host: string;
+	readonly port: number;
+	readonly relay?: RelayOptions;
+	readonly health?: HealthOptions;
+	readonly probeEveryMs?: number;
+	/** The clock of the limiter, channel health and the usage recorder (tests advance a fake one). */
+	readonly clock?: Clock;
+	readonly usage?: Omit<RecorderOptions, 'events'>;
+	/** A store opened by the caller (and closed by it); by default the gateway opens `home`'s. */
+	readonly store?: Store;
+	readonly events?: EventBus;
 };
 
+export class Gateway {
+	readonly events: EventBus;
+	readonly registry: Registry;
+	readonly health: ChannelHealth;
+	readonly limiter: KeyLimiter;
+	/** Records every finished request and flushes usage to the store once a second. */
+	readonly usage: UsageRecorder;
+	readonly pools = new UpstreamPools();
+	readonly signatures = new BoundedSignatureMemory();
+	readonly order = new RouteOrder();
+	readonly tokenizer = new Tokenizer();
+	readonly images: ImageFetcher;
+	readonly app: FastifyInstance;
+	url = '';
+	private readonly publisher: HealthPublisher;
+	private readonly stops: Array<() => void> = [];
+	private closed = false;
 
-/** Open the store and listen. A port in use is a UserError that names the port and the --port flag. */
-export async function startGateway(options: {home: string; host: string; port: number; relay?: RelayOptions; health?: HealthOptions; probeEveryMs?: number; clock?: () => number; usage?: Omit<RecorderOptions, 'channels' | 'events'>; store?: Store; events?: EventBus}): Promise<Gateway> {
-	const retention = options.usage?.retention ?? retentionFromEnv();
-	const store = options.store ?? (await Store.open(options.home));
-	const events = options.events ?? new EventBus();
-	const registry = new Registry(store, events);
-	await registry.start();
-	const usage = new UsageRecorder(store, {...options.usage, retention, events, channels: () => registry.snapshot.channels});
-	const stopRecording = usage.listen(events);
-	const health = new ChannelHealth(events, options.health);
-	const publisher = new HealthPublisher(store, events);
-	const limiter = new KeyLimiter(events, options.clock);
-	await restoreLimits(limiter, store, [...registry.snapshot.keysById.values()]);
-	const stopLimits = countLimitedUse(limiter, registry, events);
-	const app = createServer({registry, health, limiter, events, relay: options.relay ?? defaultRelayOptions});
-	const stopProbe = options.probeEveryMs ? startHealthProbe(registry, health, options.probeEveryMs) : () => {};
-	try {
-		await app.listen({host: options.host, port: options.port});
-	} catch (error) {
-		stopRecording();
-		await registry.stop();
-		stopProbe();
-		stopLimits();
-		publisher.stop();
-		if (!options.store) await store.close();
-		const code = (error as {code?: string}).code;
-		if (code === 'EADDRINUSE') throw new UserError(`Port ${options.port} is already in use (another gateway-tui?). Stop that process or choose another port with --port.`);
-		if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UserError(`Cannot listen on ${options.host}: no such local address. Use --host 127.0.0.1 or an address of this machine.`);
-		if (code === 'EACCES') throw new UserError(`Not allowed to listen on port ${options.port}. Choose a port above 1024 with --port.`);
-		throw error;
+	constructor(
+		readonly store: Store,
+		private readonly options: GatewayOptions,
+	) {
+		this.events = options.events ?? new EventBus();
+		this.registry = new Registry(store, this.events);
+		this.usage = new UsageRecorder(store, {clock: options.clock, ...options.usage, retention: options.usage?.retention ?? retentionFromEnv(), events: this.events});
+		this.health = new ChannelHealth(this.events, {...defaultHealthOptions, clock: options.clock, ...options.health});
+		this.limiter = new KeyLimiter(this.events, options.clock?.now);
+		this.publisher = new HealthPublisher(store, this.events);
+		const relay = options.relay ?? defaultRelayOptions;
+		this.images = new ImageFetcher(relay.imageFetch);
+		const {registry, health, limiter, events, pools, signatures, order, tokenizer, images} = this;
+		this.app = createServer({registry, health, limiter, events, pools, signatures, order, tokenizer, images, options: relay});
 	}
-	const address = app.server.address();
-	const port = typeof address === 'object' && address ? address.port : options.port;
-	usage.start();
-	let closed = false;
-	return {
-		store,
-		events,
-		registry,
-		usage,
-		health,
-		limiter,
-		app,
-		url: gatewayUrl(options.host, port),
-		async close() {
-			if (closed) return;
-			closed = true;
-			stopProbe();
-			stopLimits();
-			await app.close();
-			await usage.close();
-			await registry.stop();
-			await publisher.close();
-			await closeUpstreamPools();
-			if (!options.store) await store.close();
-		},
-	};
+
+	/** Load keys and channels, restore the limits' counters, and listen. */
+	async start(): Promise<void> {
+		await this.registry.start();
+		this.stops.push(this.usage.listen(this.events));
+		await restoreLimits(this.limiter, this.store, [...this.registry.snapshot.keysById.values()]);
+		this.stops.push(countLimitedUse(this.limiter, this.registry, this.events));
+		if (this.options.probeEveryMs) this.stops.push(startHealthProbe(this.registry, this.health, this.pools, this.options.probeEveryMs));
+		try {
+			await this.app.listen({host: this.options.host, port: this.options.port});
+		} catch (error) {
+			await this.close();
+			throw listenError(error, this.options);
+		}
+		const address = this.app.server.address();
+		this.url = gatewayUrl(this.options.host, typeof address === 'object' && address ? address.port : this.options.port);
+		this.usage.start();
+	}
+
+	async close(): Promise<void> {
+		if (this.closed) return;
+		this.closed = true;
+		for (const stop of this.stops.splice(0)) stop();
+		await this.app.close();
+		await this.usage.close();
+		await this.registry.stop();
+		await this.publisher.close();
+		await Promise.all([this.pools.close(), this.images.close()]);
+		if (!this.options.store) await this.store.close();
+	}
+}
+
+/** A port in use is a UserError that names the port and the --port flag. */
+function listenError(error: unknown, options: GatewayOptions): unknown {
+	const code = (error as {code?: string}).code;
+	if (code === 'EADDRINUSE') return new UserError(`Port ${options.port} is already in use (another gateway-tui?). Stop that process or choose another port with --port.`);
+	if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new UserError(`Cannot listen on ${options.host}: no such local address. Use --host 127.0.0.1 or an address of this machine.`);
+	if (code === 'EACCES') return new UserError(`Not allowed to listen on port ${options.port}. Choose a port above 1024 with --port.`);
+	return error;
+}
+
+/** Open the store (unless given) and start a gateway on it. */
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+	const gateway = new Gateway(options.store ?? (await Store.open(options.storeUrl ?? options.home, {home: options.home})), options);
+	await gateway.start();
+	return gateway;
 }

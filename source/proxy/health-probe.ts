@@ -5,8 +5,9 @@
 import type {ChannelHealth} from './health.js';
 import type {Registry} from './registry.js';
 import {probeChannel} from './probe.js';
+import type {UpstreamPools} from './upstream.js';
 
-export function startHealthProbe(registry: Registry, health: ChannelHealth, intervalMs: number): () => void {
+export function startHealthProbe(registry: Registry, health: ChannelHealth, pools: UpstreamPools, intervalMs: number): () => void {
 	let running = false;
 	const timer = setInterval(async () => {
 		if (running) return;
@@ -16,7 +17,7 @@ export function startHealthProbe(registry: Registry, health: ChannelHealth, inte
 				registry.snapshot.channels
 					.filter(channel => channel.enabled)
 					.map(async channel => {
-						const result = await probeChannel(channel);
+						const result = await probeChannel(channel, pools);
 						if (result.ok) health.succeeded(channel);
 						else health.failed(channel, result.status === 429 ? 'rate_limit' : result.status === undefined ? 'connect' : 'server', `probe: ${result.error}`);
 					}),

@@ -8,6 +8,7 @@
  */
 import type {ChannelHealthView, EventBus, HealthState} from '../base/events.js';
 import type {ChannelRecord} from '../base/records.js';
+import {systemClock, type Clock} from '../base/clock.js';
 
 export type FailureKind = 'connect' | 'timeout' | 'server' | 'rate_limit';
 
@@ -15,6 +16,8 @@ export type HealthOptions = {
 	/** Consecutive failures that open the circuit. */
 	readonly threshold: number;
 	readonly cooldownMs: number;
+	/** Where cooldowns and `since` times are read from (tests pass a FakeClock); the system clock by default. */
+	readonly clock?: Pick<Clock, 'now'>;
 };
 
 export const defaultHealthOptions: HealthOptions = {threshold: 3, cooldownMs: 30_000};
@@ -23,18 +26,20 @@ type Entry = {view: ChannelHealthView; failures: number; openUntil: number; tria
 
 export class ChannelHealth {
 	private readonly entries = new Map<string, Entry>();
+	private readonly clock: Pick<Clock, 'now'>;
 
 	constructor(
 		private readonly events?: EventBus,
 		private readonly options: HealthOptions = defaultHealthOptions,
-		private readonly now: () => number = Date.now,
-	) {}
+	) {
+		this.clock = options.clock ?? systemClock;
+	}
 
 	/** May a request go to this channel now? In the half-open state only one trial at a time. */
 	admit(channel: ChannelRecord): boolean {
 		const entry = this.entries.get(channel.id);
 		if (!entry || entry.view.state !== 'unavailable') return true;
-		if (this.now() < entry.openUntil || entry.trialInFlight) return false;
+		if (this.clock.now() < entry.openUntil || entry.trialInFlight) return false;
 		entry.trialInFlight = true;
 		return true;
 	}
@@ -56,7 +61,7 @@ export class ChannelHealth {
 		}
 		entry.failures++;
 		if (entry.view.state === 'unavailable' || entry.failures >= this.options.threshold) {
-			entry.openUntil = this.now() + this.options.cooldownMs;
+			entry.openUntil = this.clock.now() + this.options.cooldownMs;
 			this.set(channel, entry, 'unavailable', `${reason} (${entry.failures} failures in a row)`);
 		}
 	}
@@ -91,7 +96,7 @@ export class ChannelHealth {
 			channelName: channel.name,
 			state,
 			reason,
-			since: changed ? new Date(this.now()).toISOString() : entry.view.since,
+			since: changed ? new Date(this.clock.now()).toISOString() : entry.view.since,
 			retryAt: state === 'unavailable' ? new Date(entry.openUntil).toISOString() : null,
 		};
 		if (changed) this.events?.emit('channel:health', entry.view);

@@ -11,18 +11,18 @@ import type {EventBus} from '../base/events.js';
 import {localDay, periodBounds, periodWords, type LimitUse} from '../base/periods.js';
 import {GatewayError} from '../base/errors.js';
 import type {KeyRecord} from '../base/records.js';
+import {systemClock, type Clock} from '../base/clock.js';
 
 type Window = {id: string; requests: number; tokens: number};
 type KeyState = {minute: Window; day: Window; spend: {id: string; usd: number}; warned: string | null};
-
-
 
 export class KeyLimiter {
 	private readonly states = new Map<string, KeyState>();
 
 	constructor(
 		private readonly events?: EventBus,
-		private readonly now: () => number = Date.now,
+		/** A clock's `now` alone: the limiter only reads the time, it never schedules (tests pass a FakeClock's). */
+		private readonly now: Clock['now'] = systemClock.now,
 	) {}
 
 	/** Admit one request for `key` or throw a 429 GatewayError naming the limit and when it resets. */

@@ -3,9 +3,8 @@
  * here, where the channel format's own stream decoder turns it into IR events. Failures here never
  * affect the client's answer; they become a warning on the request log.
  */
-import type {TranslationContext} from '../formats/adapter.js';
-import {inboundAdapters} from '../formats/index.js';
-import type {InboundFormat, IRStreamEvent, IRUsage} from '../base/ir.js';
+import type {InboundAdapter, TranslationContext} from '../formats/adapter.js';
+import type {IRStreamEvent, IRUsage} from '../base/ir.js';
 import {parseSse, type SseMessage} from '../formats/sse.js';
 import {Pipe, jsonArrayElements} from './pipe.js';
 
@@ -34,10 +33,10 @@ export class StreamMeter {
 	private readonly messages = new Pipe<SseMessage>();
 	readonly done: Promise<void>;
 
-	constructor(format: InboundFormat, framing: StreamFraming | 'messages', ctx: TranslationContext, onUsage: (usage: IRUsage) => void, onError?: (message: string) => void) {
+	constructor(wire: Pick<InboundAdapter, 'decodeStream'>, framing: StreamFraming | 'messages', ctx: TranslationContext, on: {usage(usage: IRUsage): void; error(message: string): void}) {
 		const source: AsyncIterable<SseMessage> =
 			framing === 'messages' ? this.messages : framing === 'sse' ? parseSse(this.bytes) : wrapElements(jsonArrayElements(this.bytes));
-		this.done = collectUsage(inboundAdapters[format].decodeStream(source, ctx), onUsage, onError).catch((error: unknown) => {
+		this.done = collectUsage(wire.decodeStream(source, ctx), on.usage, on.error).catch((error: unknown) => {
 			ctx.warn(`usage could not be read from the stream (${(error as Error).message})`);
 			this.bytes.end();
 			this.messages.end();

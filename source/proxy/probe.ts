@@ -1,24 +1,34 @@
 /** One cheap call to a channel's model list: for `channels test`, the TUI's `t` and `serve --probe-every`. */
 import type {ChannelRecord} from '../base/records.js';
-import type {Format} from '../base/ir.js';
-import {callUpstream, type UpstreamTimeouts} from './upstream.js';
 import type {ProbeResult} from '../base/probe-result.js';
+import {adapters} from '../formats/index.js';
+import {callUpstream, UpstreamPools, type UpstreamTimeouts} from './upstream.js';
+import {scrub} from './upstream-errors.js';
 
-const modelListPaths: Record<Format, string> = {openai: '/models', anthropic: '/v1/models', gemini: '/v1beta/models'};
+const probeTimeouts: UpstreamTimeouts = {connectMs: 5000, headersMs: 15_000, bodyMs: 15_000};
 
 /** One cheap call to the provider's model list: latency, or the provider's own error message. */
-export async function probeChannel(channel: ChannelRecord, timeouts: UpstreamTimeouts = {connectMs: 5000, headersMs: 15_000, bodyMs: 15_000}): Promise<ProbeResult> {
+export async function probeChannel(channel: ChannelRecord, pools?: UpstreamPools): Promise<ProbeResult> {
+	if (!pools) {
+		// A one-off check (the CLI): its own connections, closed after.
+		const own = new UpstreamPools();
+		try {
+			return await probeChannel(channel, own);
+		} finally {
+			await own.close();
+		}
+	}
 	const started = performance.now();
 	const elapsed = () => Math.round(performance.now() - started);
 	try {
-		const response = await callUpstream({channel, method: 'GET', path: modelListPaths[channel.format], timeouts});
+		const response = await callUpstream(pools, {channel, method: 'GET', path: adapters[channel.format].modelListPath, timeouts: probeTimeouts});
 		const text = await response.body.text();
 		if (response.statusCode >= 400) {
-			return {ok: false, latencyMs: elapsed(), status: response.statusCode, error: `HTTP ${response.statusCode}: ${providerMessage(text)}`};
+			return {ok: false, latencyMs: elapsed(), status: response.statusCode, error: scrub(`HTTP ${response.statusCode}: ${providerMessage(text)}`, channel)};
 		}
 		return {ok: true, latencyMs: elapsed(), models: countModels(text)};
 	} catch (error) {
-		return {ok: false, latencyMs: elapsed(), error: error instanceof Error ? error.message : String(error)};
+		return {ok: false, latencyMs: elapsed(), error: scrub(error instanceof Error ? error.message : String(error), channel)};
 	}
 }
 

@@ -1,90 +1,73 @@
 /**
  * The one place where a request meets a channel: pick the channels for (key, model), then pass the
- * request through (inbound format == channel format) or translate it through the IR.
+ * request through (the channel speaks the client's wire) or translate it through the IR.
  *
  * Failover: when a channel fails before any byte reached the client (connection error, time-out,
  * 5xx, 429), the request moves to the next eligible channel — possibly of another format, then
  * translated. Never once streaming to the client has begun. Channels whose circuit is open are
  * skipped until their cooldown ends.
  */
-import type {FastifyReply, FastifyRequest} from 'fastify';
+import type {FastifyReply} from 'fastify';
 import {GatewayError} from '../base/errors.js';
-import type {InboundFormat} from '../base/ir.js';
+import type {JsonObject} from '../base/ir.js';
 import type {KeyRecord} from '../base/records.js';
-import type {Exchange} from './exchange.js';
-import type {ChannelHealth} from './health.js';
+import type {InboundAdapter, InboundCall, WireRequest} from '../formats/adapter.js';
+import {adapters} from '../formats/index.js';
+import {failed, type AttemptResult, type AttemptServices} from './attempt.js';
+import type {Settlement} from './exchange.js';
 import type {KeyLimiter} from './limits.js';
-import type {Registry} from './registry.js';
-import {orderRoutes, passesThrough, resolveRoutes, type Route} from './routing.js';
-import type {UpstreamTimeouts} from './upstream.js';
 import {passthrough} from './passthrough.js';
+import type {Registry} from './registry.js';
+import {resolveRoutes, type Route, type RouteOrder} from './routing.js';
+import {translationContext} from './translation-context.js';
 import {translate} from './translate.js';
-import {RetryableFailure} from './upstream-call.js';
 
-export type RelayOptions = {
-	readonly timeouts?: UpstreamTimeouts;
-	/** max_tokens sent to Anthropic channels when the client gave none. */
-	readonly defaultMaxTokens: number;
-	/** Images fetched for Gemini channels: size limit and time-out. */
-	readonly imageFetch: {readonly maxBytes: number; readonly timeoutMs: number};
-};
-
-export type RelayDeps = {
+export type RelayDeps = AttemptServices & {
 	readonly registry: Registry;
-	readonly health: ChannelHealth;
 	/** Per-key rate limits and budgets; checked once routing found a channel, before anything goes upstream. */
 	readonly limiter: KeyLimiter;
-	readonly relay: RelayOptions;
+	readonly order: RouteOrder;
 };
 
-export type RelayRequest = {
-	readonly inbound: InboundFormat;
-	readonly operation: 'generate' | 'count_tokens';
-	readonly model: string;
-	readonly stream: boolean;
-	/** Gemini streaming: the client asked for `alt=sse` (otherwise it gets a JSON array). */
-	readonly sse: boolean;
-	readonly body: Record<string, unknown>;
+export type RelayInput = {
+	readonly inbound: InboundAdapter;
+	readonly call: InboundCall;
+	readonly body: JsonObject;
+	readonly headers: WireRequest['headers'];
 	readonly key: KeyRecord;
-	readonly exchange: Exchange;
-	readonly request: FastifyRequest;
 	readonly reply: FastifyReply;
 };
 
-export type RelayContext = RelayRequest & {
-	readonly route: Route;
-	readonly options: RelayOptions;
-	readonly health: ChannelHealth;
-	/** Another channel could take this request if this one fails before answering. */
-	readonly canFailOver: boolean;
-};
+/** What happened: the settlement for the request log, and the error to answer with when nothing was sent. */
+export type RelayResult = Settlement & {readonly failure: GatewayError | null};
 
-export async function relay(deps: RelayDeps, request: RelayRequest): Promise<void> {
-	const {exchange} = request;
-	const routes = orderRoutes(resolveRoutes(deps.registry.snapshot, request.key, request.model, request.inbound), request.inbound, deps.health);
+export async function relay(deps: RelayDeps, input: RelayInput): Promise<RelayResult> {
+	const {inbound, call, key} = input;
+	const routes = deps.order.order(resolveRoutes(deps.registry.snapshot, key, call.model, inbound), inbound, deps.health);
 	// Token counting is free and frequent (Claude Code counts before each turn): only generations count.
-	if (request.operation === 'generate') deps.limiter.admit(request.key);
+	if (call.operation === 'generate') deps.limiter.admit(key);
 	const tried: string[] = [];
-	let failure: RetryableFailure | undefined;
+	const warnings: string[] = [];
+	const ctx = translationContext(warnings, deps.signatures, deps.images);
+	let last: {route: Route; error: GatewayError} | undefined;
 	for (const [index, route] of routes.entries()) {
 		if (!deps.health.admit(route.channel)) continue;
 		tried.push(route.channel.name);
-		exchange.channel = route.channel;
-		exchange.upstreamModel = route.upstreamModel;
-		exchange.outbound = route.channel.format;
-		exchange.attempts = [...tried];
-		if (tried.length > 1) exchange.eventType = 'failover';
-		const context: RelayContext = {...request, route, options: deps.relay, health: deps.health, canFailOver: index < routes.length - 1};
-		try {
-			if (passesThrough(route.channel, request.inbound)) await passthrough(context);
-			else await translate(context);
-			return;
-		} catch (error) {
-			if (!(error instanceof RetryableFailure)) throw error;
-			failure = error;
+		const attempt = {...input, services: deps, outbound: adapters[route.channel.format], route, canFailOver: index < routes.length - 1, ctx};
+		const result: AttemptResult = await (inbound.affinity(route.channel) === 2 ? passthrough(attempt) : translate(attempt)).catch((error: unknown) => failed(error));
+		const settled = {route, attempts: [...tried], warnings};
+		switch (result.kind) {
+			case 'answered':
+				return {...settled, usage: result.usage, error: result.error, firstByteAt: result.firstByteAt, failure: null};
+			case 'gone':
+				return {...settled, usage: null, error: null, firstByteAt: null, failure: null};
+			case 'failed':
+				last = {route, error: result.error};
+				if (result.retryable) continue;
+				return {...settled, usage: null, error: result.error.message, firstByteAt: null, failure: result.error};
 		}
 	}
-	if (failure) throw failure.error;
+	if (last) return {route: last.route, attempts: tried, warnings, usage: null, error: last.error.message, firstByteAt: null, failure: last.error};
 	const names = routes.map(route => `"${route.channel.name}"`).join(', ');
-	throw new GatewayError('overloaded', 503, `Every channel serving "${request.model}" (${names}) is unavailable after repeated failures; the gateway retries them after a cooldown. Try again shortly or check them with \`gateway-tui channels test\`.`, {code: 'channels_unavailable', retryAfter: '30'});
+	throw new GatewayError('overloaded', 503, `Every channel serving "${call.model}" (${names}) is unavailable after repeated failures; the gateway retries them after a cooldown. Try again shortly or check them with \`gateway-tui channels test\`.`, {code: 'channels_unavailable', retryAfter: '30'});
 }

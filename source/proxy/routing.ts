@@ -5,11 +5,10 @@
  * Responses API requests prefer OpenAI channels: those that speak it natively, then the others.
  */
 import {GatewayError} from '../base/errors.js';
-import type {InboundFormat} from '../base/ir.js';
+import type {InboundAdapter} from '../formats/adapter.js';
 import type {ChannelRecord, KeyRecord} from '../base/records.js';
 import type {Snapshot} from './registry.js';
 import type {ChannelHealth} from './health.js';
-import {speaksResponsesApi} from '../store/channels.js';
 
 export type Route = {readonly channel: ChannelRecord; readonly upstreamModel: string};
 
@@ -21,18 +20,7 @@ export function keyAllowsChannel(key: KeyRecord, channel: ChannelRecord): boolea
 	return key.channels.length === 0 || key.channels.includes(channel.id);
 }
 
-/** Whether a request in `inbound` reaches this channel unchanged (passthrough) rather than translated. */
-export function passesThrough(channel: ChannelRecord, inbound: InboundFormat): boolean {
-	return inbound === 'responses' ? speaksResponsesApi(channel) : channel.format === inbound;
-}
-
-/** How well a channel suits the inbound format: 2 passthrough, 1 the nearest translation (Responses → OpenAI chat), 0 other. */
-function affinity(channel: ChannelRecord, inbound: InboundFormat): number {
-	if (passesThrough(channel, inbound)) return 2;
-	return inbound === 'responses' && channel.format === 'openai' ? 1 : 0;
-}
-
-export function resolveRoutes(snapshot: Snapshot, key: KeyRecord, model: string, inbound: InboundFormat): Route[] {
+export function resolveRoutes(snapshot: Snapshot, key: KeyRecord, model: string, inbound: Pick<InboundAdapter, 'affinity'>): Route[] {
 	const serving = snapshot.channels.flatMap(channel => {
 		const entry = channel.enabled ? channel.models.find(item => item.name === model) : undefined;
 		return entry ? [{channel, upstreamModel: entry.upstream}] : [];
@@ -46,33 +34,36 @@ export function resolveRoutes(snapshot: Snapshot, key: KeyRecord, model: string,
 	}
 	return permitted.sort(
 		(a, b) =>
-			affinity(b.channel, inbound) - affinity(a.channel, inbound) ||
+			inbound.affinity(b.channel) - inbound.affinity(a.channel) ||
 			b.channel.priority - a.channel.priority ||
 			a.channel.createdAt.localeCompare(b.channel.createdAt),
 	);
 }
 
-const turns = new Map<string, number>();
-
 /**
  * The order in which channels are tried: the inbound format first, then priority; among channels
  * equal on both, round-robin (one turn per request for that model), with degraded channels last.
+ * One per gateway: the turns are its own.
  */
-export function orderRoutes(routes: readonly Route[], inbound: InboundFormat, health: Pick<ChannelHealth, 'stateOf'>): Route[] {
-	const groups = new Map<string, Route[]>();
-	for (const route of routes) {
-		const rank = `${2 - affinity(route.channel, inbound)}/${-route.channel.priority}`;
-		groups.set(rank, [...(groups.get(rank) ?? []), route]);
+export class RouteOrder {
+	private readonly turns = new Map<string, number>();
+
+	order(routes: readonly Route[], inbound: Pick<InboundAdapter, 'affinity'>, health: Pick<ChannelHealth, 'stateOf'>): Route[] {
+		const groups = new Map<string, Route[]>();
+		for (const route of routes) {
+			const rank = `${2 - inbound.affinity(route.channel)}/${-route.channel.priority}`;
+			groups.set(rank, [...(groups.get(rank) ?? []), route]);
+		}
+		const ordered: Route[] = [];
+		for (const [rank, group] of groups) {
+			const id = `${group[0]!.upstreamModel}|${rank}|${group.map(route => route.channel.id).join(',')}`;
+			const turn = this.turns.get(id) ?? 0;
+			this.turns.set(id, (turn + 1) % group.length);
+			const rotated = [...group.slice(turn % group.length), ...group.slice(0, turn % group.length)];
+			ordered.push(...rotated.filter(route => health.stateOf(route.channel) !== 'degraded'), ...rotated.filter(route => health.stateOf(route.channel) === 'degraded'));
+		}
+		return ordered;
 	}
-	const ordered: Route[] = [];
-	for (const [rank, group] of groups) {
-		const id = `${group[0]!.upstreamModel}|${rank}|${group.map(route => route.channel.id).join(',')}`;
-		const turn = turns.get(id) ?? 0;
-		turns.set(id, (turn + 1) % group.length);
-		const rotated = [...group.slice(turn % group.length), ...group.slice(0, turn % group.length)];
-		ordered.push(...rotated.filter(route => health.stateOf(route.channel) !== 'degraded'), ...rotated.filter(route => health.stateOf(route.channel) === 'degraded'));
-	}
-	return ordered;
 }
 
 /** The client-facing models a key may use, each once, in channel order. */

@@ -1,66 +1,53 @@
 /**
- * Inbound format != channel format: decode the request to the IR with the client's adapter, encode
- * it with the channel's, and do the same backwards for the answer, streamed event by event.
+ * A channel of another wire: decode the request to the IR with the client's adapter, encode it with
+ * the channel's, and do the same backwards for the answer, streamed event by event.
  */
-import {adapters, inboundAdapters} from '../formats/index.js';
 import type {IRStreamEvent, IRUsage} from '../base/ir.js';
 import {parseSse} from '../formats/sse.js';
-import {ClientStream, abortOnClientClose, streamErrorFrame} from './client-stream.js';
-import {toGatewayError} from './errors.js';
-import type {RelayContext} from './relay.js';
-import {translationContext} from './translation-context.js';
-import {upstreamFailure} from './upstream.js';
-import {callChannel} from './upstream-call.js';
-import {headerValue, mapUpstreamError, parseJson} from './upstream-errors.js';
+import {answered, callChannel, failed, type Attempt, type AttemptResult} from './attempt.js';
+import {ClientStream, abortOnClientClose} from './client-stream.js';
 import {countTokens} from './count-tokens.js';
+import {toGatewayError} from './errors.js';
 import {mergeUsage} from './meter.js';
+import {upstreamFailure} from './upstream.js';
+import {parseJson, upstreamError} from './upstream-errors.js';
 
-export async function translate(context: RelayContext): Promise<void> {
-	if (context.operation === 'count_tokens') return countTokens(context);
-	const {route, reply, exchange} = context;
-	const ctx = translationContext(context);
-	const client = inboundAdapters[context.inbound];
-	const channel = adapters[route.channel.format];
-	const ir = client.decodeRequest(context.body, {model: context.model, stream: context.stream}, ctx);
-	const encoded = await channel.encodeRequest(ir, {model: route.upstreamModel, stream: context.stream, baseUrl: route.channel.baseUrl, defaultMaxTokens: context.options.defaultMaxTokens}, ctx);
+export async function translate(attempt: Attempt): Promise<AttemptResult> {
+	const {inbound, outbound, call, route, reply, ctx} = attempt;
+	if (call.operation === 'count_tokens') return countTokens(attempt);
+	const ir = inbound.decodeRequest(attempt.body, {model: call.model, stream: call.stream}, ctx);
+	const target = {model: route.upstreamModel, stream: call.stream, baseUrl: route.channel.baseUrl, defaultMaxTokens: attempt.services.options.defaultMaxTokens};
+	const encoded = await outbound.encodeRequest(ir, target, ctx);
 	const abort = abortOnClientClose(reply);
-	const upstream = await callChannel(context, {method: 'POST', path: encoded.path, query: encoded.query, body: JSON.stringify(encoded.body), signal: abort.signal});
-	if (!upstream) return;
-	if (upstream.statusCode >= 400) {
-		const body = parseJson(await upstream.body.text());
-		throw mapUpstreamError(route.channel, channel.decodeError(upstream.statusCode, body), headerValue(upstream.headers, 'retry-after'));
+	const called = await callChannel(attempt, outbound, {method: 'POST', path: encoded.path, query: encoded.query, body: JSON.stringify(encoded.body), signal: abort.signal});
+	if (!called.ok) return called.result;
+	const upstream = called.response;
+	if (upstream.statusCode >= 400) return failed(upstreamError(route.channel, outbound, upstream.statusCode, await upstream.body.text(), upstream.headers));
+	if (!call.stream) {
+		const answer = outbound.decodeResponse(parseJson(await upstream.body.text()), ctx);
+		const firstByteAt = performance.now();
+		await reply.code(200).type('application/json').send(inbound.encodeResponse(answer, {model: call.model, request: attempt.body}, ctx));
+		return answered(answer.usage, null, firstByteAt);
 	}
-	if (!context.stream) {
-		const answer = channel.decodeResponse(parseJson(await upstream.body.text()), ctx);
-		exchange.usage = answer.usage;
-		exchange.firstByteAt = performance.now();
-		await reply.code(200).type('application/json').send(client.encodeResponse(answer, {model: context.model, request: context.body}, ctx));
-		return;
-	}
-	const out = new ClientStream(reply, exchange);
-	const sse = context.inbound !== 'gemini' || context.sse;
-	out.open(200, {'content-type': sse ? 'text/event-stream; charset=utf-8' : 'application/json; charset=utf-8'});
-	const events = meterEvents(channel.decodeStream(parseSse(upstream.body), ctx), {
-		usage: usage => {
-			exchange.usage = usage;
-		},
-		error: message => {
-			exchange.error = message;
-		},
-	});
+	const out = new ClientStream(reply);
+	out.open(200, {'content-type': inbound.streamContentType({sse: call.sse})});
+	let usage: IRUsage | null = null;
+	let error: string | null = null;
+	const events = meterEvents(outbound.decodeStream(parseSse(upstream.body), ctx), {usage: value => (usage = value), error: message => (error = message)});
 	try {
-		for await (const text of client.encodeStream(events, {model: context.model, request: context.body, includeUsage: ir.includeUsage === true, sse}, ctx)) {
+		for await (const text of inbound.encodeStream(events, {model: call.model, request: attempt.body, includeUsage: ir.includeUsage === true, sse: call.sse}, ctx)) {
 			await out.write(text);
 		}
-	} catch (error) {
+	} catch (failure) {
 		if (!abort.signal.aborted) {
-			const failure = toGatewayError(upstreamFailure(route.channel, error));
-			exchange.error = failure.message;
-			await out.write(streamErrorFrame(context.inbound, failure));
+			const gatewayError = toGatewayError(upstreamFailure(route.channel, failure));
+			error = gatewayError.message;
+			await out.write(inbound.renderStreamError(gatewayError, {sse: call.sse}));
 		}
 	} finally {
 		out.end();
 	}
+	return answered(usage, error, out.firstByteAt);
 }
 
 /** Pass IR events through, noting usage and upstream stream errors on the request log. */

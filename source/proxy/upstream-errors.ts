@@ -1,16 +1,35 @@
 /**
  * An upstream error answer, as the client should see it: the provider's message kept (with the
  * channel's real key scrubbed from it), the status mapped so that a client never mistakes a refused
- * provider key for its own bad virtual key.
+ * provider key for its own bad virtual key. The one place upstream errors are decoded and mapped.
  */
 import {GatewayError} from '../base/errors.js';
 import type {IRError} from '../base/ir.js';
 import type {ChannelRecord} from '../base/records.js';
 import {maskSecret} from '../base/secrets.js';
+import type {InboundAdapter} from '../formats/adapter.js';
 
 /** Remove the channel's real key from any text that may reach a client or a log. */
 export function scrub(text: string, channel: Pick<ChannelRecord, 'apiKey'>): string {
 	return channel.apiKey && channel.apiKey.length >= 4 ? text.split(channel.apiKey).join(maskSecret(channel.apiKey)) : text;
+}
+
+export function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+
+export function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+	const value = headers[name];
+	return Array.isArray(value) ? value[0] : value;
+}
+
+/** Decode an error answer in the wire it came in (`wire`), then map it for the client. */
+export function upstreamError(channel: ChannelRecord, wire: Pick<InboundAdapter, 'decodeError'>, status: number, text: string, headers: Record<string, string | string[] | undefined>): GatewayError {
+	return mapUpstreamError(channel, wire.decodeError(status, parseJson(text)), headerValue(headers, 'retry-after'));
 }
 
 export function mapUpstreamError(channel: ChannelRecord, decoded: IRError, retryAfter: string | undefined): GatewayError {
@@ -26,17 +45,4 @@ export function mapUpstreamError(channel: ChannelRecord, decoded: IRError, retry
 		return new GatewayError(decoded.kind === 'overloaded' ? 'overloaded' : 'upstream', 502, `Channel "${channel.name}" failed (HTTP ${status}: ${message}). Try again later.`, {code: 'upstream_error', retryAfter});
 	}
 	return new GatewayError(decoded.kind === 'upstream' || decoded.kind === 'internal' ? 'invalid_request' : decoded.kind, status, `The provider of channel "${channel.name}" rejected the request: ${message}`, {code: decoded.code, param: decoded.param});
-}
-
-export function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-	const value = headers[name];
-	return Array.isArray(value) ? value[0] : value;
-}
-
-export function parseJson(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return text;
-	}
 }

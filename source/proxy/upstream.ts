@@ -1,12 +1,13 @@
 /**
- * Calls to providers: one undici Agent (a keep-alive pool per origin) for the whole process,
- * the provider's own auth header, and upstream failures turned into GatewayErrors that name the
- * channel (never its key).
+ * Calls to providers: undici Agents owned by one gateway (keep-alive pools per origin, no cap on
+ * connections: a stream holds its connection for minutes, and a cap would queue the next client
+ * behind it), the provider's own auth headers from the channel's adapter, and transport failures
+ * turned into GatewayErrors that name the channel (never its key).
  */
 import {Agent, errors as undiciErrors, request, type Dispatcher} from 'undici';
 import {GatewayError} from '../base/errors.js';
-import {assertNever, type Format} from '../base/ir.js';
 import type {ChannelRecord} from '../base/records.js';
+import {adapters} from '../formats/index.js';
 
 export type UpstreamTimeouts = {
 	/** Time to open the TCP/TLS connection. */
@@ -19,47 +20,26 @@ export type UpstreamTimeouts = {
 
 export const defaultTimeouts: UpstreamTimeouts = {connectMs: 10_000, headersMs: 600_000, bodyMs: 300_000};
 
-const agents = new Map<string, Agent>();
+/** One gateway's upstream connections. Closing it closes only its own pools. */
+export class UpstreamPools {
+	private readonly agents = new Map<string, Agent>();
 
-function agentFor(timeouts: UpstreamTimeouts): Agent {
-	const id = `${timeouts.connectMs}/${timeouts.headersMs}/${timeouts.bodyMs}`;
-	let agent = agents.get(id);
-	if (!agent) {
-		agent = new Agent({
-			connect: {timeout: timeouts.connectMs},
-			headersTimeout: timeouts.headersMs,
-			bodyTimeout: timeouts.bodyMs,
-			keepAliveTimeout: 30_000,
-			connections: 64,
-		});
-		agents.set(id, agent);
+	agent(timeouts: UpstreamTimeouts): Agent {
+		const id = `${timeouts.connectMs}/${timeouts.headersMs}/${timeouts.bodyMs}`;
+		let agent = this.agents.get(id);
+		if (!agent) {
+			agent = new Agent({connect: {timeout: timeouts.connectMs}, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.bodyMs, keepAliveTimeout: 30_000});
+			this.agents.set(id, agent);
+		}
+		return agent;
 	}
-	return agent;
-}
 
-/** Close every pooled connection (on shutdown). */
-export async function closeUpstreamPools(): Promise<void> {
-	const all = [...agents.values()];
-	agents.clear();
-	await Promise.all(all.map(agent => agent.close().catch(() => {})));
-}
-
-/** The provider's auth header for this channel's real key. */
-export function authHeaders(format: Format, apiKey: string | null): Record<string, string> {
-	if (!apiKey) return {};
-	switch (format) {
-		case 'openai':
-			return {authorization: `Bearer ${apiKey}`};
-		case 'anthropic':
-			return {'x-api-key': apiKey};
-		case 'gemini':
-			return {'x-goog-api-key': apiKey};
-		default:
-			return assertNever(format, 'format');
+	async close(): Promise<void> {
+		const all = [...this.agents.values()];
+		this.agents.clear();
+		await Promise.all(all.map(agent => agent.close().catch(() => {})));
 	}
 }
-
-export const defaultAnthropicVersion = '2023-06-01';
 
 export function channelUrl(channel: Pick<ChannelRecord, 'baseUrl'>, path: string, query?: Readonly<Record<string, string>>): string {
 	const url = new URL(channel.baseUrl.replace(/\/+$/, '') + path);
@@ -72,6 +52,7 @@ export type UpstreamCall = {
 	readonly method: 'GET' | 'POST';
 	readonly path: string;
 	readonly query?: Readonly<Record<string, string>>;
+	/** Client headers the provider must see (an Anthropic client's `anthropic-beta`); never credentials. */
 	readonly headers?: Readonly<Record<string, string>>;
 	readonly body?: string;
 	readonly signal?: AbortSignal;
@@ -81,26 +62,20 @@ export type UpstreamCall = {
 export type UpstreamResponse = Dispatcher.ResponseData;
 
 /** Send one request upstream. Connection failures and time-outs throw GatewayErrors (502/504) naming the channel. */
-export async function callUpstream(call: UpstreamCall): Promise<UpstreamResponse> {
+export async function callUpstream(pools: UpstreamPools, call: UpstreamCall): Promise<UpstreamResponse> {
 	const {channel} = call;
 	const headers: Record<string, string> = {
 		accept: 'application/json, text/event-stream',
 		// Bodies are read on the side for usage; a compressed body could not be.
 		'accept-encoding': 'identity',
 		'user-agent': 'gateway-tui',
+		...(call.body === undefined ? {} : {'content-type': 'application/json'}),
+		...adapters[channel.format].upstreamHeaders(channel.apiKey),
+		// A client's own version header wins over the adapter's default; these never carry credentials.
 		...call.headers,
-		...authHeaders(channel.format, channel.apiKey),
 	};
-	if (call.body !== undefined) headers['content-type'] = 'application/json';
-	if (channel.format === 'anthropic' && !headers['anthropic-version']) headers['anthropic-version'] = defaultAnthropicVersion;
 	try {
-		return await request(channelUrl(channel, call.path, call.query), {
-			method: call.method,
-			headers,
-			body: call.body,
-			signal: call.signal,
-			dispatcher: agentFor(call.timeouts ?? defaultTimeouts),
-		});
+		return await request(channelUrl(channel, call.path, call.query), {method: call.method, headers, body: call.body, signal: call.signal, dispatcher: pools.agent(call.timeouts ?? defaultTimeouts)});
 	} catch (error) {
 		throw upstreamFailure(channel, error);
 	}

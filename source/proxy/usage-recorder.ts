@@ -12,13 +12,12 @@ import type {ChannelRecord} from '../base/records.js';
 import {chunkId, chunks, dayId, dayTotals, journals, type Bucket, type Journal} from '../store/usage.js';
 import {addRecord, addTotals, bucketKey, countsTowardUsage, emptyBucket, localDay} from '../store/usage-buckets.js';
 import {claimInstance, newJournal, newOwnerToken} from '../store/usage-instance.js';
-import {toRecord} from '../base/usage-record.js';
+
 import {defaultRetention, pruneStore, withoutPruned, type PruneResult, type Retention} from '../store/usage-retention.js';
 import type {RequestRecord} from '../base/usage-types.js';
+import {systemClock, type Clock} from '../base/clock.js';
 
 export type RecorderOptions = {
-	/** The channels as the proxy sees them now (for prices). */
-	readonly channels?: () => readonly ChannelRecord[];
 	/** Where write failures are reported (as `warning` events). */
 	readonly events?: EventBus;
 	readonly retention?: Retention;
@@ -28,6 +27,8 @@ export type RecorderOptions = {
 	readonly chunkSize?: number;
 	/** Adopt a cleanly closed instance (default true). */
 	readonly adopt?: boolean;
+	/** Drives the flush and prune timers and the journal's times (tests pass a FakeClock); the system clock by default. */
+	readonly clock?: Clock;
 };
 
 type DayState = {loaded: boolean; dirty: boolean; readonly buckets: Map<string, Bucket>};
@@ -45,14 +46,17 @@ export class UsageRecorder {
 	private readonly days = new Map<string, DayState>();
 	private queue: Promise<unknown> = Promise.resolve();
 	private ready: Promise<void> = Promise.resolve();
-	private readonly timers: NodeJS.Timeout[] = [];
+	/** Stops the flush and prune timers. */
+	private readonly stops: Array<() => void> = [];
 	private closed = false;
+	private readonly clock: Clock;
 
 	constructor(
 		private readonly store: Store,
 		private readonly options: RecorderOptions = {},
 	) {
-		this.journal = newJournal(this.owner);
+		this.clock = options.clock ?? systemClock;
+		this.journal = newJournal(this.owner, this.date());
 	}
 
 	/** The instance this process records as (final once `start` has settled). */
@@ -72,19 +76,18 @@ export class UsageRecorder {
 			(error: unknown) => this.warn('could not read the usage journals', error),
 		);
 		const flushMs = this.options.flushMs ?? 1000;
+		// The task's promise is handed back (never rejecting) so a fake clock can wait for the write.
 		const every = (ms: number, run: () => Promise<unknown>) => {
-			const timer = setInterval(() => void run().catch(() => {}), ms);
-			timer.unref();
-			this.timers.push(timer);
+			this.stops.push(this.clock.every(ms, () => run().then(() => {}, () => {})));
 		};
 		every(flushMs, () => this.flush().catch(error => this.warn('could not save usage', error)));
 		every(this.options.pruneMs ?? 300_000, () => this.prune().catch(error => this.warn('could not prune the request log', error)));
 		void this.ready.then(() => this.prune()).catch(error => this.warn('could not prune the request log', error));
 	}
 
-	/** Take one finished request: price it, count it. Synchronous and store-free (it runs on the event). */
+	/** Take one finished request (priced when it ended): count it. Synchronous and store-free (it runs on the event). */
 	record(event: RequestFinished): RequestRecord {
-		const record = toRecord(event, this.options.channels?.() ?? []);
+		const record: RequestRecord = event;
 		this.pending.push(record);
 		if (countsTowardUsage(record)) {
 			const time = new Date(record.time);
@@ -113,7 +116,7 @@ export class UsageRecorder {
 	}
 
 	/** Delete what is past retention (across all instances). */
-	prune(now = Date.now()): Promise<PruneResult> {
+	prune(now = this.clock.now()): Promise<PruneResult> {
 		return this.serial(async () => {
 			await this.ready;
 			const {plan, result} = await pruneStore(this.store, this.journal, this.options.retention ?? defaultRetention, now);
@@ -133,11 +136,11 @@ export class UsageRecorder {
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;
-		for (const timer of this.timers) clearInterval(timer);
+		for (const stop of this.stops) stop();
 		try {
 			await this.flush();
 			if (this.persisted) {
-				await this.serial(() => journals(this.store).set(this.instance, {...this.journal, closedAt: new Date().toISOString(), updatedAt: new Date().toISOString()}));
+				await this.serial(() => journals(this.store).set(this.instance, {...this.journal, closedAt: this.date().toISOString(), updatedAt: this.date().toISOString()}));
 			}
 		} catch (error) {
 			this.warn('could not save usage on shutdown', error);
@@ -165,7 +168,7 @@ export class UsageRecorder {
 		// store holds (readers skip what is missing), never a chunk no journal knows of.
 		if (this.journalDirty) {
 			this.journalDirty = false;
-			this.journal.updatedAt = new Date().toISOString();
+			this.journal.updatedAt = this.date().toISOString();
 			await restoring(() => journals(this.store).set(this.instance, {...this.journal}), () => (this.journalDirty = true));
 			this.persisted = true;
 		}
@@ -220,8 +223,12 @@ export class UsageRecorder {
 
 	/** Keep only today and yesterday in memory (a day seen again is loaded back before it is written). */
 	private forgetOldDays(): void {
-		const yesterday = localDay(new Date(Date.now() - 86_400_000));
+		const yesterday = localDay(new Date(this.clock.now() - 86_400_000));
 		for (const [day, state] of this.days) if (day < yesterday && !state.dirty) this.days.delete(day);
+	}
+
+	private date(): Date {
+		return new Date(this.clock.now());
 	}
 
 	private warn(what: string, error: unknown): void {

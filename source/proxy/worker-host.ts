@@ -43,7 +43,7 @@ function emit(events: EventBus, message: EventMessage): void {
 /** Start the gateway core in a worker. A port in use or an unreadable store is a UserError, as with startGateway. */
 export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHandle> {
 	const events = options.events ?? new EventBus();
-	const worker = new Worker(workerUrl(), {workerData: {home: options.home, host: options.host, port: options.port, batchMs: options.batchMs ?? 100} satisfies WorkerOptions, stdout: true, stderr: true});
+	const worker = new Worker(workerUrl(), {workerData: {home: options.home, storeUrl: options.storeUrl, host: options.host, port: options.port, batchMs: options.batchMs ?? 100} satisfies WorkerOptions, stdout: true, stderr: true});
 	worker.stdout.on('data', (chunk: Buffer) => options.output(chunk.toString()));
 	worker.stderr.on('data', (chunk: Buffer) => options.output(chunk.toString()));
 	let nextId = 1;

@@ -13,6 +13,7 @@ export type EventMessage = {[E in keyof GatewayEvents]: {readonly name: E; reado
 /** What the worker is started with. */
 export type WorkerOptions = {
 	readonly home: string;
+	readonly storeUrl?: string;
 	readonly host: string;
 	readonly port: number;
 	/** How often queued events are sent to the UI. */

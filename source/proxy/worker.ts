@@ -50,7 +50,7 @@ async function handle(gateway: Gateway, command: CoreCommand, stop: () => Promis
 async function main(options: WorkerOptions): Promise<void> {
 	let gateway: Gateway;
 	try {
-		gateway = await startGateway({home: options.home, host: options.host, port: options.port});
+		gateway = await startGateway({home: options.home, storeUrl: options.storeUrl, host: options.host, port: options.port});
 	} catch (error) {
 		if (error instanceof UserError) post({type: 'not-listening', error: error.message});
 		else post({type: 'crashed', error: error instanceof Error ? (error.stack ?? error.message) : String(error)});

@@ -7,10 +7,11 @@ import type {Format} from '../base/ir.js';
 import type {Store} from '../store/index.js';
 import type {ChannelRecord} from '../base/records.js';
 import {maskSecret} from '../base/secrets.js';
-import {channels, listChannels, speaksResponsesApi} from '../store/channels.js';
+import {channels, listChannels} from '../store/channels.js';
 import type {ProbeResult} from '../base/probe-result.js';
 import {parseBaseUrl, parseInteger, parseModels} from './parse.js';
 import {applyPrices, parsePriceSpecs} from '../base/prices.js';
+import {speaksResponsesApi} from '../base/responses-api.js';
 
 export function parseFormat(text: string | undefined): Format {
 	if (text === 'openai' || text === 'anthropic' || text === 'gemini') return text;

@@ -1,149 +1,138 @@
 /**
- * The store: keyv over @keyv/sqlite in `<home>/gateway.sqlite`, one namespace per entity.
+ * The store: keyv over a database named by a URL, one namespace per entity.
  *
- * - The directory is created 0700 and the database file 0600 before sqlite opens it (sqlite gives its
- *   journal files the database file's mode).
- * - A file that cannot be opened or read is a StoreError naming the file; nothing is ever reset.
- * - Each write resolves after sqlite committed it, so a command that reports success is durable.
+ * - `sqlite:///path` (the default: `<home>/gateway.sqlite`), `redis://` / `rediss://` through
+ *   @keyv/redis, `postgres://` / `postgresql://` through @keyv/postgres — the same namespaces and
+ *   the same validation on read everywhere (see backend-*.ts for what differs underneath).
+ * - A store that cannot be opened or reached is a StoreError naming it (password masked); nothing
+ *   is ever reset. A failure later (the server went away) is a StoreError too, at once, not a hang.
+ * - Each write resolves after the database acknowledged it, so a command that reports success is durable.
  * - Every change of keys or channels also writes a new `meta:revision`, which running proxies poll
- *   to pick up changes made by other processes.
+ *   to pick up changes made by other processes — on one machine or, with Redis/PostgreSQL, many.
  */
 import Keyv from 'keyv';
-import KeyvSqlite from '@keyv/sqlite';
-import {chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync} from 'node:fs';
-import {join} from 'node:path';
+import {dirname} from 'node:path';
 import {randomUUID} from 'node:crypto';
 import type {z} from 'zod';
+import {resolveHome} from '../base/paths.js';
+import {reasonOf, type Backend} from './backend.js';
+import {openSqlite} from './backend-sqlite.js';
+import {openRedis} from './backend-redis.js';
+import {openPostgres} from './backend-postgres.js';
+import {Collection} from './collection.js';
+import {StoreError} from './errors.js';
+import {defaultStoreUrl, isStoreUrl, parseStoreUrl, scrubSecrets, type StoreKind, type StoreLocation} from './store-url.js';
 
-export class StoreError extends Error {
-	constructor(message: string, options?: {cause?: unknown}) {
-		super(message, options);
-		this.name = 'StoreError';
-	}
-}
+export {Collection} from './collection.js';
+export {StoreError} from './errors.js';
+export {defaultStoreUrl, maskStoreUrl} from './store-url.js';
 
 export const namespaces = ['keys', 'channels', 'meta', 'activity', 'usage', 'requests', 'journals'] as const;
 export type Namespace = (typeof namespaces)[number];
 
-/** One entity collection: values are validated against `schema` on every read. */
-export class Collection<T> {
-	constructor(
-		private readonly keyv: Keyv,
-		private readonly schema: z.ZodType<T>,
-		private readonly describe: (id: string) => string,
-	) {}
+const serverNames: Readonly<Record<StoreKind, string>> = {sqlite: 'sqlite file', redis: 'Redis server', postgres: 'PostgreSQL server'};
 
-	async get(id: string): Promise<T | undefined> {
-		return this.parse(id, await this.keyv.get(id));
-	}
-
-	async set(id: string, value: T): Promise<void> {
-		await this.keyv.set(id, value);
-	}
-
-	async delete(id: string): Promise<boolean> {
-		return this.keyv.delete(id);
-	}
-
-	async list(): Promise<T[]> {
-		const out: T[] = [];
-		if (!this.keyv.iterator) return out;
-		for await (const [id, raw] of this.keyv.iterator(undefined)) {
-			const value = this.parse(String(id), raw);
-			if (value !== undefined) out.push(value);
-		}
-		return out;
-	}
-
-	private parse(id: string, raw: unknown): T | undefined {
-		if (raw === undefined || raw === null) return undefined;
-		const result = this.schema.safeParse(raw);
-		if (!result.success) {
-			const issue = result.error.issues[0];
-			throw new StoreError(
-				`${this.describe(id)} in the store is not valid (${issue?.path.join('.') || 'value'}: ${issue?.message}). ` +
-					'The file was written by another version or edited by hand; restore a backup or remove that entry.',
-			);
-		}
-		return result.data;
+async function connect(location: StoreLocation): Promise<Backend> {
+	if (location.kind === 'sqlite') return openSqlite({...location, file: location.file!});
+	try {
+		return location.kind === 'redis' ? await openRedis(location) : await openPostgres(location);
+	} catch (error) {
+		throw new StoreError(
+			`Cannot reach the store ${location.masked} (${scrubSecrets(reasonOf(error), location.url)}). ` +
+				`Check that the ${serverNames[location.kind]} is running and that the URL given to --store or GATEWAY_TUI_STORE is right (host, port, user, password, database); ` +
+				'without either, gateway-tui uses its local sqlite store.',
+			{cause: error},
+		);
 	}
 }
 
 export class Store {
+	/** The local data directory (log file, takeover backups), whichever database holds the records. */
+	readonly home: string;
+	readonly kind: StoreKind;
+	/** Where the records live, for messages: the sqlite file, or the store URL with its password masked. */
 	readonly file: string;
 	private readonly stores = new Map<Namespace, Keyv>();
 	private closed = false;
 
-	private constructor(readonly home: string) {
-		this.file = join(home, 'gateway.sqlite');
+	private constructor(
+		private readonly backend: Backend,
+		home: string,
+	) {
+		this.home = home;
+		this.kind = backend.location.kind;
+		this.file = backend.location.file ?? backend.location.masked;
 	}
 
-	/** Open (creating if needed) the store in `home`. Throws StoreError naming the file on failure. */
-	static async open(home: string): Promise<Store> {
-		const store = new Store(home);
-		store.prepareFiles();
+	/**
+	 * Open the store at `target`: a store URL, or (as before URLs) a data directory, meaning its
+	 * `gateway.sqlite`. `home` is the local data directory; by default the directory given, the sqlite
+	 * file's directory, or the usual one (--home, GATEWAY_TUI_HOME, the per-user data directory).
+	 * Throws a StoreError naming the store (password masked) when it cannot be opened or reached.
+	 */
+	static async open(target: string, options: {home?: string} = {}): Promise<Store> {
+		const url = isStoreUrl(target) ? target : defaultStoreUrl(target);
+		const location = parseStoreUrl(url);
+		const home = options.home ?? (isStoreUrl(target) ? (location.file ? dirname(location.file) : resolveHome()) : target);
+		const store = new Store(await connect(location), home);
 		try {
 			// Touch the database once so an unreadable file fails here, with its name, not later.
 			await store.raw('meta').get('revision');
 		} catch (error) {
 			await store.close().catch(() => {});
-			throw new StoreError(`Cannot read the store ${store.file}: ${(error as Error).message}. Fix or move the file; it was left untouched.`, {cause: error});
+			if (location.kind === 'sqlite') throw new StoreError(`Cannot read the store ${store.file}: ${reasonOf(error)}. Fix or move the file; it was left untouched.`, {cause: error});
+			throw store.failure('opening it', error);
 		}
 		return store;
 	}
 
-	/** The keyv of one namespace; each opens its own sqlite connection, on first use. */
+	/** The keyv of one namespace, created on first use. */
 	raw(namespace: Namespace): Keyv {
-		if (this.closed) throw new StoreError(`The store ${this.file} is closed.`);
+		if (this.closed) throw new StoreError(`The store ${this.file} is closed; this is a bug in gateway-tui, please report it.`);
 		let keyv = this.stores.get(namespace);
 		if (!keyv) {
-			keyv = this.connect(namespace);
+			keyv = new Keyv({store: this.backend.adapter(), namespace, throwOnErrors: true});
+			// keyv re-emits adapter errors; failures surface as rejected calls (throwOnErrors), so the event needs no handler of its own.
+			keyv.on('error', () => {});
 			this.stores.set(namespace, keyv);
 		}
 		return keyv;
 	}
 
 	collection<T>(namespace: Namespace, schema: z.ZodType<T>, what: string): Collection<T> {
-		return new Collection(this.raw(namespace), schema, id => `${what} "${id}"`);
+		return new Collection(this.raw(namespace), schema, what, (action, error) => this.failure(action, error));
 	}
 
 	/** The store revision: changes whenever keys or channels change, in any process. */
 	async revision(): Promise<string> {
-		const value: unknown = await this.raw('meta').get('revision');
-		return typeof value === 'string' ? value : '';
+		try {
+			const value: unknown = await this.raw('meta').get('revision');
+			return typeof value === 'string' ? value : '';
+		} catch (error) {
+			throw error instanceof StoreError ? error : this.failure('reading the revision', error);
+		}
 	}
 
 	async bumpRevision(): Promise<void> {
-		await this.raw('meta').set('revision', `${Date.now()}-${randomUUID()}`);
+		try {
+			await this.raw('meta').set('revision', `${Date.now()}-${randomUUID()}`);
+		} catch (error) {
+			throw error instanceof StoreError ? error : this.failure('writing the revision', error);
+		}
 	}
 
 	async close(): Promise<void> {
+		if (this.closed) return;
 		this.closed = true;
-		const all = [...this.stores.values()];
 		this.stores.clear();
-		await Promise.all(all.map(keyv => keyv.disconnect().catch(() => {})));
+		await this.backend.close();
 	}
 
-	private prepareFiles(): void {
-		try {
-			mkdirSync(this.home, {recursive: true, mode: 0o700});
-			if (!existsSync(this.file)) closeSync(openSync(this.file, 'a', 0o600));
-			chmodSync(this.file, 0o600);
-		} catch (error) {
-			throw new StoreError(`Cannot create the store ${this.file}: ${(error as Error).message}. Check the permissions of ${this.home} or pass another --home.`, {cause: error});
-		}
-		if (!statSync(this.home).isDirectory()) throw new StoreError(`${this.home} is not a directory; pass another --home.`);
-	}
-
-	private connect(namespace: Namespace): Keyv {
-		const adapter = new KeyvSqlite({uri: `sqlite://${this.file}`, busyTimeout: 5000});
-		// The adapter connects eagerly and keeps the failure in a promise that is only awaited by the
-		// next query; this probe gives it a handler, so an unreadable file is reported by `open`, not as
-		// an unhandled rejection.
-		void adapter.query('SELECT 1').catch(() => {});
-		const keyv = new Keyv({store: adapter, namespace, throwOnErrors: true});
-		// keyv re-emits adapter errors; failures surface as rejected calls (throwOnErrors), so the event needs no handler of its own.
-		keyv.on('error', () => {});
-		return keyv;
+	/** A failure while `action`: which store, what the driver said (secrets scrubbed), what to do. */
+	failure(action: string, error: unknown): StoreError {
+		const {kind, url} = this.backend.location;
+		const reason = scrubSecrets(reasonOf(error), url);
+		const next = kind === 'sqlite' ? 'Check the file and the disk it is on, then try again.' : `Check that the ${serverNames[kind]} is running and reachable, then try again.`;
+		return new StoreError(`The store ${this.file} failed while ${action} (${reason}). ${next}`, {cause: error});
 	}
 }

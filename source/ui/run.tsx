@@ -22,12 +22,12 @@ import type {StatusMessage} from './theme.js';
 import {gatewayUrl} from '../base/paths.js';
 import {isLoopback} from '../base/paths.js';
 
-export type TuiOptions = {readonly home: string; readonly host: string; readonly port: number};
+export type TuiOptions = {readonly home: string; readonly host: string; readonly port: number; readonly store?: string};
 
 /** The gateway core runs in a worker thread: rendering here never delays a request there. */
 async function listen(options: TuiOptions, events: EventBus, logFile: LogFile, onCrash: (error: Error) => void): Promise<{gateway: CoreHandle | null; error: string | null}> {
 	try {
-		const gateway = await startCoreWorker({...options, events, output: text => logFile.write('core', text), onCrash});
+		const gateway = await startCoreWorker({home: options.home, storeUrl: options.store, host: options.host, port: options.port, events, output: text => logFile.write('core', text), onCrash});
 		return {gateway, error: null};
 	} catch (error) {
 		if (error instanceof UserError) return {gateway: null, error: error.message};
@@ -41,7 +41,7 @@ function welcome(options: TuiOptions, logPath: string): StatusMessage {
 }
 
 export async function runTui(options: TuiOptions): Promise<void> {
-	const store = await Store.open(options.home);
+	const store = await Store.open(options.store ?? options.home, {home: options.home});
 	const events = new EventBus();
 	// Capture first: starting the proxy may already print (a library's deprecation warning, say).
 	const logFile = openLogFile(options.home);

@@ -26,8 +26,8 @@ const day = 86_400_000;
 async function record(events: ReadonlyArray<Partial<RequestFinished>>): Promise<void> {
 	const store = await Store.open(home);
 	const channel = await findChannel(store, 'oa');
-	const recorder = new UsageRecorder(store, {adopt: false, channels: () => [channel]});
-	for (const event of events) recorder.record(finished({channelId: channel.id, channelName: 'oa', ...event}));
+	const recorder = new UsageRecorder(store, {adopt: false});
+	for (const event of events) recorder.record(finished({channelId: channel.id, channelName: 'oa', ...event}, channel));
 	await recorder.close();
 	await store.close();
 }

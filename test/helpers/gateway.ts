@@ -7,7 +7,8 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import type {RequestFinished} from '../../source/base/events.js';
 import {startGateway, defaultRelayOptions, type Gateway} from '../../source/proxy/gateway.js';
-import type {RelayOptions} from '../../source/proxy/relay.js';
+import type {RelayOptions} from '../../source/proxy/attempt.js';
+import type {Clock} from '../../source/base/clock.js';
 import type {HealthOptions} from '../../source/proxy/health.js';
 import {addChannel} from '../../source/services/channels.js';
 import {createKey, type CreateKeyInput} from '../../source/services/keys.js';
@@ -30,7 +31,7 @@ export function tempHome(): string {
 
 let counter = 0;
 
-export async function startTestGateway(options: {home?: string; relay?: Partial<RelayOptions>; health?: HealthOptions; clock?: () => number} = {}): Promise<TestGateway> {
+export async function startTestGateway(options: {home?: string; relay?: Partial<RelayOptions>; health?: HealthOptions; clock?: Clock} = {}): Promise<TestGateway> {
 	const home = options.home ?? tempHome();
 	const gateway = await startGateway({home, host: '127.0.0.1', port: 0, relay: {...defaultRelayOptions, ...options.relay}, health: options.health, clock: options.clock});
 	const finished: RequestFinished[] = [];
@@ -39,8 +40,8 @@ export async function startTestGateway(options: {home?: string; relay?: Partial<
 		finished.push(event);
 		waiters.shift()?.(event);
 	});
-	return {
-		...gateway,
+	const closeGateway = gateway.close.bind(gateway);
+	const extra: Omit<TestGateway, keyof Gateway> = {
 		home,
 		finished,
 		async addProvider(provider, extra = {}) {
@@ -63,9 +64,11 @@ export async function startTestGateway(options: {home?: string; relay?: Partial<
 		nextFinished() {
 			return new Promise(resolve => waiters.push(resolve));
 		},
+	};
+	return Object.assign(gateway, extra, {
 		async close() {
-			await gateway.close();
+			await closeGateway();
 			if (!options.home) rmSync(home, {recursive: true, force: true});
 		},
-	};
+	});
 }

@@ -18,6 +18,8 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 	return out;
 }
 
+import {BoundedSignatureMemory} from '../../source/formats/signature.js';
+
 export type RecordingContext = TranslationContext & {readonly warnings: string[]; readonly fetched: string[]};
 
 /** Warnings are recorded; `fetchImage` serves `images` and fails for any other URL. */
@@ -30,6 +32,7 @@ export function recordingContext(images: Readonly<Record<string, {mediaType: str
 		warn(message) {
 			warnings.push(message);
 		},
+		signatures: new BoundedSignatureMemory(),
 		async fetchImage(url) {
 			fetched.push(url);
 			const image = images[url];

@@ -12,12 +12,15 @@ import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
 import {eventually, openaiClient} from '../helpers/sdks.js';
 import {setChannelEnabled, removeChannel} from '../../source/services/channels.js';
 import {type ChannelHealthView} from '../../source/base/events.js';
+import {FakeClock} from '../helpers/fake-clock.js';
 
 let gateway: TestGateway;
 let primary: FakeProvider;
 let backup: FakeProvider;
 let secret: string;
 const healthEvents: ChannelHealthView[] = [];
+// Health reads this clock: the cooldown passes when the test says, not after a wall-clock wait.
+const clock = new FakeClock();
 
 async function closedPort(): Promise<number> {
 	const server = createServer();
@@ -29,7 +32,7 @@ async function closedPort(): Promise<number> {
 
 before(async () => {
 	[primary, backup] = await Promise.all([startFakeProvider('openai'), startFakeProvider('gemini')]);
-	gateway = await startTestGateway({health: {threshold: 3, cooldownMs: 400}});
+	gateway = await startTestGateway({health: {threshold: 3, cooldownMs: 30_000, clock}});
 	gateway.events.on('channel:health', view => healthEvents.push(view));
 	await gateway.addProvider(primary, {name: 'primary', models: 'shared=gpt-4o-mini', priority: 10});
 	await gateway.addProvider(backup, {name: 'backup', models: 'shared=gemini-2.5-flash', priority: 0});
@@ -83,12 +86,15 @@ test('repeated failures open the circuit; the channel is skipped until a trial a
 	const opened = healthEvents.find(view => view.channelName === 'primary' && view.state === 'unavailable');
 	assert.ok(opened, 'unavailable after 3 failures in a row');
 	assert.match(opened.reason ?? '', /HTTP 502 \(3 failures in a row\)/);
-	assert.ok(opened.retryAt);
+	assert.equal(opened.retryAt, new Date(clock.now() + 30_000).toISOString(), 'the trial may go through once the cooldown has passed');
 
 	const before = primary.received.length;
 	await ask();
 	assert.equal(primary.received.length, before, 'skipped while the circuit is open');
-	await new Promise(resolve => setTimeout(resolve, 450));
+	await clock.advance(29_999);
+	await ask();
+	assert.equal(primary.received.length, before, 'still skipped a moment before the cooldown ends');
+	await clock.advance(1);
 	const trial = await ask();
 	assert.equal(trial.choices[0]!.message.content, 'Hello from fake-openai', 'the trial request went to the recovered channel');
 	assert.equal(healthEvents.at(-1)!.state, 'healthy');

@@ -3,6 +3,7 @@
  * with retry-after, the window resets, other keys are unaffected, budgets accumulate from priced
  * usage and survive a restart, and concurrent requests never overshoot a request limit.
  */
+import {systemClock} from '../../source/base/clock.js';
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {rmSync} from 'node:fs';
@@ -17,7 +18,7 @@ import {type BudgetWarning} from '../../source/base/events.js';
 let provider: FakeProvider;
 let gateway: TestGateway;
 let now = Date.now();
-const clock = () => now;
+const clock = {now: () => now, every: systemClock.every};
 const home = tempHome();
 
 before(async () => {

@@ -2,13 +2,16 @@
 import assert from 'node:assert/strict';
 import {rmSync} from 'node:fs';
 import {test} from 'node:test';
-import {passesThrough, resolveRoutes} from '../../source/proxy/routing.js';
+import {resolveRoutes} from '../../source/proxy/routing.js';
+import {anthropicAdapter} from '../../source/formats/anthropic/index.js';
+import {openaiAdapter} from '../../source/formats/openai/index.js';
+import {responsesAdapter} from '../../source/formats/responses/index.js';
 import type {Snapshot} from '../../source/proxy/registry.js';
 import {addChannel, channelView, editChannel} from '../../source/services/channels.js';
 import {Store} from '../../source/store/index.js';
 import {channelRecordSchema, type KeyRecord} from '../../source/base/records.js';
 import {tempHome} from '../helpers/gateway.js';
-import {speaksResponsesApi} from '../../source/store/channels.js';
+import {speaksResponsesApi} from '../../source/base/responses-api.js';
 
 test('responsesApi: on by default only for api.openai.com, settable on OpenAI channels, refused on others', async () => {
 	const home = tempHome();
@@ -45,9 +48,9 @@ test('Responses requests pass through only to OpenAI channels that speak it, and
 	const anthropic = channel('anthropic', 'anthropic', 'https://api.anthropic.com', 10);
 	const chat = channel('chat', 'openai', 'http://127.0.0.1:11434/v1', 5);
 	const native = channel('native', 'openai', 'http://127.0.0.1:8000/v1', 0, true);
-	assert.deepEqual([passesThrough(native, 'responses'), passesThrough(chat, 'responses'), passesThrough(chat, 'openai'), passesThrough(anthropic, 'responses')], [true, false, true, false]);
+	assert.deepEqual([responsesAdapter.affinity(native), responsesAdapter.affinity(chat), openaiAdapter.affinity(chat), responsesAdapter.affinity(anthropic)], [2, 1, 2, 0]);
 	const key = {models: [], channels: [], name: 'k'} as unknown as KeyRecord;
 	const snapshot = {channels: [anthropic, chat, native]} as unknown as Snapshot;
-	assert.deepEqual(resolveRoutes(snapshot, key, 'm', 'responses').map(route => route.channel.name), ['native', 'chat', 'anthropic']);
-	assert.deepEqual(resolveRoutes(snapshot, key, 'm', 'anthropic').map(route => route.channel.name), ['anthropic', 'chat', 'native']);
+	assert.deepEqual(resolveRoutes(snapshot, key, 'm', responsesAdapter).map(route => route.channel.name), ['native', 'chat', 'anthropic']);
+	assert.deepEqual(resolveRoutes(snapshot, key, 'm', anthropicAdapter).map(route => route.channel.name), ['anthropic', 'chat', 'native']);
 });

@@ -38,7 +38,7 @@ async function setup(listen: {url: string | null; error: string | null} = {url: 
 
 const finished = (id: string): RequestFinished => ({
 	id, time: new Date().toISOString(), method: 'POST', path: '/v1/messages', keyId: 'key_x', keyName: 'laptop', model: 'claude-sonnet-4-5', upstreamModel: 'claude-sonnet-4-5', channelId: 'ch', channelName: 'claude',
-	inboundFormat: 'anthropic', outboundFormat: 'anthropic', stream: true, status: 200, outcome: 'ok', latencyMs: 42, ttfbMs: 10, usage: {inputTokens: 30, outputTokens: 5}, error: null, warnings: [],
+	inboundFormat: 'anthropic', outboundFormat: 'anthropic', stream: true, status: 200, outcome: 'ok', latencyMs: 42, ttfbMs: 10, usage: {inputTokens: 30, outputTokens: 5}, error: null, warnings: [], eventType: 'routed', attempts: ['claude'], costUsd: 0, unpriced: false,
 });
 
 test('1-4, Tab and Shift+Tab switch panes; ? lists the keys of the pane; the footer shows them too', async () => {

@@ -18,7 +18,7 @@ import {delay} from './helpers.js';
 
 const event = (id: string, extra: Partial<RequestFinished> = {}): RequestFinished => ({
 	id, time: new Date().toISOString(), method: 'POST', path: '/v1/chat/completions', keyId: 'key_a', keyName: 'a', model: 'm', upstreamModel: 'm', channelId: 'ch', channelName: 'c',
-	inboundFormat: 'openai', outboundFormat: 'openai', stream: false, status: 200, outcome: 'ok', latencyMs: 1, ttfbMs: 1, usage: {inputTokens: 10, outputTokens: 2}, error: null, warnings: [], ...extra,
+	inboundFormat: 'openai', outboundFormat: 'openai', stream: false, status: 200, outcome: 'ok', latencyMs: 1, ttfbMs: 1, usage: {inputTokens: 10, outputTokens: 2}, error: null, warnings: [], eventType: 'routed', attempts: ['c'], costUsd: 0, unpriced: false, ...extra,
 });
 
 test('the request log keeps the newest entries only, and counts all of them', async () => {

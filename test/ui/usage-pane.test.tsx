@@ -42,6 +42,10 @@ function finished(id: string, extra: Partial<RequestFinished> = {}): RequestFini
 		usage: {inputTokens: 11, outputTokens: 7},
 		error: null,
 		warnings: [],
+		eventType: 'routed',
+		attempts: ['openai'],
+		costUsd: 0,
+		unpriced: false,
 		...extra,
 	};
 }

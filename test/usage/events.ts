@@ -1,11 +1,17 @@
 /** Synthetic `request:finished` events for recorder and CLI tests (real traffic is in sdk-usage.test.ts). */
-import type {RequestFinished} from '../../source/base/events.js';
+import {eventTypeOf, type RequestFinished} from '../../source/base/events.js';
+import {costOf, priceOf} from '../../source/base/prices.js';
+import type {ChannelRecord} from '../../source/base/records.js';
 
 let counter = 0;
 
-export function finished(overrides: Partial<RequestFinished> = {}): RequestFinished {
+/**
+ * A finished request as the exchange emits it: its event type derived from its fields and, given the
+ * channel, priced with the channel's prices (as the exchange prices a request when it ends).
+ */
+export function finished(overrides: Partial<RequestFinished> = {}, channel?: Pick<ChannelRecord, 'prices'>): RequestFinished {
 	counter += 1;
-	return {
+	const merged: RequestFinished = {
 		id: `req_test_${counter}`,
 		time: new Date().toISOString(),
 		method: 'POST',
@@ -26,7 +32,20 @@ export function finished(overrides: Partial<RequestFinished> = {}): RequestFinis
 		usage: {inputTokens: 10, outputTokens: 5},
 		error: null,
 		warnings: [],
+		eventType: 'routed',
+		attempts: [],
+		costUsd: 0,
+		unpriced: false,
 		...overrides,
+	};
+	const attempts = overrides.attempts ?? (merged.channelName ? [merged.channelName] : []);
+	const cost = costOf(merged.usage, priceOf(channel, merged.model, merged.upstreamModel));
+	return {
+		...merged,
+		attempts,
+		eventType: overrides.eventType ?? eventTypeOf({...merged, attempts}),
+		costUsd: overrides.costUsd ?? cost.costUsd,
+		unpriced: overrides.unpriced ?? cost.unpriced,
 	};
 }
 

@@ -8,7 +8,7 @@ import {rmSync} from 'node:fs';
 import type {ChildProcess} from 'node:child_process';
 import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js';
 import {startTestGateway, tempHome} from '../helpers/gateway.js';
-import {openaiClient} from '../helpers/sdks.js';
+import {eventually, openaiClient} from '../helpers/sdks.js';
 import {startServe, stopChild} from '../helpers/cli.js';
 import {Store} from '../../source/store/index.js';
 import {journals} from '../../source/store/usage.js';
@@ -83,7 +83,9 @@ test('kill -9 of serve loses at most the last flush window; the next serve count
 		});
 		const serve = await startServe(['--port', '0'], env);
 		await ask(serve.url, secret, 3);
-		await new Promise(resolve => setTimeout(resolve, 1600)); // more than one flush interval
+		// serve is a real child process, so its flush timer runs on the wall clock: rather than sleep
+		// past an interval, watch its store until a flush has saved the first three (records and totals).
+		await inStore(home, store => eventually(async () => (await recentRequests(store, 100)).length === 3 && (await usageSummary(store, {by: 'key'}))[0]?.requests === 3, 5000, 'a flush of the first three requests'));
 		await ask(serve.url, secret, 2); // inside the last window: may or may not be saved
 		await killHard(serve.child);
 

@@ -66,15 +66,15 @@ test('channels: prices set on add and edit, cleared with MODEL=, refused for a m
 	}
 });
 
-test('the recorder prices each request with its channel\'s current prices', async () => {
+test('a request is priced when it ends, with its channel\'s prices, and the recorder keeps that price', async () => {
 	const home = tempHome();
 	const store = await Store.open(home);
 	try {
 		const channel = await addChannel(store, {name: 'oa', format: 'openai', baseUrl: 'https://api.openai.com/v1', models: 'gpt-4o,fast=gpt-4o-mini', prices: ['fast=1/2/0.5']});
-		const recorder = new UsageRecorder(store, {adopt: false, channels: () => [channel]});
+		const recorder = new UsageRecorder(store, {adopt: false});
 		const on = {channelId: channel.id, channelName: 'oa'};
-		recorder.record(finished({...on, model: 'fast', upstreamModel: 'gpt-4o-mini', usage: {inputTokens: 3000, outputTokens: 1000, cachedTokens: 2000}}));
-		recorder.record(finished({...on, model: 'gpt-4o', upstreamModel: 'gpt-4o', usage: {inputTokens: 10, outputTokens: 10}}));
+		recorder.record(finished({...on, model: 'fast', upstreamModel: 'gpt-4o-mini', usage: {inputTokens: 3000, outputTokens: 1000, cachedTokens: 2000}}, channel));
+		recorder.record(finished({...on, model: 'gpt-4o', upstreamModel: 'gpt-4o', usage: {inputTokens: 10, outputTokens: 10}}, channel));
 		await recorder.close();
 		const records = await recentRequests(store, 10);
 		assert.deepEqual(records.map(record => [record.model, record.costUsd, record.unpriced]), [

@@ -14,6 +14,8 @@ import {eventTypeOf} from '../../source/base/events.js';
 import {retentionFromEnv} from '../../source/store/usage-retention.js';
 import {tempHome} from '../helpers/gateway.js';
 import {ago, finished} from './events.js';
+import {FakeClock} from '../helpers/fake-clock.js';
+import {eventually} from '../helpers/sdks.js';
 
 const day = 86_400_000;
 
@@ -26,16 +28,19 @@ async function withHome(run: (home: string) => Promise<void>): Promise<void> {
 	}
 }
 
-test('nothing is written on record(); a flush writes records and totals in one batch', async () => {
+test('nothing is written on record(); the flush a second later writes records and totals in one batch', async () => {
 	await withHome(async home => {
 		const store = await Store.open(home);
-		const recorder = new UsageRecorder(store, {adopt: false, flushMs: 60_000});
+		const clock = new FakeClock();
+		const recorder = new UsageRecorder(store, {adopt: false, clock});
 		recorder.start();
 		recorder.record(finished({usage: {inputTokens: 100, outputTokens: 20, cachedTokens: 40, reasoningTokens: 5}}));
 		recorder.record(finished({status: 502, outcome: 'error', usage: null, error: 'upstream down', latencyMs: 3000}));
 		recorder.record(finished({outcome: 'aborted', stream: true, usage: {inputTokens: 7, outputTokens: 1}}));
 		assert.deepEqual(await recentRequests(store, 10), [], 'nothing in the store before the flush');
-		await recorder.flush();
+		await clock.advance(999);
+		assert.deepEqual(await recentRequests(store, 10), [], 'nothing in the store before the flush interval is up');
+		await clock.advance(1);
 		const records = await recentRequests(store, 10);
 		assert.equal(records.length, 3);
 		assert.deepEqual(records.map(record => record.eventType), ['routed', 'failed', 'routed']);
@@ -58,6 +63,7 @@ test('nothing is written on record(); a flush writes records and totals in one b
 			latencyP95Ms: undefined,
 		});
 		await recorder.close();
+		assert.equal(clock.pending, 0, 'close stops the flush and prune timers');
 		await store.close();
 	});
 });
@@ -210,10 +216,12 @@ test('watchRequests: the tail, then records as they land, each once', async () =
 				if (seen.length === 4) controller.abort();
 			}
 		})();
-		await new Promise(resolve => setTimeout(resolve, 100));
+		// Each write waits until the watcher has shown what came before it, so the second lands in
+		// a chunk the watcher has already read from: it must show only the new record.
+		await eventually(() => seen.length === 2, 3000, 'the tail');
 		writer.record(finished({id: 'new_1'}));
 		await writer.flush();
-		await new Promise(resolve => setTimeout(resolve, 100));
+		await eventually(() => seen.length === 3, 3000, 'the first new record');
 		writer.record(finished({id: 'new_2'}));
 		await writer.flush();
 		await watching;

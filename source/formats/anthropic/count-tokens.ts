@@ -3,6 +3,7 @@
  * sampling/stop/metadata fields (the endpoint rejects them), answered with `{input_tokens}`.
  * @see https://docs.anthropic.com/en/api/messages-count-tokens
  */
+import {forgetfulSignatures} from '../signature.js';
 import type {EncodedRequest, TranslationContext, UpstreamTarget} from '../adapter.js';
 import type {IRRequest, JsonObject} from '../../base/ir.js';
 import {GatewayError} from '../../base/errors.js';
@@ -11,6 +12,7 @@ import {isRecord, readNumber, toJsonObject} from './schema.js';
 
 const silent: TranslationContext = {
 	warn() {},
+	signatures: forgetfulSignatures,
 	async fetchImage() {
 		throw new GatewayError('internal', 500, 'Anthropic token counting never fetches images.');
 	},

@@ -3,6 +3,8 @@
  * @see https://docs.anthropic.com/en/api/messages
  */
 import type {FormatAdapter} from '../adapter.js';
+import {anthropicHttp} from './anthropic-http.js';
+import {decodeAnthropicCountTokensRequest, decodeAnthropicCountTokensResponse, encodeAnthropicCountTokensRequest, encodeAnthropicCountTokensResponse} from './count-tokens.js';
 import {decodeAnthropicError, renderAnthropicError} from './errors.js';
 import {decodeAnthropicRequest, encodeAnthropicRequest} from './request.js';
 import {decodeAnthropicResponse, encodeAnthropicResponse} from './response.js';
@@ -10,6 +12,7 @@ import {decodeAnthropicStream, encodeAnthropicStream} from './stream.js';
 
 export const anthropicAdapter: FormatAdapter = {
 	format: 'anthropic',
+	...anthropicHttp,
 	decodeRequest: decodeAnthropicRequest,
 	encodeRequest: encodeAnthropicRequest,
 	decodeResponse: decodeAnthropicResponse,
@@ -18,6 +21,8 @@ export const anthropicAdapter: FormatAdapter = {
 	encodeStream: encodeAnthropicStream,
 	decodeError: decodeAnthropicError,
 	renderError: renderAnthropicError,
+	counting: {decodeRequest: (body, _call, ctx) => decodeAnthropicCountTokensRequest(body, ctx), encodeResponse: encodeAnthropicCountTokensResponse},
+	upstreamCounting: {encodeRequest: async (request, target, ctx) => encodeAnthropicCountTokensRequest(request, target, ctx), decodeResponse: decodeAnthropicCountTokensResponse},
 };
 
 export {

@@ -4,6 +4,7 @@
  * whose `model` must be the `models/…` resource name. The answer is `{totalTokens}`.
  * @see https://ai.google.dev/api/tokens#method:-models.counttokens
  */
+import {forgetfulSignatures} from '../signature.js';
 import type {EncodedRequest, TranslationContext, UpstreamTarget} from '../adapter.js';
 import type {IRRequest} from '../../base/ir.js';
 import {GatewayError, invalidRequest} from '../../base/errors.js';
@@ -13,6 +14,7 @@ import {compact, isRecord, pickNumber, pickRecord} from './schema.js';
 
 const noContext: TranslationContext = {
 	warn() {},
+	signatures: forgetfulSignatures,
 	async fetchImage() {
 		throw invalidRequest('Images given by URL cannot be counted here; send them inline.');
 	},

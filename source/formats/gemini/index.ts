@@ -3,6 +3,8 @@
  * @see https://ai.google.dev/api/generate-content
  */
 import type {FormatAdapter} from '../adapter.js';
+import {geminiHttp} from './gemini-http.js';
+import {decodeGeminiCountTokensRequest, decodeGeminiCountTokensResponse, encodeGeminiCountTokensRequest, encodeGeminiCountTokensResponse} from './count-tokens.js';
 import {decodeGeminiError, renderGeminiError} from './errors.js';
 import {decodeGeminiRequest, encodeGeminiRequest} from './request.js';
 import {decodeGeminiResponse, encodeGeminiResponse} from './response.js';
@@ -10,6 +12,7 @@ import {decodeGeminiStream, encodeGeminiStream} from './stream.js';
 
 export const geminiAdapter: FormatAdapter = {
 	format: 'gemini',
+	...geminiHttp,
 	decodeRequest: decodeGeminiRequest,
 	encodeRequest: encodeGeminiRequest,
 	decodeResponse: decodeGeminiResponse,
@@ -18,6 +21,8 @@ export const geminiAdapter: FormatAdapter = {
 	encodeStream: encodeGeminiStream,
 	decodeError: decodeGeminiError,
 	renderError: renderGeminiError,
+	counting: {decodeRequest: (body, call, ctx) => decodeGeminiCountTokensRequest(body, call.model, ctx), encodeResponse: encodeGeminiCountTokensResponse},
+	upstreamCounting: {encodeRequest: encodeGeminiCountTokensRequest, decodeResponse: decodeGeminiCountTokensResponse},
 };
 
 export {

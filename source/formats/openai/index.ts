@@ -4,6 +4,7 @@
  * @see https://platform.openai.com/docs/api-reference/chat
  */
 import type {FormatAdapter} from '../adapter.js';
+import {openaiHttp} from './openai-http.js';
 import {decodeOpenaiError, renderOpenAIError} from './errors.js';
 import {decodeOpenaiRequest, encodeOpenaiRequest} from './request.js';
 import {decodeOpenaiResponse, encodeOpenaiResponse} from './response.js';
@@ -11,6 +12,7 @@ import {decodeOpenaiStream, encodeOpenaiStream} from './stream.js';
 
 export const openaiAdapter: FormatAdapter = {
 	format: 'openai',
+	...openaiHttp,
 	decodeRequest: decodeOpenaiRequest,
 	encodeRequest: encodeOpenaiRequest,
 	decodeResponse: body => decodeOpenaiResponse(body),

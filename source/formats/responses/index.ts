@@ -7,15 +7,15 @@
  * @see https://platform.openai.com/docs/api-reference/responses
  */
 import type {InboundAdapter} from '../adapter.js';
+import {responsesHttp} from './responses-http.js';
 import {decodeResponsesError, renderResponsesError} from './errors.js';
 import {decodeResponsesRequest} from './request.js';
 import {decodeResponsesResponse, encodeResponsesResponse} from './response.js';
 import {decodeResponsesStream, encodeResponsesStream} from './stream.js';
 
-export {responsesStreamFailure} from './stream.js';
-
 export const responsesAdapter: InboundAdapter = {
 	format: 'responses',
+	...responsesHttp,
 	decodeRequest: decodeResponsesRequest,
 	decodeResponse: body => decodeResponsesResponse(body),
 	encodeResponse: encodeResponsesResponse,

@@ -1,0 +1,72 @@
+/**
+ * Gemini over HTTP: POST /v1beta/models/{model}:generateContent | :streamGenerateContent | :countTokens
+ * (the model and the method are in the path), GET /v1beta/models and /v1beta/models/{model}.
+ * @see https://ai.google.dev/api/generate-content
+ */
+import {GatewayError, invalidRequest} from '../../base/errors.js';
+import type {JsonObject} from '../../base/ir.js';
+import type {InboundAdapter, InboundCall, ModelEntry, WireRequest} from '../adapter.js';
+import {decodePathSegment, readBearer, readHeader, readQuery, sseContentType} from '../http.js';
+import {sseFrame} from '../sse.js';
+import {renderGeminiError} from './errors.js';
+import {bareName} from './model-family.js';
+
+const methods = {generateContent: 'generate', streamGenerateContent: 'generate', countTokens: 'count_tokens'} as const;
+type Method = keyof typeof methods;
+
+const isMethod = (text: string): text is Method => Object.hasOwn(methods, text);
+
+function describeGeminiModel({id, channel}: ModelEntry): JsonObject {
+	return {
+		name: `models/${id}`,
+		version: '001',
+		displayName: id,
+		description: `Served by gateway-tui channel "${channel.name}" (${channel.format}).`,
+		supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+	};
+}
+
+/** `{model}:{method}` from the path after /v1beta/models/. */
+export function readGeminiCall(request: WireRequest): InboundCall {
+	const target = request.params['*'] ?? '';
+	const colon = target.lastIndexOf(':');
+	const method = colon > 0 ? target.slice(colon + 1) : '';
+	if (!isMethod(method)) {
+		throw new GatewayError('not_implemented', 501, `The Gemini method "${method || target}" is not supported by gateway-tui; it serves generateContent, streamGenerateContent and countTokens.`);
+	}
+	const model = bareName(decodePathSegment(target.slice(0, colon)));
+	if (!model) throw invalidRequest('The URL names no model: use /v1beta/models/{model}:generateContent.');
+	return {operation: methods[method], model, stream: method === 'streamGenerateContent', sse: readQuery(request, 'alt') === 'sse'};
+}
+
+function upstreamMethod(call: InboundCall): Method {
+	if (call.operation === 'count_tokens') return 'countTokens';
+	return call.stream ? 'streamGenerateContent' : 'generateContent';
+}
+
+export const geminiHttp = {
+	routes: [
+		{kind: 'call', method: 'POST', url: '/v1beta/models/*', read: readGeminiCall},
+		{kind: 'models', method: 'GET', url: '/v1beta/models'},
+		{kind: 'model', method: 'GET', url: '/v1beta/models/*', id: request => bareName(decodePathSegment(request.params['*'] ?? ''))},
+	],
+	ownsPath: request => request.url.startsWith('/v1beta'),
+	presentedKey: request => readHeader(request, 'x-goog-api-key') ?? readQuery(request, 'key') ?? readBearer(request),
+	affinity: channel => (channel.format === 'gemini' ? 2 : 0),
+	passthrough(body, {call, upstreamModel}) {
+		const inner = body.generateContentRequest;
+		const rewritten = typeof inner === 'object' && inner !== null && !Array.isArray(inner) ? {...body, generateContentRequest: {...inner, model: `models/${upstreamModel}`}} : body;
+		return {
+			path: `/v1beta/models/${encodeURIComponent(upstreamModel)}:${upstreamMethod(call)}`,
+			query: call.stream && call.sse ? {alt: 'sse'} : undefined,
+			body: rewritten,
+			headers: {},
+		};
+	},
+	encodeModelList: models => ({models: models.map(describeGeminiModel)}),
+	encodeModel: describeGeminiModel,
+	renderStreamError: error => sseFrame(JSON.stringify(renderGeminiError(error).body)),
+	streamContentType: ({sse}) => (sse ? sseContentType : 'application/json; charset=utf-8'),
+	upstreamHeaders: (apiKey: string | null): Record<string, string> => (apiKey ? {'x-goog-api-key': apiKey} : {}),
+	modelListPath: '/v1beta/models',
+} satisfies Partial<InboundAdapter> & {upstreamHeaders(apiKey: string | null): Record<string, string>; modelListPath: string};

@@ -1,0 +1,71 @@
+/**
+ * OpenAI chat completions over HTTP: its routes, where its clients put the key, the request a
+ * same-format channel gets, model lists, stream framing.
+ * @see https://platform.openai.com/docs/api-reference/chat/create
+ */
+import type {JsonObject} from '../../base/ir.js';
+import type {InboundAdapter, ModelEntry, WireRequest} from '../adapter.js';
+import {readBearer, readQuery, requireModel, sseContentType} from '../http.js';
+import {sseFrame, type SseMessage} from '../sse.js';
+import {renderOpenAIError} from './errors.js';
+
+const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+export const encodeOpenaiModel = ({id, channel}: ModelEntry) => ({id, object: 'model', created: epoch(channel.createdAt), owned_by: channel.name});
+
+/**
+ * Codex asks `GET /v1/models?client_version=…` for its catalog, `{"models": [ModelInfo…]}`, whose
+ * entries carry Codex's own system prompt and tool settings per model. The gateway cannot know those:
+ * it answers an empty catalog, which Codex reads as "use your built-in metadata" for the configured
+ * model. The OpenAI list stays beside it.
+ * @see https://github.com/openai/codex/blob/main/codex-rs/codex-api/src/endpoint/models.rs
+ */
+export function encodeOpenaiModelList(models: readonly ModelEntry[], request: WireRequest): JsonObject {
+	const list = {object: 'list', data: models.map(encodeOpenaiModel)};
+	return readQuery(request, 'client_version') === undefined ? list : {...list, models: []};
+}
+
+/** The chunk an OpenAI stream adds for `include_usage`: no choices, only usage. */
+function isUsageOnlyChunk(message: SseMessage): boolean {
+	if (!message.data.includes('"usage"')) return false;
+	try {
+		const chunk = JSON.parse(message.data) as {choices?: unknown; usage?: unknown};
+		return Array.isArray(chunk.choices) && chunk.choices.length === 0 && typeof chunk.usage === 'object' && chunk.usage !== null;
+	} catch {
+		return false;
+	}
+}
+
+export const openaiHttp = {
+	routes: [
+		{
+			kind: 'call',
+			method: 'POST',
+			url: '/v1/chat/completions',
+			read: (_request, body) => ({operation: 'generate', model: requireModel(body), stream: body.stream === true, sse: true}),
+		},
+		{kind: 'models', method: 'GET', url: '/v1/models'},
+		{kind: 'model', method: 'GET', url: '/v1/models/:id', id: request => request.params.id ?? ''},
+	],
+	// The catch-all: a path no other format claims is answered in OpenAI's shape.
+	ownsPath: () => true,
+	presentedKey: readBearer,
+	affinity: channel => (channel.format === 'openai' ? 2 : 0),
+	/**
+	 * One deliberate change: a stream is always asked for usage (`stream_options.include_usage`) so
+	 * the gateway can count tokens; when the client did not ask, that extra chunk is not forwarded.
+	 */
+	passthrough(body, {call, upstreamModel}) {
+		if (!call.stream) return {path: '/chat/completions', body: {...body, model: upstreamModel}, headers: {}};
+		const options = body.stream_options;
+		const asked = typeof options === 'object' && options !== null && !Array.isArray(options) && options.include_usage === true;
+		const streamOptions: JsonObject = {...(typeof options === 'object' && options !== null && !Array.isArray(options) ? options : {}), include_usage: true};
+		return {path: '/chat/completions', body: {...body, model: upstreamModel, stream_options: streamOptions}, headers: {}, hides: asked ? undefined : isUsageOnlyChunk};
+	},
+	encodeModelList: encodeOpenaiModelList,
+	encodeModel: encodeOpenaiModel,
+	renderStreamError: error => sseFrame(JSON.stringify(renderOpenAIError(error).body)),
+	streamContentType: () => sseContentType,
+	upstreamHeaders: (apiKey: string | null): Record<string, string> => (apiKey ? {authorization: `Bearer ${apiKey}`} : {}),
+	modelListPath: '/models',
+} satisfies Partial<InboundAdapter> & {upstreamHeaders(apiKey: string | null): Record<string, string>; modelListPath: string};

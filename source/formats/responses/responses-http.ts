@@ -1,0 +1,34 @@
+/**
+ * The Responses API over HTTP: POST /v1/responses, authenticated like OpenAI. The gateway stores no
+ * responses, so the endpoints that read stored ones answer a 404 that says so.
+ * @see https://platform.openai.com/docs/api-reference/responses
+ */
+import {GatewayError} from '../../base/errors.js';
+import {speaksResponsesApi} from '../../base/responses-api.js';
+import type {InboundAdapter, WireRequest} from '../adapter.js';
+import {readBearer, requireModel, sseContentType} from '../http.js';
+import {encodeOpenaiModel, encodeOpenaiModelList} from '../openai/openai-http.js';
+import {responsesStreamFailure} from './encode-responses-stream.js';
+
+const notStored = (request: WireRequest) =>
+	new GatewayError('not_found', 404, `Response "${request.params.id ?? ''}" was not found: gateway-tui keeps no responses (every request is answered as it arrives, as with store: false). Send the whole conversation in \`input\` instead of referring to an earlier response.`, {code: 'not_found', param: 'response_id'});
+
+export const responsesHttp = {
+	routes: [
+		{kind: 'call', method: 'POST', url: '/v1/responses', read: (_request, body) => ({operation: 'generate', model: requireModel(body), stream: body.stream === true, sse: true})},
+		{kind: 'refuse', method: 'GET', url: '/v1/responses/:id', error: notStored},
+		{kind: 'refuse', method: 'DELETE', url: '/v1/responses/:id', error: notStored},
+		{kind: 'refuse', method: 'GET', url: '/v1/responses/:id/*', error: notStored},
+		{kind: 'refuse', method: 'POST', url: '/v1/responses/:id/*', error: notStored},
+	],
+	ownsPath: request => request.url.startsWith('/v1/responses'),
+	presentedKey: readBearer,
+	// An OpenAI channel that speaks the Responses API takes it as it is; other OpenAI channels are the nearest translation.
+	affinity: channel => (speaksResponsesApi(channel) ? 2 : channel.format === 'openai' ? 1 : 0),
+	passthrough: (body, {upstreamModel}) => ({path: '/responses', body: {...body, model: upstreamModel}, headers: {}}),
+	encodeModelList: encodeOpenaiModelList,
+	encodeModel: encodeOpenaiModel,
+	// `error`, then the `response.failed` Codex waits for (else it retries the turn).
+	renderStreamError: error => responsesStreamFailure(error),
+	streamContentType: () => sseContentType,
+} satisfies Partial<InboundAdapter>;

@@ -1,0 +1,44 @@
+/**
+ * sqlite through @keyv/sqlite: the default store, one file. Its directory is created 0700 and the
+ * file 0600 before sqlite opens it (sqlite gives its journal files the database file's mode).
+ * Each namespace opens its own connection, as before URLs existed.
+ */
+import KeyvSqlite from '@keyv/sqlite';
+import type {KeyvStoreAdapter} from 'keyv';
+import {chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync} from 'node:fs';
+import {dirname} from 'node:path';
+import type {Backend} from './backend.js';
+import {StoreError} from './errors.js';
+import type {StoreLocation} from './store-url.js';
+
+function prepareFile(file: string): void {
+	const dir = dirname(file);
+	try {
+		mkdirSync(dir, {recursive: true, mode: 0o700});
+		if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+		chmodSync(file, 0o600);
+	} catch (error) {
+		throw new StoreError(`Cannot create the store ${file}: ${(error as Error).message}. Check the permissions of ${dir} or pass another --home (or --store).`, {cause: error});
+	}
+	if (!statSync(dir).isDirectory()) throw new StoreError(`${dir} is not a directory; pass another --home (or --store).`);
+}
+
+export function openSqlite(location: StoreLocation & {file: string}): Backend {
+	prepareFile(location.file);
+	const adapters: KeyvSqlite[] = [];
+	return {
+		location,
+		adapter(): KeyvStoreAdapter {
+			const adapter = new KeyvSqlite({uri: `sqlite://${location.file}`, busyTimeout: 5000});
+			// The adapter connects eagerly and keeps the failure in a promise that is only awaited by the
+			// next query; this probe gives it a handler, so an unreadable file is reported by `open`, not as
+			// an unhandled rejection.
+			void adapter.query('SELECT 1').catch(() => {});
+			adapters.push(adapter);
+			return adapter;
+		},
+		async close() {
+			await Promise.all(adapters.splice(0).map(adapter => adapter.disconnect().catch(() => {})));
+		},
+	};
+}

@@ -1,0 +1,71 @@
+/** One entity collection of the store: values are validated against a zod schema on every read. */
+import type Keyv from 'keyv';
+import type {z} from 'zod';
+import {StoreError} from './errors.js';
+
+/** Turns a driver's failure during `action` into a StoreError naming the store (see Store). */
+export type FailureReport = (action: string, error: unknown) => StoreError;
+
+export class Collection<T> {
+	constructor(
+		private readonly keyv: Keyv,
+		private readonly schema: z.ZodType<T>,
+		private readonly what: string,
+		private readonly fail: FailureReport,
+	) {}
+
+	private describe(id: string): string {
+		return `${this.what} "${id}"`;
+	}
+
+	async get(id: string): Promise<T | undefined> {
+		return this.parse(id, await this.guard(`reading ${this.describe(id)}`, () => this.keyv.get(id)));
+	}
+
+	async set(id: string, value: T): Promise<void> {
+		await this.guard(`writing ${this.describe(id)}`, () => this.keyv.set(id, value));
+	}
+
+	async delete(id: string): Promise<boolean> {
+		return this.guard(`deleting ${this.describe(id)}`, () => this.keyv.delete(id));
+	}
+
+	/** Every valid entry; a failure part-way is an error, never a shorter list. */
+	async list(): Promise<T[]> {
+		const iterator = this.keyv.iterator;
+		if (!iterator) return [];
+		const entries = await this.guard(`listing every ${this.what}`, async () => {
+			const out: Array<[string, unknown]> = [];
+			for await (const [id, raw] of iterator(undefined)) out.push([String(id), raw]);
+			return out;
+		});
+		const out: T[] = [];
+		for (const [id, raw] of entries) {
+			const value = this.parse(id, raw);
+			if (value !== undefined) out.push(value);
+		}
+		return out;
+	}
+
+	private async guard<R>(action: string, run: () => Promise<R>): Promise<R> {
+		try {
+			return await run();
+		} catch (error) {
+			if (error instanceof StoreError) throw error;
+			throw this.fail(action, error);
+		}
+	}
+
+	private parse(id: string, raw: unknown): T | undefined {
+		if (raw === undefined || raw === null) return undefined;
+		const result = this.schema.safeParse(raw);
+		if (!result.success) {
+			const issue = result.error.issues[0];
+			throw new StoreError(
+				`${this.describe(id)} in the store is not valid (${issue?.path.join('.') || 'value'}: ${issue?.message}). ` +
+					'The file was written by another version or edited by hand; restore a backup or remove that entry.',
+			);
+		}
+		return result.data;
+	}
+}

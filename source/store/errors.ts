@@ -1,0 +1,12 @@
+import {UserError} from '../base/errors.js';
+
+/**
+ * A store that cannot be opened, reached or read, or holds an invalid record. A UserError: the CLI
+ * prints its message as one line, which says which store (URL masked) and what to do.
+ */
+export class StoreError extends UserError {
+	constructor(message: string, options?: {cause?: unknown}) {
+		super(message, options);
+		this.name = 'StoreError';
+	}
+}
