@@ -51,7 +51,7 @@ test('layers import downwards only', () => {
 	assert.deepEqual(wrong, [], 'imports that go sideways or up');
 });
 
-test('outside formats/, no import of a specific format folder and no switch on a format name', {todo: 'the adapters take over what proxy/ still knows per format'}, () => {
+test('outside formats/, no import of a specific format folder and no switch on a format name', () => {
 	const wrong: string[] = [];
 	for (const file of files.filter(item => layerOf(item.name) !== 'formats')) {
 		for (const spec of importsOf(file.text)) {
