@@ -69,6 +69,8 @@ export type RequestFinished = {
 	readonly costUsd: number;
 	/** True when the request used tokens but its model has no price on its channel (cost 0). */
 	readonly unpriced: boolean;
+	/** Its conversation (a short hash) and whether this turn stayed on the channel of the last one. */
+	readonly conversation?: {readonly id: string; readonly state: 'new' | 'pinned' | 'moved'};
 };
 
 /** What a finished request's fields imply: the one place the event type is derived. */

@@ -11,6 +11,7 @@ import type {IRUsage} from '../base/ir.js';
 import {costOf, priceOf} from '../base/prices.js';
 import type {KeyRecord} from '../base/records.js';
 import type {InboundAdapter, InboundCall} from '../formats/adapter.js';
+import type {PinState} from './conversation-pins.js';
 import type {Route} from './routing.js';
 
 /** What the relay learnt: the channel that answered (or failed last), those tried, and what came back. */
@@ -22,6 +23,8 @@ export type Settlement = {
 	/** performance.now() when the first byte went to the client. */
 	readonly firstByteAt: number | null;
 	readonly warnings: readonly string[];
+	/** The conversation this turn belongs to, and whether it stayed on its channel. */
+	readonly conversation?: {readonly id: string; readonly state: PinState} | null;
 };
 
 export type Exchange = {
@@ -74,7 +77,7 @@ export function settle(request: FastifyRequest, settlement: Partial<Settlement>)
 
 function finishExchange(request: FastifyRequest, reply: FastifyReply): RequestFinished {
 	const exchange = request.exchange!;
-	const {route, attempts, usage, error, firstByteAt, warnings} = exchange.settlement ?? unsettled;
+	const {route, attempts, usage, error, firstByteAt, warnings, conversation} = exchange.settlement ?? unsettled;
 	const complete = reply.raw.writableFinished;
 	const status = reply.raw.statusCode;
 	const model = exchange.call?.model ?? null;
@@ -107,5 +110,6 @@ function finishExchange(request: FastifyRequest, reply: FastifyReply): RequestFi
 		attempts,
 		costUsd: cost.costUsd,
 		unpriced: cost.unpriced,
+		...(conversation ? {conversation} : {}),
 	};
 }

@@ -19,6 +19,7 @@ import {startHealthProbe} from './health-probe.js';
 import {countLimitedUse, restoreLimits} from './limit-sync.js';
 import {KeyLimiter} from './limits.js';
 import {Registry} from './registry.js';
+import {ConversationPins} from './conversation-pins.js';
 import {RouteOrder} from './routing.js';
 import {createServer} from './server.js';
 import {Tokenizer} from './tokenizer.js';
@@ -60,6 +61,7 @@ export class Gateway {
 	readonly pools = new UpstreamPools();
 	readonly signatures = new BoundedSignatureMemory();
 	readonly order = new RouteOrder();
+	readonly pins: ConversationPins;
 	readonly tokenizer = new Tokenizer();
 	readonly images: ImageFetcher;
 	readonly app: FastifyInstance;
@@ -76,12 +78,13 @@ export class Gateway {
 		this.registry = new Registry(store, this.events);
 		this.usage = new UsageRecorder(store, {clock: options.clock, ...options.usage, retention: options.usage?.retention ?? retentionFromEnv(), events: this.events});
 		this.health = new ChannelHealth(this.events, {...defaultHealthOptions, clock: options.clock, ...options.health});
+		this.pins = new ConversationPins(options.clock?.now);
 		this.limiter = new KeyLimiter(this.events, options.clock?.now);
 		this.publisher = new HealthPublisher(store, this.events);
 		const relay = options.relay ?? defaultRelayOptions;
 		this.images = new ImageFetcher(relay.imageFetch);
-		const {registry, health, limiter, events, pools, signatures, order, tokenizer, images} = this;
-		this.app = createServer({registry, health, limiter, events, pools, signatures, order, tokenizer, images, options: relay});
+		const {registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images} = this;
+		this.app = createServer({registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, options: relay});
 	}
 
 	/** Load keys and channels, restore the limits' counters, and listen. */

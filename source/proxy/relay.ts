@@ -18,6 +18,7 @@ import type {Settlement} from './exchange.js';
 import type {KeyLimiter} from './limits.js';
 import {passthrough} from './passthrough.js';
 import type {Registry} from './registry.js';
+import {conversationKey, type ConversationPins} from './conversation-pins.js';
 import {resolveRoutes, type Route, type RouteOrder} from './routing.js';
 import {translationContext} from './translation-context.js';
 import {translate} from './translate.js';
@@ -27,6 +28,7 @@ export type RelayDeps = AttemptServices & {
 	/** Per-key rate limits and budgets; checked once routing found a channel, before anything goes upstream. */
 	readonly limiter: KeyLimiter;
 	readonly order: RouteOrder;
+	readonly pins: ConversationPins;
 };
 
 export type RelayInput = {
@@ -38,12 +40,21 @@ export type RelayInput = {
 	readonly reply: FastifyReply;
 };
 
+/** The channel that served the conversation's last turn goes first while it is healthy. */
+function pinFirst(deps: RelayDeps, conversation: string, routes: Route[]): Route[] {
+	const pinned = deps.pins.pinned(conversation);
+	const index = pinned === undefined ? -1 : routes.findIndex(route => route.channel.id === pinned);
+	if (index <= 0 || deps.health.stateOf(routes[index]!.channel) !== 'healthy') return routes;
+	return [routes[index]!, ...routes.slice(0, index), ...routes.slice(index + 1)];
+}
+
 /** What happened: the settlement for the request log, and the error to answer with when nothing was sent. */
 export type RelayResult = Settlement & {readonly failure: GatewayError | null};
 
 export async function relay(deps: RelayDeps, input: RelayInput): Promise<RelayResult> {
 	const {inbound, call, key} = input;
-	const routes = deps.order.order(resolveRoutes(deps.registry.snapshot, key, call.model, inbound), inbound, deps.health);
+	const conversation = conversationKey(key.id, input.headers, input.body);
+	const routes = pinFirst(deps, conversation, deps.order.order(resolveRoutes(deps.registry.snapshot, key, call.model, inbound), inbound, deps.health));
 	// Token counting is free and frequent (Claude Code counts before each turn): only generations count.
 	if (call.operation === 'generate') deps.limiter.admit(key);
 	const tried: string[] = [];
@@ -57,8 +68,10 @@ export async function relay(deps: RelayDeps, input: RelayInput): Promise<RelayRe
 		const result: AttemptResult = await (inbound.affinity(route.channel) === 2 ? passthrough(attempt) : translate(attempt)).catch((error: unknown) => failed(error));
 		const settled = {route, attempts: [...tried], warnings};
 		switch (result.kind) {
-			case 'answered':
-				return {...settled, usage: result.usage, error: result.error, firstByteAt: result.firstByteAt, failure: null};
+			case 'answered': {
+				const pin = call.operation === 'generate' && !result.error ? {id: conversation.slice(-16), state: deps.pins.served(conversation, route.channel.id)} : null;
+				return {...settled, usage: result.usage, error: result.error, firstByteAt: result.firstByteAt, failure: null, conversation: pin};
+			}
 			case 'gone':
 				return {...settled, usage: null, error: null, firstByteAt: null, failure: null};
 			case 'failed':

@@ -9,6 +9,7 @@ import type {InboundAdapter} from '../formats/adapter.js';
 import type {ChannelRecord, KeyRecord} from '../base/records.js';
 import type {Snapshot} from './registry.js';
 import type {ChannelHealth} from './health.js';
+import {nameMatch} from './model-names.js';
 
 export type Route = {readonly channel: ChannelRecord; readonly upstreamModel: string};
 
@@ -20,15 +21,31 @@ export function keyAllowsChannel(key: KeyRecord, channel: ChannelRecord): boolea
 	return key.channels.length === 0 || key.channels.includes(channel.id);
 }
 
+/** The channels' model entries that best match what the client asked (an exact name beats a suffix-free one). */
+function servingRoutes(snapshot: Snapshot, asked: string): Array<Route & {readonly name: string}> {
+	let best = 0;
+	let found: Array<Route & {readonly name: string}> = [];
+	for (const channel of snapshot.channels) {
+		if (!channel.enabled) continue;
+		for (const entry of channel.models) {
+			const match = nameMatch(entry.name, asked);
+			if (match === 0 || match < best) continue;
+			if (match > best) [best, found] = [match, []];
+			found.push({channel, upstreamModel: entry.upstream, name: entry.name});
+		}
+	}
+	return found;
+}
+
 export function resolveRoutes(snapshot: Snapshot, key: KeyRecord, model: string, inbound: Pick<InboundAdapter, 'affinity'>): Route[] {
-	const serving = snapshot.channels.flatMap(channel => {
-		const entry = channel.enabled ? channel.models.find(item => item.name === model) : undefined;
-		return entry ? [{channel, upstreamModel: entry.upstream}] : [];
-	});
+	const serving = servingRoutes(snapshot, model).filter(route => keyAllowsModel(key, route.name) || keyAllowsModel(key, model));
+	if (serving.length === 0 && servingRoutes(snapshot, model).length > 0) {
+		throw new GatewayError('permission', 403, `The virtual key "${key.name}" is not allowed to use the model "${model}". Use a model the key allows, or change the key's allow-list.`, {code: 'model_not_allowed', param: 'model'});
+	}
 	if (serving.length === 0) {
 		throw new GatewayError('not_found', 404, `The model "${model}" is not configured on any enabled channel. Add it to a channel (\`gateway-tui channels edit NAME --models …\`) or ask for a model listed by GET /v1/models.`, {code: 'model_not_found', param: 'model'});
 	}
-	const permitted = keyAllowsModel(key, model) ? serving.filter(route => keyAllowsChannel(key, route.channel)) : [];
+	const permitted: Route[] = serving.filter(route => keyAllowsChannel(key, route.channel)).map(({channel, upstreamModel}) => ({channel, upstreamModel}));
 	if (permitted.length === 0) {
 		throw new GatewayError('permission', 403, `The virtual key "${key.name}" is not allowed to use the model "${model}". Use a model the key allows, or change the key's allow-list.`, {code: 'model_not_allowed', param: 'model'});
 	}

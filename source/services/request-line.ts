@@ -14,6 +14,7 @@ export function formatRequestLine(event: RequestFinished): string {
 		event.model ? `model=${event.model}` : null,
 		event.channelName ? `channel=${event.channelName}` : null,
 		event.attempts && event.attempts.length > 1 ? `failover=${event.attempts.join('→')}` : null,
+		event.conversation && event.conversation.state !== 'new' ? `conversation=${event.conversation.id}:${event.conversation.state}` : null,
 		event.stream ? 'stream' : null,
 		`${event.latencyMs}ms${usage}`,
 		event.outcome === 'aborted' ? 'ABORTED' : null,

@@ -53,6 +53,7 @@ export const requestRecordSchema: z.ZodType<RequestRecord> = z.object({
 	unpriced: z.boolean(),
 	error: z.string().nullable(),
 	warnings: z.array(z.string()),
+	conversation: z.object({id: z.string(), state: z.enum(['new', 'pinned', 'moved'])}).optional(),
 });
 
 /** Latency histogram: bin index (see usage-buckets.ts) → number of requests. */
