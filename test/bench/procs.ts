@@ -1,0 +1,207 @@
+/**
+ * The bench's processes: children it spawns (fake upstream, bare relay, `gateway-tui serve`), the
+ * TUI in a private tmux server, temp homes, and their cleanup — on a normal end, on Ctrl+C /
+ * SIGTERM, and on a crash. Only what this file started is ever stopped, by its own pid or socket.
+ */
+import {execFile, spawn, type ChildProcess} from 'node:child_process';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {performance} from 'node:perf_hooks';
+import {createInterface} from 'node:readline';
+import {fileURLToPath} from 'node:url';
+import {appEnv, startTmux, type Tmux} from '../e2e/tmux.js';
+
+export const root = fileURLToPath(new URL('../..', import.meta.url));
+const cliPath = join(root, 'dist', 'cli.js');
+
+const children = new Set<ChildProcess>();
+/** Each private tmux server and its socket file, which tmux leaves behind when killed. */
+const sessions = new Map<Tmux, string | null>();
+const dirs = new Set<string>();
+
+export function tempDir(): string {
+	const dir = mkdtempSync(join(tmpdir(), 'gateway-tui-bench-'));
+	dirs.add(dir);
+	return dir;
+}
+
+function alive(child: ChildProcess): boolean {
+	return child.exitCode === null && child.signalCode === null;
+}
+
+/** Kill everything still running (by pid / tmux socket) and remove the temp dirs. Synchronous: safe in 'exit'. */
+export function cleanupNow(): void {
+	for (const [tmux, socket] of sessions) {
+		tmux.kill();
+		if (socket) rmSync(socket, {force: true});
+	}
+	sessions.clear();
+	for (const child of children) if (alive(child)) child.kill('SIGKILL');
+	children.clear();
+	for (const dir of dirs) rmSync(dir, {recursive: true, force: true});
+	dirs.clear();
+}
+
+let installed = false;
+export function installCleanup(): void {
+	if (installed) return;
+	installed = true;
+	process.on('exit', cleanupNow);
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+		process.on(signal, () => {
+			process.stderr.write(`\nbench: ${signal}, stopping the children and removing the temp dirs…\n`);
+			cleanupNow();
+			process.exit(130);
+		});
+	}
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the child is gone. */
+export async function stop(child: ChildProcess, graceMs = 5_000): Promise<void> {
+	if (alive(child)) {
+		const gone = new Promise<void>(resolve => child.once('exit', () => resolve()));
+		child.kill('SIGTERM');
+		const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+		await gone;
+		clearTimeout(timer);
+	}
+	children.delete(child);
+}
+
+function track(child: ChildProcess): ChildProcess {
+	children.add(child);
+	child.once('exit', () => children.delete(child));
+	return child;
+}
+
+/** Resolves with the first stdout/stderr line matching `pattern`; rejects on exit or after `ms`. */
+function waitForLine(child: ChildProcess, stream: 'stdout' | 'stderr', pattern: RegExp, ms: number, what: string): Promise<RegExpExecArray> {
+	const source = child[stream];
+	if (!source) return Promise.reject(new Error(`${what}: its ${stream} is not piped`));
+	const seen: string[] = [];
+	let matched = false;
+	return new Promise((resolve, reject) => {
+		const lines = createInterface({input: source});
+		const fail = (why: string) => {
+			clearTimeout(timer);
+			reject(new Error(`${what} ${why}; it printed:\n${seen.join('\n').slice(-2000)}`));
+		};
+		const timer = setTimeout(() => fail(`did not start within ${ms} ms`), ms);
+		child.once('exit', code => {
+			if (!matched) fail(`exited (code ${code})`);
+		});
+		// Reading goes on after the match, so the pipe never fills up.
+		lines.on('line', line => {
+			if (matched) return;
+			seen.push(line);
+			const match = pattern.exec(line);
+			if (match) {
+				matched = true;
+				clearTimeout(timer);
+				resolve(match);
+			}
+		});
+	});
+}
+
+/** A bench helper (upstream.ts, bare-relay.ts) as a child through tsx; resolves with its port. */
+export async function startHelper(file: string, env: Record<string, string>): Promise<{child: ChildProcess; port: number}> {
+	const child = track(spawn(process.execPath, ['--import', 'tsx', join(root, 'test', 'bench', file)], {cwd: root, env: {...process.env, ...env, NODE_NO_WARNINGS: '1'}, stdio: ['ignore', 'pipe', 'inherit']}));
+	const match = await waitForLine(child, 'stdout', /^\{"port":(\d+)\}$/, 30_000, file);
+	return {child, port: Number(match[1])};
+}
+
+/** `gateway-tui --home HOME …args`; resolves with stdout and the wall time from spawn to exit. */
+export function cli(home: string, args: readonly string[]): Promise<{stdout: string; ms: number}> {
+	const started = performance.now();
+	return new Promise((resolve, reject) => {
+		execFile(process.execPath, [cliPath, '--home', home, ...args], {cwd: root, env: {...process.env, NODE_NO_WARNINGS: '1'}, timeout: 60_000}, (error, stdout, stderr) => {
+			if (error) reject(new Error(`gateway-tui ${args.join(' ')} failed: ${stderr || error.message}`));
+			else resolve({stdout, ms: performance.now() - started});
+		});
+	});
+}
+
+export type Serve = {child: ChildProcess; pid: number; url: string; startMs: number};
+
+/** `gateway-tui serve --port 0` (request lines to /dev/null); startMs = spawn → its "listening on" line. */
+export async function startServe(home: string): Promise<Serve> {
+	const started = performance.now();
+	const child = track(spawn(process.execPath, [cliPath, '--home', home, 'serve', '--port', '0'], {cwd: root, env: {...process.env, NODE_NO_WARNINGS: '1'}, stdio: ['ignore', 'ignore', 'pipe']}));
+	const match = await waitForLine(child, 'stderr', /listening on (http:\/\/127\.0\.0\.1:\d+)/, 30_000, 'gateway-tui serve');
+	const startMs = performance.now() - started;
+	if (child.pid === undefined) throw new Error('gateway-tui serve has no pid');
+	return {child, pid: child.pid, url: match[1], startMs};
+}
+
+export type Tui = {tmux: Tmux; pid: number; url: string};
+
+/** The TUI (`gateway-tui --home HOME --port 0`) in a private 120×40 tmux server, without CI set. */
+export async function startTui(home: string): Promise<Tui> {
+	const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+	const tmux = startTmux({dir: home, cwd: root, columns: 120, rows: 40, env: appEnv({}), command: `exec ${quote(process.execPath)} ${quote(cliPath)} --home ${quote(home)} --port 0`});
+	sessions.set(tmux, null);
+	sessions.set(tmux, tmux.run('display', '-p', '#{socket_path}').trim() || null);
+	const screen = await tmux.waitFor(/● (http:\/\/127\.0\.0\.1:\d+)/, 30_000);
+	const url = /● (http:\/\/127\.0\.0\.1:\d+)/.exec(screen)?.[1];
+	const pid = Number(tmux.run('display', '-p', '#{pane_pid}').trim());
+	if (!url || !Number.isInteger(pid) || pid <= 0) throw new Error(`the TUI's address or pid not found; the screen shows:\n${screen}`);
+	return {tmux, pid, url};
+}
+
+export function stopTui(tui: Tui): void {
+	const socket = sessions.get(tui.tmux);
+	tui.tmux.kill();
+	if (socket) rmSync(socket, {force: true});
+	sessions.delete(tui.tmux);
+}
+
+/** VmRSS and VmHWM (peak) of a process, in MB. */
+export function memoryOf(pid: number): {rssMb: number; peakMb: number} {
+	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+	const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+	return {rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024};
+}
+
+/** Reset the kernel's peak-RSS mark (VmHWM) of a process we own; false where the kernel refuses. */
+export function resetPeak(pid: number): boolean {
+	try {
+		writeFileSync(`/proc/${pid}/clear_refs`, '5');
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Samples VmRSS every `everyMs` until stopped; returns the highest, in MB. */
+export function sampleRss(pid: number, everyMs = 50): () => number {
+	let highest = memoryOf(pid).rssMb;
+	const timer = setInterval(() => {
+		try {
+			highest = Math.max(highest, memoryOf(pid).rssMb);
+		} catch {
+			// the process is gone; keep what was seen
+		}
+	}, everyMs);
+	return () => {
+		clearInterval(timer);
+		return highest;
+	};
+}
+
+/** The kernel's count of connections dropped because a listen queue was full (TcpExt ListenDrops), or null. */
+export function listenDrops(): number | null {
+	try {
+		const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+		for (let index = 0; index + 1 < lines.length; index += 2) {
+			const names = lines[index].split(' ');
+			if (names[0] !== 'TcpExt:') continue;
+			const value = Number(lines[index + 1].split(' ')[names.indexOf('ListenDrops')]);
+			return Number.isFinite(value) ? value : null;
+		}
+	} catch {
+		// not Linux, or no /proc/net
+	}
+	return null;
+}

@@ -1,0 +1,167 @@
+/** The bench's results: their shape, the targets they are checked against, and the printed tables. */
+import type {LoadResult, StreamsResult} from './load.js';
+
+export type TargetName = 'direct' | 'bare relay' | 'serve' | 'TUI';
+export type Mode = 'passthrough' | 'translated' | 'passthrough stream' | 'translated stream';
+
+export type ThroughputRow = {target: TargetName; mode: Mode; result: LoadResult};
+/** listenDrops: connections the kernel dropped meanwhile for a full accept queue (the client retries after 1 s). */
+export type StreamRow = {target: 'direct' | 'serve'; mode: 'passthrough' | 'translated'; result: StreamsResult; peakRssMb: number | null; listenDrops: number | null};
+export type Check = {name: string; target: string; measured: string; pass: boolean | null};
+
+export type Results = {
+	date: string;
+	machine: {nproc: number; cpu: string; node: string; memoryGb: number; platform: string; loadAtStart: number; loadAtEnd: number};
+	config: Record<string, number | string>;
+	throughput: ThroughputRow[];
+	streams: StreamRow[];
+	start: {serveMs: number[]; keysListMs: number[]};
+	memory: {serveIdleMb: number | null; tuiIdleMb: number | null; afterRequests: Array<{requests: number; rssMb: number; rps: number; errors: number}>};
+	notes: string[];
+	checks: Check[];
+};
+
+export function median(values: readonly number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	if (sorted.length === 0) return Number.NaN;
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+const fixed = (value: number | null | undefined, digits = 2) => (value === null || value === undefined || Number.isNaN(value) ? '-' : value.toFixed(digits));
+const signed = (value: number, digits = 2) => (Number.isNaN(value) ? '-' : `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`);
+
+function find(results: Results, target: TargetName, mode: Mode, connections: number): LoadResult | undefined {
+	return results.throughput.find(row => row.target === target && row.mode === mode && row.result.connections === connections)?.result;
+}
+
+/** The reference a row is compared with: direct and the bare relay ask the fake upstream's OpenAI endpoint. */
+function reference(results: Results, against: 'direct' | 'bare relay', mode: Mode, connections: number): LoadResult | undefined {
+	return find(results, against, mode.endsWith('stream') ? 'passthrough stream' : 'passthrough', connections);
+}
+
+function check(name: string, target: string, value: number | undefined, ok: (value: number) => boolean, show: (value: number) => string): Check {
+	if (value === undefined || Number.isNaN(value)) return {name, target, measured: 'not measured', pass: null};
+	return {name, target, measured: show(value), pass: ok(value)};
+}
+
+/** Every target from the project's issues, as PASS / FAIL (or not measured). */
+export function checksOf(results: Results, connections: number): Check[] {
+	const checks: Check[] = [];
+	const ratio = (a?: LoadResult, b?: LoadResult) => (a && b && b.rps > 0 ? a.rps / b.rps : undefined);
+	const times = (value: number) => `${value.toFixed(2)}×`;
+	const ms = (value: number) => `${value.toFixed(2)} ms`;
+	for (const mode of ['passthrough', 'translated'] as const) {
+		checks.push(check(`serve ${mode} throughput @${connections} vs bare relay`, '≥ 0.85×', ratio(find(results, 'serve', mode, connections), reference(results, 'bare relay', mode, connections)), v => v >= 0.85, times));
+	}
+	for (const mode of ['passthrough', 'translated'] as const) {
+		const serve = find(results, 'serve', mode, 1);
+		const direct = reference(results, 'direct', mode, 1);
+		checks.push(check(`serve ${mode} added p50 @1 vs direct`, '≤ 0.2 ms', serve && direct ? serve.p50Ms - direct.p50Ms : undefined, v => v <= 0.2, ms));
+		checks.push(check(`serve ${mode} added p99 @1 vs direct`, '≤ 1 ms', serve && direct ? serve.p99Ms - direct.p99Ms : undefined, v => v <= 1, ms));
+	}
+	const largest = Math.max(0, ...results.streams.map(row => row.result.streams));
+	for (const mode of ['passthrough', 'translated'] as const) {
+		const row = results.streams.find(item => item.target === 'serve' && item.mode === mode && item.result.streams === largest);
+		const direct = results.streams.find(item => item.target === 'direct' && item.result.streams === largest);
+		const label = `serve ${largest} slow streams ${mode}`;
+		checks.push(check(`${label}: all complete`, `${largest}/${largest}`, row?.result.completed, v => v === largest, v => `${v}/${largest}`));
+		checks.push(check(`${label}: wall vs direct`, '≤ 1.2×', row && direct ? row.result.wallSeconds / direct.result.wallSeconds : undefined, v => v <= 1.2, times));
+		checks.push(check(`${label}: first byte p99 over direct`, '≤ 20 ms', row && direct ? row.result.firstByteP99Ms - direct.result.firstByteP99Ms : undefined, v => v <= 20, ms));
+		checks.push(check(`${label}: peak RSS`, '≤ 150 MB', row?.peakRssMb ?? undefined, v => v <= 150, v => `${v.toFixed(1)} MB`));
+	}
+	for (const mode of ['passthrough', 'translated'] as const) {
+		checks.push(check(`TUI ${mode} throughput @${connections} vs serve`, '≥ 0.9×', ratio(find(results, 'TUI', mode, connections), find(results, 'serve', mode, connections)), v => v >= 0.9, times));
+		const tui = find(results, 'TUI', mode, 1);
+		const serve = find(results, 'serve', mode, 1);
+		checks.push(check(`TUI ${mode} p99 @1 over serve`, '≤ 2 ms', tui && serve ? tui.p99Ms - serve.p99Ms : undefined, v => v <= 2, ms));
+	}
+	const mb = (value: number) => `${value.toFixed(1)} MB`;
+	checks.push(check('serve idle RSS', '≤ 70 MB', results.memory.serveIdleMb ?? undefined, v => v <= 70, mb));
+	checks.push(check('TUI idle RSS', '≤ 120 MB', results.memory.tuiIdleMb ?? undefined, v => v <= 120, mb));
+	const after = results.memory.afterRequests;
+	if (after.length >= 2) {
+		const first = after[0];
+		const last = after[after.length - 1];
+		checks.push(check(`serve RSS after ${last.requests} vs after ${first.requests} requests`, '≤ +20 MB', last.rssMb - first.rssMb, v => v <= 20, v => `${signed(v, 1)} MB`));
+	}
+	checks.push(check('serve start (median)', '≤ 300 ms', median(results.start.serveMs), v => v <= 300, v => `${v.toFixed(0)} ms`));
+	checks.push(check('keys list (median)', '≤ 150 ms', median(results.start.keysListMs), v => v <= 150, v => `${v.toFixed(0)} ms`));
+	return checks;
+}
+
+function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+	const widths = header.map((title, column) => Math.max(title.length, ...rows.map(row => row[column].length)));
+	const last = header.length - 1;
+	const left = (column: number) => column < 2 || (column === last && header[last].includes('error'));
+	const line = (cells: readonly string[]) => cells.map((cell, column) => (left(column) ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ').trimEnd();
+	return [line(header), line(widths.map(width => '─'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+export function render(results: Results): string {
+	const out: string[] = [];
+	const {machine, config} = results;
+	out.push(`gateway-tui bench — ${results.date} — ${machine.nproc} cores (${machine.cpu}), Node ${machine.node}, ${machine.memoryGb} GB`);
+	out.push(`Load average (1 min): ${machine.loadAtStart.toFixed(2)} before the bench started, ${machine.loadAtEnd.toFixed(2)} at its end (it adds about 2 itself); a high first figure means other work shared the cores and the figures are noisier.`);
+	out.push('');
+	out.push(`Throughput and latency — non-stream unless marked; ${Number(config.durationMs) / 1000} s per row after ${Number(config.warmupMs) / 1000} s of warm-up.`);
+	out.push('Added latency is over direct at the same connections; "vs bare" is req/s over the bare relay (translated rows: over its passthrough).');
+	const rows = results.throughput.map(({target, mode, result}) => {
+		const direct = reference(results, 'direct', mode, result.connections);
+		const bare = reference(results, 'bare relay', mode, result.connections);
+		const isDirect = target === 'direct';
+		return [
+			target,
+			mode,
+			String(result.connections),
+			fixed(result.rps, 0),
+			fixed(result.p50Ms),
+			fixed(result.p99Ms),
+			isDirect || !direct ? '' : signed(result.p50Ms - direct.p50Ms),
+			isDirect || !direct ? '' : signed(result.p99Ms - direct.p99Ms),
+			isDirect || target === 'bare relay' || !bare ? '' : `${(result.rps / bare.rps).toFixed(2)}×`,
+			result.errors === 0 ? '0' : `${result.errors} (${(result.firstError ?? '').slice(0, 60)})`,
+		];
+	});
+	out.push(table(['target', 'mode', 'conns', 'req/s', 'p50 ms', 'p99 ms', '+p50 ms', '+p99 ms', 'vs bare', 'errors'], rows));
+	out.push('');
+	if (results.streams.length > 0) {
+		out.push(`Concurrent slow streams — ${config.slowChunks} chunks ${config.slowIntervalMs} ms apart, started evenly over ${Number(config.streamRampMs)} ms, stopped at ${Number(config.streamCapMs) / 1000} s.`);
+		const streamRows = results.streams.map(({target, mode, result, peakRssMb, listenDrops}) => {
+			const direct = results.streams.find(item => item.target === 'direct' && item.result.streams === result.streams)?.result;
+			const isDirect = target === 'direct';
+			return [
+				target,
+				isDirect ? 'openai endpoint' : mode,
+				String(result.streams),
+				`${result.completed}${result.capped ? ' (capped)' : ''}`,
+				fixed(result.wallSeconds),
+				isDirect || !direct ? '' : `${(result.wallSeconds / direct.wallSeconds).toFixed(2)}×`,
+				fixed(result.firstByteP50Ms),
+				fixed(result.firstByteP99Ms),
+				isDirect || !direct ? '' : signed(result.firstByteP99Ms - direct.firstByteP99Ms),
+				fixed(peakRssMb, 1),
+				listenDrops === null ? '-' : String(listenDrops),
+				(result.firstError ?? '').slice(0, 60),
+			];
+		});
+		out.push(table(['target', 'mode', 'streams', 'completed', 'wall s', 'vs direct', '1st byte p50', 'p99 ms', '+p99 ms', 'peak RSS MB', 'SYN drops', 'first error'], streamRows));
+		out.push('SYN drops: connections the kernel dropped for a full listen queue during the run (machine-wide); each costs its client a 1 s retry.');
+		out.push('');
+	}
+	const {start, memory} = results;
+	out.push(`Start: serve ${start.serveMs.map(ms => ms.toFixed(0)).join(' / ')} ms to "listening" (median ${fixed(median(start.serveMs), 0)}); keys list ${start.keysListMs.map(ms => ms.toFixed(0)).join(' / ')} ms (median ${fixed(median(start.keysListMs), 0)}).`);
+	out.push(`Memory: idle RSS serve ${fixed(memory.serveIdleMb, 1)} MB, TUI ${fixed(memory.tuiIdleMb, 1)} MB; serve RSS ${memory.afterRequests.map(item => `after ${item.requests} requests ${item.rssMb.toFixed(1)} MB (${item.rps.toFixed(0)} req/s, ${item.errors} errors)`).join(', ') || 'not measured'}.`);
+	for (const note of results.notes) out.push(`Note: ${note}`);
+	out.push('');
+	out.push('Targets (from the project issues; a FAIL is reported, it does not fail the run):');
+	const width = Math.max(...results.checks.map(item => item.name.length));
+	for (const item of results.checks) {
+		const verdict = item.pass === null ? ' -- ' : item.pass ? 'PASS' : 'FAIL';
+		out.push(`  ${verdict}  ${item.name.padEnd(width)}  ${item.measured.padStart(12)}  (target ${item.target})`);
+	}
+	const failed = results.checks.filter(item => item.pass === false).length;
+	const passed = results.checks.filter(item => item.pass === true).length;
+	out.push(`  ${passed} passed, ${failed} failed, ${results.checks.length - passed - failed} not measured.`);
+	return out.join('\n');
+}

@@ -1,0 +1,241 @@
+/**
+ * `npm run bench`: gateway-tui against its references, side by side in one run — the fake upstream
+ * asked directly, a bare Fastify + undici relay, `gateway-tui serve`, and the TUI (in tmux, on its
+ * Usage pane). Prints tables and PASS / FAIL per target, and writes the figures as JSON. Failing
+ * targets do not fail the run: only a setup error or a crash exits non-zero. Settings (env):
+ *
+ *   BENCH_DURATION_MS=3000  BENCH_WARMUP_MS=500  BENCH_CONNECTIONS=32   throughput rows
+ *   BENCH_PRIME_MS=1000      a first, unmeasured warm-up of every endpoint and mode
+ *   BENCH_STREAMS=1000,2000  BENCH_SLOW_CHUNKS=10  BENCH_SLOW_INTERVAL_MS=150  BENCH_STREAM_CAP_MS=15000
+ *   BENCH_STREAM_RAMP_MS=500  the streams start evenly over this time (0: all in the same instant)
+ *   BENCH_RSS_REQUESTS=10000,100000   cumulative request counts after which serve's RSS is read
+ *   BENCH_STARTS=3  BENCH_KEYS_LIST_RUNS=5   BENCH_TUI=0 skips the TUI   BENCH_OUT=test/bench/last-run.json
+ */
+import {spawnSync} from 'node:child_process';
+import {writeFileSync} from 'node:fs';
+import {availableParallelism, cpus, loadavg, totalmem} from 'node:os';
+import {join, resolve} from 'node:path';
+import {closedLoop, concurrentStreams, fixedCount, type LoadResult, type Target} from './load.js';
+import {cleanupNow, cli, installCleanup, listenDrops, memoryOf, resetPeak, root, sampleRss, startHelper, startServe, startTui, stop, stopTui, tempDir, type Serve, type Tui} from './procs.js';
+import {checksOf, render, type Mode, type Results, type StreamRow, type TargetName} from './report.js';
+
+const numberEnv = (name: string, fallback: number) => {
+	const value = Number(process.env[name] ?? fallback);
+	if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number ≥ 0`);
+	return value;
+};
+const listEnv = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').filter(Boolean).map(Number).filter(value => Number.isInteger(value) && value > 0);
+
+const config = {
+	durationMs: numberEnv('BENCH_DURATION_MS', 3000),
+	warmupMs: numberEnv('BENCH_WARMUP_MS', 500),
+	primeMs: numberEnv('BENCH_PRIME_MS', 1000),
+	connections: numberEnv('BENCH_CONNECTIONS', 32),
+	streams: listEnv('BENCH_STREAMS', '1000,2000'),
+	slowChunks: numberEnv('BENCH_SLOW_CHUNKS', 10),
+	slowIntervalMs: numberEnv('BENCH_SLOW_INTERVAL_MS', 150),
+	streamCapMs: numberEnv('BENCH_STREAM_CAP_MS', 15_000),
+	streamRampMs: numberEnv('BENCH_STREAM_RAMP_MS', 500),
+	rssRequests: listEnv('BENCH_RSS_REQUESTS', '10000,100000').sort((a, b) => a - b),
+	starts: Math.max(1, numberEnv('BENCH_STARTS', 3)),
+	keysListRuns: Math.max(1, numberEnv('BENCH_KEYS_LIST_RUNS', 5)),
+	tui: process.env.BENCH_TUI !== '0',
+	out: resolve(root, process.env.BENCH_OUT ?? join('test', 'bench', 'last-run.json')),
+};
+
+const sleep = (ms: number) => new Promise(done => setTimeout(done, ms));
+const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
+
+/** Two channels (OpenAI passthrough, Anthropic translated) on the fake upstream, and a key; returns its secret. */
+async function setupHome(home: string, upstream: string): Promise<string> {
+	await cli(home, ['channels', 'add', '--name', 'bench-openai', '--format', 'openai', '--base-url', `${upstream}/v1`, '--api-key', 'sk-bench-upstream', '--models', 'bench-model']);
+	await cli(home, ['channels', 'add', '--name', 'bench-anthropic', '--format', 'anthropic', '--base-url', upstream, '--api-key', 'sk-ant-bench-upstream', '--models', 'bench-translated']);
+	const {stdout} = await cli(home, ['keys', 'create', '--name', 'bench', '--json']);
+	const created = JSON.parse(stdout) as {key?: unknown};
+	if (typeof created.key !== 'string') throw new Error(`keys create --json printed no "key": ${stdout}`);
+	return created.key;
+}
+
+function request(origin: string, secret: string | null, model: string, options: {stream?: boolean; slow?: boolean} = {}): Target {
+	const body = {model, max_tokens: 32, messages: [{role: 'user', content: options.slow ? 'BENCH_SLOW: count slowly.' : 'Say hello in five words.'}], ...(options.stream ? {stream: true} : {})};
+	return {
+		origin,
+		path: '/v1/chat/completions',
+		headers: {'content-type': 'application/json', ...(secret ? {authorization: `Bearer ${secret}`} : {})},
+		body: JSON.stringify(body),
+		expect: options.stream ? 'data: [DONE]' : '"choices"',
+	};
+}
+
+type Endpoint = {name: TargetName; origin: string; secret: string | null};
+
+/** The modes an endpoint is measured in: direct and the bare relay only speak to the OpenAI endpoint. */
+function targetsOf(endpoint: Endpoint, streaming: boolean): Array<{mode: Mode; target: Target}> {
+	const gateway = endpoint.secret !== null;
+	const make = (model: string) => request(endpoint.origin, endpoint.secret, model, {stream: streaming});
+	const modes: Array<{mode: Mode; target: Target}> = [{mode: streaming ? 'passthrough stream' : 'passthrough', target: make('bench-model')}];
+	if (gateway) modes.push({mode: streaming ? 'translated stream' : 'translated', target: make('bench-translated')});
+	return modes;
+}
+
+async function measure(results: Results, endpoints: readonly Endpoint[], streaming: boolean, connections: number): Promise<void> {
+	for (const endpoint of endpoints) {
+		for (const {mode, target} of targetsOf(endpoint, streaming)) {
+			const result: LoadResult = await closedLoop(target, connections, config.warmupMs, config.durationMs);
+			results.throughput.push({target: endpoint.name, mode, result});
+			log(`${endpoint.name.padEnd(10)} ${mode.padEnd(18)} @${String(connections).padEnd(3)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms${result.errors ? `  ${result.errors} errors: ${result.firstError}` : ''}`);
+			await sleep(300);
+		}
+	}
+}
+
+async function slowStreams(results: Results, upstream: string, serve: Serve, serveSecret: string): Promise<void> {
+	const cases: Array<{target: StreamRow['target']; mode: StreamRow['mode']; request: Target}> = [
+		{target: 'direct', mode: 'passthrough', request: request(upstream, null, 'bench-model', {stream: true, slow: true})},
+		{target: 'serve', mode: 'passthrough', request: request(serve.url, serveSecret, 'bench-model', {stream: true, slow: true})},
+		{target: 'serve', mode: 'translated', request: request(serve.url, serveSecret, 'bench-translated', {stream: true, slow: true})},
+	];
+	for (const count of config.streams) {
+		for (const item of cases) {
+			const isServe = item.target === 'serve';
+			const resetWorked = isServe && resetPeak(serve.pid);
+			const sampled = isServe ? sampleRss(serve.pid) : null;
+			const dropsBefore = listenDrops();
+			const result = await concurrentStreams(item.request, count, config.streamCapMs, config.streamRampMs);
+			const highest = sampled ? sampled() : null;
+			const peakRssMb = highest === null ? null : Math.max(highest, resetWorked ? memoryOf(serve.pid).peakMb : 0);
+			const dropsAfter = listenDrops();
+			const drops = dropsBefore === null || dropsAfter === null ? null : dropsAfter - dropsBefore;
+			results.streams.push({target: item.target, mode: item.mode, result, peakRssMb, listenDrops: drops});
+			log(`${count} slow streams ${item.target} ${item.mode}: ${result.completed} completed in ${result.wallSeconds.toFixed(2)} s, first byte p99 ${result.firstByteP99Ms.toFixed(1)} ms${peakRssMb === null ? '' : `, peak RSS ${peakRssMb.toFixed(1)} MB`}${drops ? `, ${drops} SYN drops` : ''}${result.firstError ? ` (${result.firstError})` : ''}`);
+			await sleep(1000);
+		}
+	}
+	if (!resetPeak(serve.pid)) results.notes.push('the kernel refused to reset VmHWM (/proc/PID/clear_refs): peak RSS is the highest VmRSS sampled every 50 ms.');
+}
+
+/** A fresh serve on a fresh home: its RSS after each cumulative request count (passthrough and translated alternating). */
+async function rssGrowth(results: Results, upstream: string): Promise<void> {
+	const home = tempDir();
+	const secret = await setupHome(home, upstream);
+	const serve = await startServe(home);
+	const targets = [request(serve.url, secret, 'bench-model'), request(serve.url, secret, 'bench-translated')];
+	let sent = 0;
+	for (const total of config.rssRequests) {
+		const batch = total - sent;
+		const run = await fixedCount(targets, config.connections, batch, 10 * 60_000);
+		sent = total;
+		await sleep(1000);
+		const {rssMb} = memoryOf(serve.pid);
+		const rps = (run.requests - run.errors) / run.seconds;
+		results.memory.afterRequests.push({requests: total, rssMb, rps, errors: run.errors});
+		log(`serve RSS after ${total} requests: ${rssMb.toFixed(1)} MB (${rps.toFixed(0)} req/s${run.errors ? `, ${run.errors} errors: ${run.firstError}` : ''})`);
+		if (run.requests < batch) results.notes.push(`the RSS run to ${total} requests stopped at its 10-minute cap, after ${run.requests} of ${batch}.`);
+	}
+	await stop(serve.child);
+}
+
+async function main(): Promise<void> {
+	installCleanup();
+	const cpu = cpus()[0]?.model ?? 'unknown CPU';
+	const results: Results = {
+		date: new Date().toISOString(),
+		machine: {nproc: availableParallelism(), cpu, node: process.version, memoryGb: Math.round(totalmem() / 2 ** 30), platform: `${process.platform} ${process.arch}`, loadAtStart: loadavg()[0], loadAtEnd: Number.NaN},
+		config: {...config, streams: config.streams.join(','), rssRequests: config.rssRequests.join(','), tui: String(config.tui)},
+		throughput: [],
+		streams: [],
+		start: {serveMs: [], keysListMs: []},
+		memory: {serveIdleMb: null, tuiIdleMb: null, afterRequests: []},
+		notes: [],
+		checks: [],
+	};
+	if (process.platform !== 'linux') throw new Error('the bench reads /proc: it runs on Linux only');
+
+	log('starting the fake upstream and the bare relay');
+	const upstream = await startHelper('upstream.ts', {BENCH_SLOW_CHUNKS: String(config.slowChunks), BENCH_SLOW_INTERVAL_MS: String(config.slowIntervalMs)});
+	const upstreamOrigin = `http://127.0.0.1:${upstream.port}`;
+	const bare = await startHelper('bare-relay.ts', {BENCH_UPSTREAM: upstreamOrigin});
+
+	log('setting up a home with two channels and a key (the CLI)');
+	const home = tempDir();
+	const serveSecret = await setupHome(home, upstreamOrigin);
+	for (let run = 0; run < config.keysListRuns; run++) results.start.keysListMs.push((await cli(home, ['keys', 'list'])).ms);
+
+	log(`starting serve ${config.starts} time(s)`);
+	let serve: Serve | null = null;
+	for (let run = 0; run < config.starts; run++) {
+		if (serve) await stop(serve.child);
+		serve = await startServe(home);
+		results.start.serveMs.push(serve.startMs);
+	}
+	if (!serve) throw new Error('serve did not start');
+	await sleep(2000);
+	results.memory.serveIdleMb = memoryOf(serve.pid).rssMb;
+
+	const endpoints: Endpoint[] = [
+		{name: 'direct', origin: upstreamOrigin, secret: null},
+		{name: 'bare relay', origin: `http://127.0.0.1:${bare.port}`, secret: null},
+		{name: 'serve', origin: serve.url, secret: serveSecret},
+	];
+	let tui: Tui | null = null;
+	if (!config.tui) results.notes.push('BENCH_TUI=0: the TUI was not measured.');
+	else if (spawnSync('tmux', ['-V']).status !== 0) results.notes.push('tmux is not installed: the TUI was not measured.');
+	else {
+		log('starting the TUI in tmux');
+		const tuiHome = tempDir();
+		const tuiSecret = await setupHome(tuiHome, upstreamOrigin);
+		tui = await startTui(tuiHome);
+		await sleep(2000);
+		results.memory.tuiIdleMb = memoryOf(tui.pid).rssMb;
+		await tui.tmux.keys('4');
+		await tui.tmux.waitFor('Live requests', 10_000);
+		endpoints.push({name: 'TUI', origin: tui.url, secret: tuiSecret});
+	}
+	log('warming up every endpoint and mode (not measured)');
+	for (const endpoint of endpoints) {
+		for (const streaming of [false, true]) {
+			for (const {mode, target} of targetsOf(endpoint, streaming)) {
+				const primed = await closedLoop(target, config.connections, 0, config.primeMs);
+				if (primed.requests > 0 && primed.errors === primed.requests) throw new Error(`${endpoint.name} ${mode}: every request failed: ${primed.firstError}`);
+			}
+		}
+	}
+	log(`throughput: ${config.durationMs} ms per row after ${config.warmupMs} ms of warm-up`);
+	await measure(results, endpoints, false, 1);
+	await measure(results, endpoints, false, config.connections);
+	await measure(results, endpoints, true, config.connections);
+	if (tui) {
+		// The live log must show the traffic, else the TUI was not really drawing it.
+		await tui.tmux.waitFor(/bench-translated|bench-model/, 5_000);
+		stopTui(tui);
+	}
+
+	log('concurrent slow streams');
+	await slowStreams(results, upstreamOrigin, serve, serveSecret);
+	await stop(serve.child);
+
+	if (config.rssRequests.length > 0) {
+		log(`serve RSS after ${config.rssRequests.join(' and ')} requests (a fresh serve)`);
+		await rssGrowth(results, upstreamOrigin);
+	}
+	await stop(bare.child);
+	await stop(upstream.child);
+
+	results.machine.loadAtEnd = loadavg()[0];
+	results.checks = checksOf(results, config.connections);
+	process.stdout.write(`\n${render(results)}\n`);
+	writeFileSync(config.out, `${JSON.stringify(results, null, '\t')}\n`);
+	process.stdout.write(`\nFigures written to ${config.out}\n`);
+}
+
+main().then(
+	() => {
+		cleanupNow();
+		process.exit(0);
+	},
+	(error: unknown) => {
+		process.stderr.write(`bench: failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+		cleanupNow();
+		process.exit(1);
+	},
+);
