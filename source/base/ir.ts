@@ -7,9 +7,10 @@
  * adapter knows about another format.
  */
 
-export type Format = 'openai' | 'anthropic' | 'gemini';
+/** The channel formats: a new one is a word here, a folder in formats/ and a line in formats/index.ts. */
+export const formats = ['openai', 'anthropic', 'gemini'] as const;
 
-export const formats: readonly Format[] = ['openai', 'anthropic', 'gemini'];
+export type Format = (typeof formats)[number];
 
 /**
  * What a client may speak: every channel format, plus the OpenAI Responses API, which the gateway
@@ -17,9 +18,9 @@ export const formats: readonly Format[] = ['openai', 'anthropic', 'gemini'];
  * request reaches an OpenAI channel unchanged (when the channel speaks it) or is translated to the
  * channel's own format.
  */
-export type InboundFormat = Format | 'responses';
+export const inboundFormats = [...formats, 'responses'] as const;
 
-export const inboundFormats: readonly InboundFormat[] = [...formats, 'responses'];
+export type InboundFormat = (typeof inboundFormats)[number];
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | {[key: string]: JsonValue};
 export type JsonObject = {[key: string]: JsonValue};

@@ -2,6 +2,7 @@
  * The shapes persisted in the store, versioned (`v`) and validated on every read.
  */
 import {z} from 'zod';
+import {formats} from './ir.js';
 
 const isoDate = z.string().refine(value => !Number.isNaN(Date.parse(value)), 'not an ISO-8601 date');
 
@@ -47,7 +48,7 @@ export type KeyLimits = z.infer<typeof keyLimitsSchema>;
 export const activityRecordSchema = z.object({v: z.literal(1), lastUsedAt: isoDate});
 export type ActivityRecord = z.infer<typeof activityRecordSchema>;
 
-export const channelFormatSchema = z.enum(['openai', 'anthropic', 'gemini']);
+export const channelFormatSchema = z.enum(formats);
 
 export const channelModelSchema = z.object({
 	/** The name clients use. */

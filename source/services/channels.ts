@@ -3,7 +3,7 @@
  */
 import {randomBytes} from 'node:crypto';
 import {UserError} from '../base/errors.js';
-import type {Format} from '../base/ir.js';
+import {formats, type Format} from '../base/ir.js';
 import type {Store} from '../store/index.js';
 import type {ChannelRecord} from '../base/records.js';
 import {maskSecret} from '../base/secrets.js';
@@ -14,8 +14,9 @@ import {applyPrices, parsePriceSpecs} from '../base/prices.js';
 import {speaksResponsesApi} from '../base/responses-api.js';
 
 export function parseFormat(text: string | undefined): Format {
-	if (text === 'openai' || text === 'anthropic' || text === 'gemini') return text;
-	throw new UserError(`Unknown format "${text ?? ''}": use --format openai, anthropic or gemini.`);
+	const known = formats.find(format => format === text);
+	if (known) return known;
+	throw new UserError(`Unknown format "${text ?? ''}": use --format ${formats.join(', ')}.`);
 }
 
 /** What a channel looks like to a user: the real key only masked; OpenAI channels say whether they speak the Responses API. */

@@ -16,9 +16,6 @@ import {randomUUID} from 'node:crypto';
 import type {z} from 'zod';
 import {resolveHome} from '../base/paths.js';
 import {reasonOf, type Backend} from './backend.js';
-import {openSqlite} from './backend-sqlite.js';
-import {openRedis} from './backend-redis.js';
-import {openPostgres} from './backend-postgres.js';
 import {Collection} from './collection.js';
 import {StoreError} from './errors.js';
 import {defaultStoreUrl, isStoreUrl, parseStoreUrl, scrubSecrets, type StoreKind, type StoreLocation} from './store-url.js';
@@ -33,9 +30,10 @@ export type Namespace = (typeof namespaces)[number];
 const serverNames: Readonly<Record<StoreKind, string>> = {sqlite: 'sqlite file', redis: 'Redis server', postgres: 'PostgreSQL server'};
 
 async function connect(location: StoreLocation): Promise<Backend> {
-	if (location.kind === 'sqlite') return openSqlite({...location, file: location.file!});
+	// Each backend's driver loads only when its store is opened: a CLI command on sqlite never pays for Redis or PostgreSQL.
+	if (location.kind === 'sqlite') return (await import('./backend-sqlite.js')).openSqlite({...location, file: location.file!});
 	try {
-		return location.kind === 'redis' ? await openRedis(location) : await openPostgres(location);
+		return location.kind === 'redis' ? await (await import('./backend-redis.js')).openRedis(location) : await (await import('./backend-postgres.js')).openPostgres(location);
 	} catch (error) {
 		throw new StoreError(
 			`Cannot reach the store ${location.masked} (${scrubSecrets(reasonOf(error), location.url)}). ` +

@@ -12,12 +12,13 @@
  *   (hour, key, channel, model), each with a latency histogram, so percentiles can be summed.
  */
 import {z} from 'zod';
+import {formats, inboundFormats} from '../base/ir.js';
 import type {Store} from './index.js';
 import type {RequestRecord} from '../base/usage-types.js';
 
 const count = z.number().int().nonnegative();
-const format = z.enum(['openai', 'anthropic', 'gemini']);
-const inboundFormat = z.enum(['openai', 'anthropic', 'gemini', 'responses']);
+const format = z.enum(formats);
+const inboundFormat = z.enum(inboundFormats);
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 const usageSchema = z.object({
