@@ -41,9 +41,8 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 		await store.close();
 		throw error;
 	});
-	gateway.events.on('request:finished', event => {
-		process.stdout.write(`${jsonLogs ? JSON.stringify(event) : formatRequestLine(event)}\n`);
-	});
+	const requestLines = batchedLines(text => process.stdout.write(text));
+	gateway.events.on('request:finished', event => requestLines.push(jsonLogs ? JSON.stringify(event) : formatRequestLine(event)));
 	gateway.events.on('warning', ({message}) => process.stderr.write(`warning: ${message}\n`));
 	gateway.events.on('key:budget', warning => {
 		const line = {time: new Date().toISOString(), key: warning.keyName, budget: 'warning', percent: warning.percent, spentUsd: Number(warning.spentUsd.toFixed(4)), budgetUsd: warning.budgetUsd, period: warning.period};
@@ -64,5 +63,30 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 	});
 	process.stderr.write('gateway-tui: shutting down…\n');
 	await gateway.close();
+	requestLines.flush();
 	await store.close();
+}
+
+/**
+ * Request lines are written in one write per ~50 ms, not one per request: at thousands of requests a
+ * second, a write each (synchronous when stdout is a file) would cost the proxy as much as a request.
+ */
+function batchedLines(write: (text: string) => void, delayMs = 50): {push(line: string): void; flush(): void} {
+	let lines: string[] = [];
+	let timer: NodeJS.Timeout | undefined;
+	const flush = () => {
+		if (timer) clearTimeout(timer);
+		timer = undefined;
+		if (lines.length === 0) return;
+		const text = `${lines.join('\n')}\n`;
+		lines = [];
+		write(text);
+	};
+	return {
+		push(line) {
+			lines.push(line);
+			timer ??= setTimeout(flush, delayMs);
+		},
+		flush,
+	};
 }

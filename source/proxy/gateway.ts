@@ -95,7 +95,8 @@ export class Gateway {
 		this.stops.push(countLimitedUse(this.limiter, this.registry, this.events));
 		if (this.options.probeEveryMs) this.stops.push(startHealthProbe(this.registry, this.health, this.pools, this.options.probeEveryMs));
 		try {
-			await this.app.listen({host: this.options.host, port: this.options.port});
+			// A burst of new clients (an agent's sub-agents, a team) must queue in the kernel, not be dropped: Node's default backlog is 511.
+			await this.app.listen({host: this.options.host, port: this.options.port, backlog: 4096});
 		} catch (error) {
 			await this.close();
 			throw listenError(error, this.options);
