@@ -2,7 +2,7 @@
 import type {Command} from 'commander';
 import {UserError} from '../base/errors.js';
 import {defaultHost, defaultPort, isLoopback} from '../base/paths.js';
-import {formatRequestLine} from '../services/request-line.js';
+import {formatRequestLine} from '../base/request-line.js';
 import {homeOf, storeUrlOf} from './context.js';
 import {Store} from '../store/index.js';
 import {parseDuration} from '../services/parse.js';

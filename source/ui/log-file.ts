@@ -9,7 +9,7 @@ import {join} from 'node:path';
 import {format} from 'node:util';
 import type {EventBus} from '../base/events.js';
 import {budgetWarningText} from './text.js';
-import {formatRequestLine} from '../services/request-line.js';
+import {formatRequestLine} from '../base/request-line.js';
 
 export type LogFile = {
 	readonly path: string;
