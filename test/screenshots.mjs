@@ -43,8 +43,14 @@ try {
 	await tmux.keys('c');
 	await tmux.waitFor('copied OPENAI_BASE_URL snippet');
 	await tmux.keys(...Array.from({length: 7}, () => 'Down'), 'a');
-	await shoot(null, /Claude Code: taken over[\s\S]*Claude Code now uses the gateway/, '6-takeover', 'Endpoints pane: Claude Code taken over');
-	await shoot('4', /claude-haiku-4-5/, '4-usage', 'Usage pane with the live request log', 2500);
+	await shoot(null, /Take over Claude Code[\s\S]*Writes ~\/\.claude\/settings\.json/, '8-takeover-form', 'Endpoints pane: the takeover form (key, model, the lines to be written)');
+	await tmux.keys('Enter', 'Enter', 'Enter', 'Enter');
+	await shoot(null, /live check\s+answered in \d+ ms[\s\S]*Claude Code now uses the gateway/, '6-takeover', 'Endpoints pane: Claude Code taken over, and its live check');
+	await shoot('4', /claude-haiku-4-5/, '4-usage', 'Usage pane: traffic charts, totals and the live request log', 2500);
+	await tmux.keys('Down', 'Down');
+	await laptopRequest(url);
+	await shoot(null, /1 new ↑/, '9-usage-paused', 'Usage pane: the log stays put while the user reads, and counts what arrived');
+	await tmux.keys('g');
 	await tmux.keys('1', 'n');
 	await tmux.waitFor('New virtual key');
 	await tmux.text('staging');
@@ -102,6 +108,10 @@ async function traffic(url) {
 	await claude.messages.create({model: 'claude-sonnet-4-5', max_tokens: 256, messages: [{role: 'user', content: 'Hello'}]});
 	await claude.messages.create({model: 'claude-haiku-4-5', max_tokens: 256, messages: [{role: 'user', content: 'Quick one'}]});
 	await ci.chat.completions.create({model: 'claude-sonnet-4-5', messages: [{role: 'user', content: 'Not allowed'}]}).catch(() => {});
+}
+
+async function laptopRequest(url) {
+	await openaiClient(url, keys.laptop.secret).chat.completions.create({model: 'gpt-4o-mini', messages: [{role: 'user', content: 'One more'}]});
 }
 
 async function shoot(key, ready, name, title, settleMs = 300) {

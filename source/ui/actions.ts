@@ -6,7 +6,7 @@
  */
 import {addChannel, editChannel, removeChannel, setChannelEnabled, testChannel, type AddChannelInput, type EditChannelInput} from '../services/channels.js';
 import {createKey, deleteKey, editKey, revokeKey, rotateKey, type CreateKeyInput, type EditKeyInput} from '../services/keys.js';
-import {applyTakeover, takeoverStatus, undoTakeover, type ApplyResult, type TakeoverTool, type ToolStatus, type UndoResult} from '../services/takeover/index.js';
+import {applyTakeover, checkTakeover, takeoverPreview, takeoverStatus, undoTakeover, type ApplyResult, type LiveCheck, type PreviewLine, type TakeoverTool, type ToolStatus, type UndoResult} from '../services/takeover/index.js';
 import type {Store} from '../store/index.js';
 import type {ChannelRecord, KeyRecord} from '../base/records.js';
 import {type ProbeResult} from '../base/probe-result.js';
@@ -26,10 +26,17 @@ export type Actions = {
 	readonly takeoverStatus: (gatewayUrl: string) => Promise<ToolStatus[]>;
 	readonly applyTakeover: (tool: TakeoverTool, options: TakeoverApply) => Promise<ApplyResult>;
 	readonly undoTakeover: (tool: TakeoverTool, gatewayUrl: string) => Promise<UndoResult>;
+	/** The lines a takeover would write, the key shown by name. */
+	readonly previewTakeover: (tool: TakeoverTool, options: TakeoverChoice & {readonly gatewayUrl: string; readonly keyLabel: string}) => Promise<PreviewLine[]>;
+	/** One request with the settings the tool's files hold, through the gateway. */
+	readonly checkTakeover: (tool: TakeoverTool, gatewayUrl: string) => Promise<LiveCheck>;
 };
 
+/** What the takeover form chooses: the model (and Claude Code's fast one) and, for Gemini CLI, every folder or trusted ones only. */
+export type TakeoverChoice = {readonly model?: string; readonly fastModel?: string; readonly allFolders?: boolean};
+
 /** `key`: a key's name or id (default: `takeover-<tool>`); `force`: overwrite a tool connected elsewhere. */
-export type TakeoverApply = {readonly gatewayUrl: string; readonly key?: string; readonly force?: boolean};
+export type TakeoverApply = TakeoverChoice & {readonly gatewayUrl: string; readonly key?: string; readonly force?: boolean};
 
 export function createActions(store: Store, afterChange: () => Promise<void> | void = () => {}): Actions {
 	const changing =
@@ -52,7 +59,9 @@ export function createActions(store: Store, afterChange: () => Promise<void> | v
 		testChannel: ref => testChannel(store, ref, async channel => (await import('../proxy/probe.js')).probeChannel(channel)),
 		takeoverStatus: gatewayUrl => takeoverStatus({gatewayUrl, dataDir: store.home}),
 		// It may create the key takeover-<tool>: a change like the others.
-		applyTakeover: changing((_store, tool: TakeoverTool, {gatewayUrl, key, force}: TakeoverApply) => applyTakeover(store, tool, {gatewayUrl, key, force, dataDir: store.home})),
+		applyTakeover: changing((_store, tool: TakeoverTool, options: TakeoverApply) => applyTakeover(store, tool, {...options, dataDir: store.home})),
 		undoTakeover: (tool, gatewayUrl) => undoTakeover(tool, {gatewayUrl, dataDir: store.home}),
+		previewTakeover: (tool, options) => takeoverPreview(tool, options),
+		checkTakeover: (tool, gatewayUrl) => checkTakeover(tool, {gatewayUrl, dataDir: store.home}),
 	};
 }

@@ -22,6 +22,7 @@ import {UsagePane} from './panes/usage-pane.js';
 import {theme, type StatusMessage} from './theme.js';
 import {useKeypress} from './hooks/use-keypress.js';
 import {type ChannelHealthView} from '../base/events.js';
+import {emptyTraffic, type TrafficSnapshot} from './traffic.js';
 
 export type AppProps = {
 	readonly model: TuiModel;
@@ -36,6 +37,7 @@ export type AppProps = {
 };
 
 const noHealth = new ExternalStore<ReadonlyMap<string, ChannelHealthView>>(new Map());
+const noTraffic = new ExternalStore<TrafficSnapshot>(emptyTraffic);
 
 export const minColumns = 60;
 export const minRows = 16;
@@ -45,11 +47,12 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 	const {columns, rows} = useTerminalSize();
 	const data = useExternalStore(model.data.snapshot);
 	const log = useExternalStore(model.log);
+	const traffic = useExternalStore(model.traffic ?? noTraffic);
 	const usage = useExternalStore(model.usage);
 	const limitUse = useExternalStore(model.limits);
 	const measured = useExternalStore(model.health?.views ?? noHealth);
 	const health = healthProp ?? (model.health ? healthOf(data.channels, measured) : undefined);
-	const [message, setMessage] = useStatus(model.events, initialStatus ?? null);
+	const {message, report: setMessage, clearResult} = useStatus(model.events, initialStatus ?? null);
 	const [pane, setPane] = useState<PaneId>(initialPane);
 	const [help, setHelp] = useState(false);
 	const [captured, setCaptured] = useState(false);
@@ -60,7 +63,9 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 		const index = panes.findIndex(item => item.id === pane);
 		const next = command === 'next-pane' ? panes[(index + 1) % panes.length]! : command === 'prev-pane' ? panes[(index + panes.length - 1) % panes.length]! : undefined;
 		setHelp(false);
-		setPane(next ? next.id : (command.slice('pane:'.length) as PaneId));
+		const target = next ? next.id : (command.slice('pane:'.length) as PaneId);
+		if (target !== pane) clearResult();
+		setPane(target);
 	};
 	useKeypress((input, key) => {
 		if (key.ctrl && input === 'c') return exit();
@@ -90,22 +95,23 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 					<KeysPane {...shared} keys={data.keys} channels={data.channels} lastUsed={data.lastUsed} requests={requests} limitUse={limitUse} actions={model.actions} clipboard={clipboard} active={pane === 'keys' && !help} />
 				</Box>
 				<Box display={show('channels')}>
-					<ChannelsPane {...shared} channels={data.channels} health={health} actions={model.actions} active={pane === 'channels' && !help} />
+					<ChannelsPane {...shared} channels={data.channels} health={health} traffic={traffic} actions={model.actions} active={pane === 'channels' && !help} />
 				</Box>
 				<Box display={show('endpoints')}>
 					<EndpointsPane {...shared} keys={data.keys} channels={data.channels} baseUrl={baseUrl} clipboard={clipboard} actions={model.actions} active={pane === 'endpoints' && !help} />
 				</Box>
 				<Box display={show('usage')}>
-					<UsagePane {...shared} usage={usage} log={log.entries} source={model.usageSource} active={pane === 'usage' && !help} />
+					<UsagePane {...shared} usage={usage} log={log.entries} traffic={traffic} source={model.usageSource} active={pane === 'usage' && !help} />
 				</Box>
 			</Box>
-			<Footer pane={pane} />
+			<Footer pane={pane} captured={captured} />
 			<StatusBar
 				listen={listen}
 				requests={log.total}
 				failed={log.failed}
 				channels={{total: data.channels.length, enabled: data.channels.filter(channel => channel.enabled).length, healthy}}
 				message={status}
+				columns={columns}
 			/>
 		</Box>
 	);

@@ -19,7 +19,7 @@ export type ListCommand = 'up' | 'down' | 'details' | 'back';
 export type KeysCommand = ListCommand | 'new-key' | 'edit-key' | 'revoke-key' | 'rotate-key' | 'delete-key' | 'copy-key';
 export type ChannelsCommand = ListCommand | 'new-channel' | 'edit-channel' | 'test-channel' | 'toggle-channel' | 'remove-channel';
 export type EndpointsCommand = 'up' | 'down' | 'prev-key' | 'next-key' | 'copy-snippet' | 'apply-takeover' | 'undo-takeover';
-export type UsageCommand = ListCommand | 'toggle-period';
+export type UsageCommand = ListCommand | 'toggle-period' | 'live' | 'oldest' | 'page-up' | 'page-down' | 'filter';
 
 export type Binding<C extends string> = {
 	/** `up`, `down`, `left`, `right`, `enter`, `esc`, `tab`, `shift+tab`, `space`, `ctrl+c`, or one character. */
@@ -72,9 +72,9 @@ export const channelsBindings: ReadonlyArray<Binding<ChannelsCommand>> = [
 
 export const endpointsBindings: ReadonlyArray<Binding<EndpointsCommand>> = [
 	{keys: ['c'], command: 'copy-snippet', label: 'copy', help: 'Copy the selected snippet', footer: true},
-	{keys: ['a'], command: 'apply-takeover', label: 'take over', help: 'Point the selected tool (Claude Code, Codex, Gemini CLI) at the gateway', footer: true},
+	{keys: ['a'], command: 'apply-takeover', label: 'take over', help: 'Take over the selected tool (Claude Code, Codex, Gemini CLI): a form for its key and model, then a live check', footer: true},
 	{keys: ['u'], command: 'undo-takeover', label: 'undo', help: "Put the selected tool's own settings back", footer: true},
-	{keys: ['left', 'h'], command: 'prev-key', label: 'key', help: 'Previous key (the snippets use its secret; a takeover too, once chosen)'},
+	{keys: ['left', 'h'], command: 'prev-key', label: 'key', help: 'Previous key (the snippets use its secret; a takeover chooses its key in its form)'},
 	{keys: ['right', 'l'], command: 'next-key', label: 'key', help: 'Next key'},
 	{keys: ['up', 'k'], command: 'up', label: 'up', help: 'Previous snippet or tool'},
 	{keys: ['down', 'j'], command: 'down', label: 'down', help: 'Next snippet or tool'},
@@ -82,7 +82,15 @@ export const endpointsBindings: ReadonlyArray<Binding<EndpointsCommand>> = [
 
 export const usageBindings: ReadonlyArray<Binding<UsageCommand>> = [
 	{keys: ['t'], command: 'toggle-period', label: 'today/all', help: 'Show totals of today or of all time', footer: true},
-	...listBindings.map(binding => (binding.command === 'details' ? {...binding, help: 'Details of the selected request'} : binding)),
+	{keys: ['/'], command: 'filter', label: 'filter', help: 'Filter the log by key, model, channel or status (429, 5xx, aborted); Esc clears it', footer: true},
+	{keys: ['g', 'home'], command: 'live', label: 'live', help: 'Back to live: follow the newest request', footer: true},
+	{keys: ['G', 'end'], command: 'oldest', label: 'oldest', help: 'The oldest request kept'},
+	{keys: ['pageup'], command: 'page-up', label: 'page up', help: 'A page of newer requests'},
+	{keys: ['pagedown'], command: 'page-down', label: 'page down', help: 'A page of older requests'},
+	{keys: ['up', 'k'], command: 'up', label: 'up', help: 'A newer request (above the newest: back to live)'},
+	{keys: ['down', 'j'], command: 'down', label: 'down', help: 'An older request (the log stops following until g or Esc)'},
+	{keys: ['enter'], command: 'details', label: 'details', help: 'The whole request: its key, model, channel, formats, timing, tokens, error and warnings', footer: true},
+	{keys: ['esc'], command: 'back', label: 'back', help: 'Back from the details; in the log, back to live'},
 ];
 
 export const paneBindings: Readonly<Record<PaneId, ReadonlyArray<Binding<string>>>> = {
@@ -106,6 +114,14 @@ function matches(spec: string, input: string, key: Key): boolean {
 			return key.return;
 		case 'esc':
 			return key.escape;
+		case 'home':
+			return key.home;
+		case 'end':
+			return key.end;
+		case 'pageup':
+			return key.pageUp;
+		case 'pagedown':
+			return key.pageDown;
 		case 'tab':
 			return key.tab && !key.shift;
 		case 'shift+tab':
@@ -124,7 +140,7 @@ export function resolve<C extends string>(bindings: ReadonlyArray<Binding<C>>, i
 	return bindings.find(binding => binding.keys.some(spec => matches(spec, input, key)))?.command;
 }
 
-const keyLabels: Readonly<Record<string, string>> = {up: '↑', down: '↓', left: '←', right: '→', enter: '↵', esc: 'Esc', tab: 'Tab', 'shift+tab': 'Shift+Tab', space: 'Space', 'ctrl+c': 'Ctrl+C'};
+const keyLabels: Readonly<Record<string, string>> = {up: '↑', down: '↓', left: '←', right: '→', enter: '↵', esc: 'Esc', tab: 'Tab', 'shift+tab': 'Shift+Tab', space: 'Space', 'ctrl+c': 'Ctrl+C', home: 'Home', end: 'End', pageup: 'PgUp', pagedown: 'PgDn'};
 
 export function keyLabel(spec: string): string {
 	return keyLabels[spec] ?? spec;

@@ -4,7 +4,7 @@
  * Why: with React 19 (react-reconciler 0.33 has no synchronous legacy mode) a state change made in
  * a `useInput` handler is rendered later, in a scheduler task, and Ink attaches each `useInput`
  * handler, and applies its `isActive`, in an effect after that render. A key that arrives before
- * then meets the handlers of the previous render: ink-text-input builds the new value from the
+ * then meets the handlers of the previous render: a text field builds the new value from the
  * value it was rendered with (of "ab" only "b" is left), ink-select-input moves from its old index,
  * and after Enter moved the focus the old field still listens while the next one does not yet.
  * Keys come that close together whenever the terminal has several buffered (fast typing, a paste,

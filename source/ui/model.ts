@@ -14,6 +14,7 @@ import {createRequestLog, type RequestLogSnapshot} from './request-log.js';
 import {SessionUsage, type UsageSource} from './session-usage.js';
 import {createStoreView, type StoreView, type StoreViewOptions} from './store-view.js';
 import {createUsageView, type UsageSnapshot} from './usage-view.js';
+import {createTraffic, type TrafficSnapshot} from './traffic.js';
 
 export type TuiModel = {
 	readonly events: EventBus;
@@ -23,6 +24,8 @@ export type TuiModel = {
 	readonly usageSource: 'session' | 'stored';
 	/** Key id → what it used of its limits in their current windows. */
 	readonly limits: ExternalStore<LimitUseMap>;
+	/** Requests, errors, latency and tokens over time (the charts of the Usage and Channels panes). */
+	readonly traffic: ExternalStore<TrafficSnapshot>;
 	/** Channel health, while this process serves (null when it could not listen: nothing is measured). */
 	readonly health: HealthView | null;
 	readonly actions: Actions;
@@ -55,6 +58,7 @@ export function createModel(store: Store, events: EventBus, options: ModelOption
 		events,
 		data,
 		log: createRequestLog(events),
+		traffic: createTraffic(events),
 		usage: options.storedUsage
 			? createUsageView(events, options.storedUsage, options.usageDelayMs ?? 1200, 5000)
 			: createUsageView(events, session.summary, options.usageDelayMs ?? 200),

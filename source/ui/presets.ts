@@ -9,7 +9,7 @@ export type Preset = {
 	readonly label: string;
 	readonly format: Format;
 	readonly baseUrl: string;
-	/** A placeholder for the models field. */
+	/** The models field's first value (the user edits it). */
 	readonly models: string;
 	readonly needsKey: boolean;
 };
@@ -25,7 +25,7 @@ export const presets: readonly Preset[] = [
 	{id: 'xai', label: 'xAI', format: 'openai', baseUrl: 'https://api.x.ai/v1', models: 'grok-4', needsKey: true},
 	{id: 'ollama', label: 'Ollama (local)', format: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', models: 'llama3.2', needsKey: false},
 	{id: 'lmstudio', label: 'LM Studio (local)', format: 'openai', baseUrl: 'http://127.0.0.1:1234/v1', models: 'qwen2.5-7b-instruct', needsKey: false},
-	{id: 'custom', label: 'Custom', format: 'openai', baseUrl: '', models: 'model-a,alias=model-b', needsKey: true},
+	{id: 'custom', label: 'Custom', format: 'openai', baseUrl: '', models: '', needsKey: true},
 ];
 
 export function presetById(id: string): Preset {

@@ -48,10 +48,21 @@ export function tokens(event: Pick<RequestFinished, 'usage'>): string {
 	return event.usage ? `${compact(event.usage.inputTokens)}/${compact(event.usage.outputTokens)}` : '-';
 }
 
+/**
+ * "in 7d" right after choosing 7 days (rounded, where `relative` counts whole units gone by), and
+ * "in 23h" on the last day.
+ */
+export function untilText(iso: string, now = Date.now()): string {
+	const delta = Date.parse(iso) - now;
+	if (delta >= 86_400_000) return `in ${Math.round(delta / 86_400_000)}d`;
+	if (delta >= 3_600_000) return `in ${Math.round(delta / 3_600_000)}h`;
+	return relative(iso, now);
+}
+
 /** "active", "expires in 3d", "expired", "revoked". */
 export function keyStateText(key: Pick<KeyRecord, 'expiresAt' | 'revokedAt'>, now = Date.now()): string {
 	const state = keyState(key, now);
-	if (state === 'active' && key.expiresAt) return `expires ${relative(key.expiresAt, now)}`;
+	if (state === 'active' && key.expiresAt) return `expires ${untilText(key.expiresAt, now)}`;
 	return state;
 }
 

@@ -1,6 +1,6 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {existsSync, mkdirSync, readdirSync} from 'node:fs';
+import {existsSync, mkdirSync, readdirSync, statSync} from 'node:fs';
 import {join} from 'node:path';
 import {applyTakeover, takeoverStatus, undoTakeover} from '../../source/services/takeover/index.js';
 import {homes} from './setup.js';
@@ -129,19 +129,37 @@ test('claude: a value changed after the takeover is kept by undo and reported', 
 	await h.close();
 });
 
-test('claude: applying twice keeps the first backup and the original values; the key is reused', async () => {
+test('claude: applying twice keeps one backup (mode 0600, no gateway key in it) and the original bytes; the key is reused', async () => {
 	const h = await homes();
 	const file = h.write(settingsPath, userSettings);
 	await applyTakeover(h.store, 'claude', h.options({model: 'fast'}));
 	const second = await applyTakeover(h.store, 'claude', h.options({model: 'gpt-4o'}));
 	assert.equal(second.keyCreated, false);
 	assert.equal((await listKeys(h.store)).length, 1);
-	assert.match(second.files[0]!.backup!, /settings\.json\.\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z\.bak$/);
+	assert.equal(second.files[0]!.backup, null, 'the second apply makes no backup');
 	assert.equal(h.read(`${settingsPath}.bak`), userSettings, 'the first backup is never overwritten');
+	assert.equal(statSync(`${file}.bak`).mode & 0o777, 0o600);
+	assert.deepEqual(readdirSync(join(h.home, '.claude')).sort(), ['settings.json', 'settings.json.bak']);
 	const undone = await undoTakeover('claude', h.options());
-	assert.equal(h.read(settingsPath), userSettings, 'the value from before the first apply comes back');
-	assert.equal(undone.backups.length, 2);
-	assert.ok(undone.backups.includes(`${file}.bak`));
+	assert.equal(h.read(settingsPath), userSettings, 'the bytes from before the first apply come back');
+	assert.deepEqual(undone.backups, [`${file}.bak`]);
+	await h.close();
+});
+
+test('claude: undo gives back a compact env block byte for byte; a file changed since is reverted setting by setting', async () => {
+	const h = await homes();
+	const compact = '{\n  "theme": "dark",\n  "env": { "FOO": "bar" }\n}\n';
+	h.write(settingsPath, compact);
+	await applyTakeover(h.store, 'claude', h.options({model: 'fast'}));
+	await undoTakeover('claude', h.options());
+	assert.equal(h.read(settingsPath), compact);
+
+	await applyTakeover(h.store, 'claude', h.options({model: 'fast'}));
+	const edited = JSON.parse(h.read(settingsPath)!) as {theme: string};
+	edited.theme = 'light';
+	h.write(settingsPath, `${JSON.stringify(edited, null, 2)}\n`);
+	await undoTakeover('claude', h.options());
+	assert.deepEqual(JSON.parse(h.read(settingsPath)!), {theme: 'light', env: {FOO: 'bar'}}, 'the change made since is kept');
 	await h.close();
 });
 

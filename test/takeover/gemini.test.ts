@@ -43,7 +43,8 @@ test('gemini: no config files → apply writes .env and settings.json → undo r
 	assert.equal(h.read(envPath), `GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:11580\nGEMINI_API_KEY=${key!.secret}\nGEMINI_MODEL=fast\n`);
 	assert.equal(h.read(settingsPath), '{\n  "security": {\n    "auth": {\n      "selectedType": "gemini-api-key"\n    }\n  }\n}\n');
 	const status = await geminiState(h);
-	assert.deepEqual({state: status.state, address: status.address, model: status.model, warnings: status.warnings}, {state: 'taken-over', address: 'http://127.0.0.1:11580', model: 'fast', warnings: []});
+	assert.deepEqual({state: status.state, address: status.address, model: status.model, warnings: status.warnings}, {state: 'taken-over', address: 'http://127.0.0.1:11580', model: 'fast', warnings: [untrusted(h)]});
+	assert.deepEqual((await geminiState(h, {GEMINI_CLI_TRUST_WORKSPACE: 'true'})).warnings, [], 'every folder is trusted: nothing to warn about');
 
 	const undone = await undoTakeover('gemini', h.options());
 	assert.deepEqual(
@@ -119,9 +120,25 @@ test('gemini: variables exported in the shell win over ~/.gemini/.env and are re
 	await applyTakeover(h.store, 'gemini', h.options({model: 'fast'}));
 	const status = await geminiState(h, {GEMINI_API_KEY: 'AIza-exported'});
 	assert.equal(status.state, 'taken-over');
-	assert.deepEqual(status.warnings, [`GEMINI_API_KEY is set in this environment and wins over ${join(h.home, envPath)}: unset it in your shell profile.`]);
+	assert.deepEqual(status.warnings, [`GEMINI_API_KEY is set in this environment and wins over ${join(h.home, envPath)}: unset it in your shell profile.`, untrusted(h)]);
 	await h.close();
 });
+
+test('gemini: for every folder, apply turns off folder trust (no warning then); undo puts the setting back', async () => {
+	const h = await homes();
+	h.write(settingsPath, '{\n  "security": {"folderTrust": {"enabled": true}}\n}\n');
+	await applyTakeover(h.store, 'gemini', h.options({model: 'fast', allFolders: true}));
+	assert.deepEqual(JSON.parse(h.read(settingsPath)!), {security: {folderTrust: {enabled: false}, auth: {selectedType: 'gemini-api-key'}}});
+	assert.deepEqual((await geminiState(h)).warnings, []);
+	await undoTakeover('gemini', h.options());
+	assert.equal(h.read(settingsPath), '{\n  "security": {"folderTrust": {"enabled": true}}\n}\n');
+	await h.close();
+});
+
+/** The warning that Gemini CLI reads ~/.gemini/.env only in trusted folders, with both fixes. */
+function untrusted(h: Homes): string {
+	return `Gemini CLI reads ${join(h.home, envPath)} only in folders you trust; elsewhere it stops with "you must specify the GEMINI_API_KEY". Trust the folder when it asks (or run \`gemini --skip-trust\`), or take over again for every folder, which sets security.folderTrust.enabled = false in ${join(h.home, settingsPath)}.`;
+}
 
 test('gemini: settings.json with comments (Gemini CLI reads JSONC) is edited in place; comments survive; undo returns an equivalent file', async () => {
 	const h = await homes();

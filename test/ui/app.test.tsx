@@ -115,3 +115,17 @@ test("the Keys table shows live limit use from the gateway's limiter, refreshed 
 	await press(stdin, keys.enter);
 	await frameWith(lastFrame, /limits\s+rpm 1\/60 · \$1\.50 of \$20\.00 this month/);
 });
+
+test('a result in the status bar ("copied …") goes when another pane is shown; the traffic charts draw live requests', async () => {
+	const {model, events, stdin, lastFrame} = await setup();
+	await model.actions.createKey({name: 'laptop'});
+	await press(stdin, '3');
+	await frameWith(lastFrame, '‹ laptop ›');
+	await press(stdin, 'c');
+	await frameWith(lastFrame, /copied OPENAI_BASE_URL snippet/);
+	await press(stdin, '4');
+	const usage = await frameWith(lastFrame, /Usage\s+today/);
+	assert.doesNotMatch(usage, /copied/);
+	for (let index = 0; index < 3; index++) events.emit('request:finished', finished(`r${index}`));
+	await frameWith(lastFrame, /req\/min\s+[▁-█] 3 in 1h/);
+});

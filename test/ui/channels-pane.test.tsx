@@ -45,12 +45,21 @@ test('renders name, format, URL, models with aliases, enabled, priority; health 
 	const rows = [channel('openai', {priority: 5}), channel('local', {format: 'anthropic', baseUrl: 'http://127.0.0.1:8080', enabled: false})];
 	const unmeasured = renderTui(<ChannelsPane {...props({channels: rows})} />).lastFrame()!;
 	assert.match(unmeasured, /openai\s+openai\s+https:\/\/api\.openai\.com\/v1\s+gpt-4o,fast=gpt-4o-mini\s+on\s+5\s+-/);
-	assert.match(unmeasured, /local\s+anthropic\s+http:\/\/127\.0\.0\.1:8080\s+.*off\s+0\s+-/);
+	assert.match(unmeasured, /local\s+anthropic\s+http:\/\/127\.0\.0\.1:8080\s+.*off\s+0\s+not in use/, 'a disabled channel never reads healthy');
 	assert.ok(!unmeasured.includes('sk-real'), 'no real key in the table');
 	cleanup();
 	const measured = renderTui(<ChannelsPane {...props({channels: rows, health: new Map([['ch_openai', {state: 'degraded'}], ['ch_local', {state: 'unavailable'}]])})} />).lastFrame()!;
 	assert.match(measured, /on\s+5\s+degraded/);
-	assert.match(measured, /off\s+0\s+unavailable/);
+	assert.match(measured, /off\s+0\s+not in use/);
+});
+
+test('at 80 columns base URLs are whole: the columns of least use give way first', () => {
+	const rows = [channel('gemini', {format: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com'}), channel('local', {baseUrl: 'http://127.0.0.1:11434/v1'})];
+	const frame = renderTui(<ChannelsPane {...props({channels: rows, width: 80})} />).lastFrame()!;
+	assert.match(frame, /gemini\s+https:\/\/generativelanguage\.googleapis\.com\s+gpt-4o/);
+	assert.match(frame, /local\s+http:\/\/127\.0\.0\.1:11434\/v1\s/);
+	assert.doesNotMatch(frame, /PRIO/, 'the priority column gave way');
+	assert.ok(frame.split('\n').every(line => line.length <= 80), 'nothing wider than the terminal');
 });
 
 test('n: a preset fills format and base URL; the key is masked; addChannel gets what was typed', async () => {
@@ -67,7 +76,9 @@ test('n: a preset fills format and base URL; the key is masked; addChannel gets 
 		await press(stdin, ...'sk-ant-secret-1234');
 		const masked = await frameWith(lastFrame, /API key\s+\*{18}(?!\*)/);
 		assert.ok(!masked.includes('sk-ant-secret'), 'the key is masked while typed');
-		await press(stdin, keys.enter, ...'sonnet=claude-sonnet-4-5,haiku=claude-haiku-4-5', keys.enter);
+		await press(stdin, keys.enter);
+		await frameWith(lastFrame, /Models\s+claude-sonnet-4-5,claude-haiku-4-5/); // the preset's models, a real value
+		await press(stdin, '\u0015', ...'sonnet=claude-sonnet-4-5,haiku=claude-haiku-4-5', keys.enter); // Ctrl+U clears it first
 		await frameWith(lastFrame, /Prices\s+none, e\.g\. sonnet=2\.5\/10\/1\.25/);
 		await press(stdin, ...'sonnet=3/15/0.3, haiku=1/5', keys.enter, '3', keys.enter, keys.enter);
 		await frameWith(() => status.last()?.text, /Channel "anthropic" added/);
@@ -174,4 +185,25 @@ test('details show the prices, and the health with its reason and when the next 
 	assert.match(spare, /prices\s+- \(requests cost \$0, marked "no price"; e sets them\)/);
 	assert.match(spare, /health\s+- \(not measured/);
 	assert.ok(!spare.includes('retry at'));
+});
+
+test('after adding, "Press t to test it" tests the new channel, wherever the cursor was', async () => {
+	const existing = [channel('alpha'), channel('beta')];
+	const added = channel('new-one');
+	const tested: string[] = [];
+	const status = statusLog();
+	const actions: ChannelsPaneProps['actions'] = {
+		...props({}).actions,
+		addChannel: async () => added,
+		testChannel: async ref => (tested.push(ref), {channel: added, result: {ok: true, latencyMs: 5, models: 1}}),
+	};
+	const {stdin, lastFrame, rerender} = renderTui(<ChannelsPane {...props({channels: existing, actions, onStatus: status.report})} />);
+	await press(stdin, keys.down, 'n');
+	await frameWith(lastFrame, 'New channel');
+	await press(stdin, keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.enter);
+	await frameWith(() => status.last()?.text, 'Channel "new-one" added. Press t to test it.');
+	rerender(<ChannelsPane {...props({channels: [existing[0]!, added, existing[1]!], actions, onStatus: status.report})} />);
+	await press(stdin, 't');
+	await frameWith(() => status.last()?.text, 'Channel "new-one" answered in 5 ms (1 model listed).');
+	assert.deepEqual(tested, ['ch_new-one']);
 });

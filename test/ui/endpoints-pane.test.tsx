@@ -17,6 +17,8 @@ const noTools: EndpointsPaneProps['actions'] = {
 	takeoverStatus: async () => [],
 	applyTakeover: async () => assert.fail('unexpected'),
 	undoTakeover: async () => assert.fail('unexpected'),
+	previewTakeover: async () => [],
+	checkTakeover: async () => assert.fail('unexpected'),
 };
 
 function props(overrides: Partial<EndpointsPaneProps>): EndpointsPaneProps {

@@ -101,7 +101,8 @@ test('a limit the service refuses is shown in the form, which stays open with wh
 		const {stdin, lastFrame} = renderTui(<KeysPane {...props({actions: real.actions})} />);
 		await press(stdin, 'n', ...'agent', keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.down, keys.enter, ...'sixty');
 		await press(stdin, keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.enter);
-		const frame = await frameWith(lastFrame, /Invalid --rpm "sixty": give a whole number above 0, or "none" to remove the limit\./);
+		const frame = await frameWith(lastFrame, /Requests\/min: "sixty" is not a whole number above 0\. Type one, or leave the field empty for\s+│\n│ no limit\./);
+		assert.doesNotMatch(frame, /--rpm/);
 		assert.match(frame, /New virtual key/);
 		assert.equal(callsOf(real.calls, 'createKey').length, 1);
 		assert.deepEqual(await listKeys(real.store), [], 'nothing was created');

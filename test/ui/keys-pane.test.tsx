@@ -100,7 +100,7 @@ test('a paste that reaches a text field as one input ("laptop\\r") is typed, the
 		const {stdin, raw, lastFrame} = renderTui(<KeysPane {...props({actions: real.actions})} />);
 		await press(stdin, 'n');
 		await frameWith(lastFrame, 'New virtual key');
-		raw.write('laptop\rmy laptop\r'); // straight into Ink, without the pacer: one input for ink-text-input
+		raw.write('laptop\rmy laptop\r'); // straight into Ink, without the pacer: one input for the text field
 		const frame = await frameWith(lastFrame, /Space toggles/);
 		assert.match(frame, /Name {9}laptop +│/, 'the line break is not in the value');
 		assert.match(frame, /Description  my laptop +│/);

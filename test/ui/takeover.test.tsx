@@ -1,18 +1,19 @@
 /** @jsxRuntime automatic @jsxImportSource react */
 /**
- * Takeover from the Endpoints pane, with the real service in a temporary HOME: keypresses apply and
- * undo (the tools' files change, and change back), and a tool connected elsewhere is overwritten
- * only after a question.
+ * Takeover from the Endpoints pane, with the real service in a temporary HOME: `a` opens a form
+ * (key, model, a preview of the lines written), submitting writes the files and runs the live
+ * check, and `u` gives the files back byte for byte. The key chosen with ←/→ is for the snippets.
  */
 import {test, before, after, afterEach} from 'node:test';
 import assert from 'node:assert/strict';
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {cleanup} from 'ink-testing-library';
 import {EndpointsPane, type EndpointsPaneProps} from '../../source/ui/panes/endpoints-pane.js';
 import {addChannel} from '../../source/services/channels.js';
 import {createKey} from '../../source/services/keys.js';
+import {applyTakeover, type LiveCheck} from '../../source/services/takeover/index.js';
 import {fakeClipboard, frameWith, keys, press, recordedActions, renderTui, statusLog} from './helpers.js';
 import {listKeys} from '../../source/store/keys.js';
 
@@ -24,7 +25,7 @@ before(() => {
 	home = mkdtempSync(join(tmpdir(), 'gateway-tui-home-'));
 	process.env.HOME = home;
 	// Variables that would change what the tools read, or add warnings.
-	for (const name of ['CODEX_HOME', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GEMINI_BASE_URL']) delete process.env[name];
+	for (const name of ['CODEX_HOME', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GEMINI_BASE_URL', 'GEMINI_CLI_TRUST_WORKSPACE']) delete process.env[name];
 });
 after(() => {
 	process.env = saved;
@@ -35,101 +36,137 @@ afterEach(() => {
 	for (const dir of ['.claude', '.codex', '.gemini']) rmSync(join(home, dir), {recursive: true, force: true});
 });
 
-async function setup(overrides: Partial<EndpointsPaneProps> = {}) {
+const answered: LiveCheck = {ok: true, status: 200, latencyMs: 12, model: 'claude-sonnet-4-5', text: 'answered in 12 ms'};
+
+async function setup(check: LiveCheck = answered, overrides: Partial<EndpointsPaneProps> = {}) {
 	const real = await recordedActions();
-	await addChannel(real.store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant-real', models: 'claude-sonnet-4-5'});
+	await addChannel(real.store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant-real', models: 'claude-sonnet-4-5,claude-haiku-4-5'});
+	await addChannel(real.store, {name: 'openai', format: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-real', models: 'gpt-4o-mini'});
 	const status = statusLog();
-	const captures: boolean[] = [];
-	const props: EndpointsPaneProps = {keys: [], channels: [], baseUrl: gateway, clipboard: fakeClipboard(), actions: real.actions, onStatus: status.report, onCapture: captured => captures.push(captured), active: true, width: 100, height: 24, ...overrides};
-	return {real, status, captures, props};
+	const checks: string[] = [];
+	const actions = {...real.actions, checkTakeover: async (tool: string) => (checks.push(tool), check)};
+	const props: EndpointsPaneProps = {keys: [], channels: [], baseUrl: gateway, clipboard: fakeClipboard(), actions, onStatus: status.report, onCapture: () => {}, active: true, width: 100, height: 30, ...overrides};
+	return {real, status, checks, props};
 }
 
 const down = (times: number) => Array.from({length: times}, () => keys.down);
 const read = (path: string) => readFileSync(join(home, path), 'utf8');
 
-test('the tools are listed with their state; a applies to the selected tool and u puts its file back', async () => {
+test('a opens a form with its own key, the models it may use and a preview; submitting writes the model and checks it live; u restores the file byte for byte', async () => {
 	mkdirSync(join(home, '.claude'));
-	const original = '{\n  "theme": "dark",\n  "env": {\n    "DISABLE_TELEMETRY": "1"\n  }\n}\n';
+	const original = '{\n  "theme": "dark",\n  "env": { "FOO": "bar" }\n}\n';
 	writeFileSync(join(home, '.claude', 'settings.json'), original);
-	const {real, status, props} = await setup();
+	const {real, status, checks, props} = await setup();
 	try {
-		const {stdin, lastFrame} = renderTui(<EndpointsPane {...props} />);
-		const listed = await frameWith(lastFrame, 'Claude Code: not taken over');
-		assert.match(listed, /Codex: not detected/);
-		assert.match(listed, /Gemini CLI: not detected/);
-
+		const {stores} = {stores: await import('../../source/store/channels.js')};
+		const channels = await stores.listChannels(real.store);
+		const {stdin, lastFrame} = renderTui(<EndpointsPane {...props} channels={channels} />);
+		await frameWith(lastFrame, 'Claude Code: not taken over');
 		await press(stdin, ...down(7));
-		await frameWith(lastFrame, /a points it at the gateway with the key takeover-claude/);
+		await frameWith(lastFrame, /a takes it over \(choose its key and model\)/);
 		await press(stdin, 'a');
-		await frameWith(() => status.last()?.text, /now uses the gateway/);
-		assert.equal(status.last()!.text, 'Claude Code now uses the gateway (key takeover-claude, just created); backup: ~/.claude/settings.json.bak');
+		const form = await frameWith(lastFrame, 'env.ANTHROPIC_MODEL = claude-sonnet-4-5');
+		assert.match(form, /Take over Claude Code/);
+		assert.match(form, /takeover-claude \(its own, made now\)/);
+		assert.match(form, /Writes ~\/\.claude\/settings\.json/);
+		assert.match(form, /env\.ANTHROPIC_AUTH_TOKEN = <key takeover-claude>/);
+		assert.match(form, /env\.ANTHROPIC_DEFAULT_HAIKU_MODEL = claude-haiku-4-5/);
+		assert.doesNotMatch(form, /--model|--key/);
+
+		await press(stdin, keys.enter);
+		const models = await frameWith(lastFrame, /› Model\s+› claude-sonnet-4-5/);
+		assert.match(models, /^│\s+claude-haiku-4-5\s+│$/m);
+		assert.match(models, /^│\s+gpt-4o-mini\s+│$/m);
+		await press(stdin, keys.enter, keys.enter, keys.enter);
+		await frameWith(() => status.last()?.text, /answered/);
+		assert.equal(status.last()!.text, 'Claude Code now uses the gateway (key takeover-claude, just created, model claude-sonnet-4-5) and answered in 12 ms. Backup: ~/.claude/settings.json.bak.');
+		assert.deepEqual(checks, ['claude']);
 		const [key] = await listKeys(real.store);
-		const settings = JSON.parse(read('.claude/settings.json')) as {theme: string; env: Record<string, string>};
-		assert.deepEqual(settings, {theme: 'dark', env: {DISABLE_TELEMETRY: '1', ANTHROPIC_BASE_URL: gateway, ANTHROPIC_AUTH_TOKEN: key!.secret}});
+		const settings = JSON.parse(read('.claude/settings.json')) as {env: Record<string, string>};
+		assert.deepEqual(settings.env, {FOO: 'bar', ANTHROPIC_BASE_URL: gateway, ANTHROPIC_AUTH_TOKEN: key!.secret, ANTHROPIC_MODEL: 'claude-sonnet-4-5', ANTHROPIC_DEFAULT_HAIKU_MODEL: 'claude-haiku-4-5'});
 		assert.equal(read('.claude/settings.json.bak'), original);
-		const shown = await frameWith(lastFrame, 'Claude Code: taken over');
-		assert.match(shown, /points at\s+http:\/\/127\.0\.0\.1:11580/);
+		assert.equal(statSync(join(home, '.claude', 'settings.json.bak')).mode & 0o777, 0o600);
+		const shown = await frameWith(lastFrame, /live check\s+answered in 12 ms/);
+		assert.match(shown, /model\s+claude-sonnet-4-5/);
+		assert.doesNotMatch(shown, /No model is set/);
 
 		await press(stdin, 'u');
 		await frameWith(() => status.last()?.text, /no longer uses the gateway/);
-		assert.equal(status.last()!.text, 'Claude Code no longer uses the gateway: restored ~/.claude/settings.json. Backup left: ~/.claude/settings.json.bak.');
-		assert.deepEqual(JSON.parse(read('.claude/settings.json')), JSON.parse(original));
+		assert.equal(read('.claude/settings.json'), original, 'byte for byte');
 		await frameWith(lastFrame, 'Claude Code: not taken over');
-		assert.deepEqual(real.calls.filter(call => call.name !== 'takeoverStatus').map(call => call.name), ['applyTakeover', 'undoTakeover']);
 	} finally {
 		await real.close();
 	}
 });
 
-test('connected elsewhere: a asks first; n leaves the file alone, y overwrites it (force)', async () => {
-	mkdirSync(join(home, '.gemini'));
-	const env = '# my own proxy\nGOOGLE_GEMINI_BASE_URL=http://proxy.example:8080\n';
-	writeFileSync(join(home, '.gemini', '.env'), env);
-	const {real, status, captures, props} = await setup();
-	try {
-		const {stdin, lastFrame} = renderTui(<EndpointsPane {...props} />);
-		await frameWith(lastFrame, 'Gemini CLI: elsewhere');
-		await press(stdin, ...down(9));
-		await frameWith(lastFrame, /state\s+connected elsewhere/);
-		await press(stdin, 'a');
-		await frameWith(lastFrame, 'Gemini CLI points at http://proxy.example:8080. Point it at this gateway instead?');
-		await press(stdin, 'n');
-		await frameWith(() => status.last()?.text, 'Left Gemini CLI as it was.');
-		assert.equal(read('.gemini/.env'), env);
-		assert.ok(!real.calls.some(call => call.name === 'applyTakeover'));
-
-		await press(stdin, 'a');
-		await frameWith(lastFrame, 'Point it at this gateway instead?');
-		await press(stdin, 'y');
-		await frameWith(() => status.last()?.text, /now uses the gateway/);
-		assert.match(status.last()!.text, /^Gemini CLI now uses the gateway \(key takeover-gemini, just created\); backup: ~\/\.gemini\/\.env\.bak; new file: ~\/\.gemini\/settings\.json$/);
-		const call = real.calls.find(item => item.name === 'applyTakeover')!;
-		assert.deepEqual(call.args, ['gemini', {gatewayUrl: gateway, key: undefined, force: true}]);
-		assert.match(read('.gemini/.env'), /^# my own proxy\nGOOGLE_GEMINI_BASE_URL=http:\/\/127\.0\.0\.1:11580\nGEMINI_API_KEY=sk-gtui-/);
-		assert.deepEqual(captures, [true, false, true, false], 'global keys pause while the question is open');
-		await frameWith(lastFrame, 'Gemini CLI: taken over');
-	} finally {
-		await real.close();
-	}
-});
-
-test('a takes the key chosen with ←/→; on a snippet, a and u only say what they are for', async () => {
+test('←/→ does not change the takeover key; the form does, and limits the models to what that key may use', async () => {
 	const {real, status, props} = await setup();
 	try {
-		const laptop = await createKey(real.store, {name: 'laptop'});
-		const {stdin, lastFrame} = renderTui(<EndpointsPane {...props} keys={[laptop]} />);
+		const laptop = await createKey(real.store, {name: 'laptop', models: ['gpt-4o-mini']});
+		const channels = await (await import('../../source/store/channels.js')).listChannels(real.store);
+		const {stdin, lastFrame} = renderTui(<EndpointsPane {...props} keys={[laptop]} channels={channels} />);
 		await frameWith(lastFrame, 'Codex: not detected');
-		await press(stdin, 'a', 'u');
-		assert.match(status.last()!.text, /Choose Claude Code, Codex or Gemini CLI/);
-		assert.ok(!real.calls.some(call => call.name === 'applyTakeover' || call.name === 'undoTakeover'));
-
-		await press(stdin, keys.right, ...down(8));
-		await frameWith(lastFrame, 'a points it at the gateway with the key "laptop"');
-		await press(stdin, 'a');
-		await frameWith(() => status.last()?.text, /now uses the gateway/);
-		assert.equal(status.last()!.text, 'Codex now uses the gateway (key laptop); new file: ~/.codex/config.toml');
+		await press(stdin, keys.right, keys.left, ...down(8), 'a');
+		await frameWith(lastFrame, 'Take over Codex');
+		assert.match(lastFrame()!, /Key\s+.*takeover-codex \(its own, made now\)/);
+		await press(stdin, keys.down);
+		const chosen = await frameWith(lastFrame, /experimental_bearer_token = <key laptop>/);
+		assert.match(chosen, /model = gpt-4o-mini/);
+		await press(stdin, keys.enter, keys.enter, keys.enter);
+		await frameWith(() => status.last()?.text, /answered/);
+		assert.match(status.last()!.text, /^Codex now uses the gateway \(key laptop, model gpt-4o-mini\) and answered in 12 ms\.$/);
 		assert.match(read('.codex/config.toml'), new RegExp(`experimental_bearer_token = "${laptop.secret}"`));
-		assert.ok(existsSync(join(home, '.codex', 'config.toml')));
+		assert.match(read('.codex/config.toml'), /^model = "gpt-4o-mini"$/m);
+	} finally {
+		await real.close();
+	}
+});
+
+test('a failed live check says so in red with what to do next; a tool connected elsewhere is replaced from the form', async () => {
+	mkdirSync(join(home, '.gemini'));
+	writeFileSync(join(home, '.gemini', '.env'), '# my own proxy\nGOOGLE_GEMINI_BASE_URL=http://proxy.example:8080\n');
+	const failed: LiveCheck = {ok: false, status: 404, latencyMs: 5, model: 'claude-sonnet-4-5', text: '404: No enabled channel serves the model "x"'};
+	const {real, status, props} = await setup(failed);
+	try {
+		const channels = await (await import('../../source/store/channels.js')).listChannels(real.store);
+		const {stdin, lastFrame} = renderTui(<EndpointsPane {...props} channels={channels} />);
+		await frameWith(lastFrame, 'Gemini CLI: elsewhere');
+		await press(stdin, ...down(9), 'a');
+		const form = await frameWith(lastFrame, 'GEMINI_MODEL = claude-sonnet-4-5');
+		assert.match(form, /Gemini CLI points at http:\/\/proxy\.example:8080 now: this replaces it/);
+		assert.match(form, /Folders\s+trusted folders only/);
+		await press(stdin, keys.enter, keys.enter, keys.down, keys.enter);
+		await frameWith(lastFrame, 'security.folderTrust.enabled = false');
+		await press(stdin, keys.enter);
+		await frameWith(() => status.last()?.text, /live check failed/);
+		assert.equal(status.last()!.kind, 'error');
+		assert.match(status.last()!.text, /^Gemini CLI now points at the gateway \(key takeover-gemini, just created, model claude-sonnet-4-5\), but the live check failed \(HTTP 404\): see the tool's details here\./);
+		assert.match(read('.gemini/.env'), /^# my own proxy\nGOOGLE_GEMINI_BASE_URL=http:\/\/127\.0\.0\.1:11580\nGEMINI_API_KEY=sk-gtui-/);
+		assert.deepEqual(JSON.parse(read('.gemini/settings.json')), {security: {auth: {selectedType: 'gemini-api-key'}, folderTrust: {enabled: false}}});
+		const shown = await frameWith(lastFrame, /live check\s+404: No enabled channel serves the model "x"\. Press a/);
+		assert.match(shown, /› Gemini CLI: taken over/, 'the tool stays selected');
+		assert.doesNotMatch(shown, /only in folders you trust/);
+	} finally {
+		await real.close();
+	}
+});
+
+test('the no-model warning comes from the file: shown after a takeover without a model, gone once one is set', async () => {
+	mkdirSync(join(home, '.claude'));
+	const {real, props} = await setup();
+	try {
+		await applyTakeover(real.store, 'claude', {gatewayUrl: gateway, dataDir: real.store.home});
+		const channels = await (await import('../../source/store/channels.js')).listChannels(real.store);
+		const {stdin, lastFrame, rerender} = renderTui(<EndpointsPane {...props} channels={channels} />);
+		await press(stdin, ...down(7));
+		const warned = await frameWith(lastFrame, /No model is set/);
+		assert.match(warned, /Press a to choose/);
+		assert.doesNotMatch(warned, /--model/);
+		await applyTakeover(real.store, 'claude', {gatewayUrl: gateway, dataDir: real.store.home, model: 'claude-sonnet-4-5'});
+		// The pane re-reads the files each time it is shown.
+		rerender(<EndpointsPane {...props} channels={channels} active={false} />);
+		rerender(<EndpointsPane {...props} channels={channels} />);
+		await frameWith(lastFrame, frame => /model\s+claude-sonnet-4-5/.test(frame) && !frame.includes('No model is set'));
 	} finally {
 		await real.close();
 	}

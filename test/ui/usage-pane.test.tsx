@@ -86,7 +86,9 @@ test('↓ selects a request and Enter shows it in full, with its error; Esc goes
 	assert.match(details, /request\s+POST \/v1\/chat\/completions/);
 	assert.match(details, /status\s+401 error/);
 	await press(stdin, keys.escape);
-	await frameWith(lastFrame, 'Live requests');
+	await frameWith(lastFrame, 'Paused on a request · g or Esc: back to live');
+	await press(stdin, keys.escape);
+	await frameWith(lastFrame, 'Live requests, newest first');
 });
 
 test('totals and tables show the cost; tokens without a price are marked "no price"', () => {
@@ -106,4 +108,43 @@ test('totals and tables show the cost; tokens without a price are marked "no pri
 	const allTime = renderTui(<UsagePane usage={{...costs, today: costs.all}} log={[]} source="stored" active width={110} height={22} />).lastFrame()!;
 	assert.match(allTime, /ci\s+2\s+0\s+1k\s+100\s+no price/);
 	assert.match(allTime, /llama3\.2\s+2\s+0\s+1k\s+100\s+no price/);
+});
+
+test('the log follows the newest until the user moves; then it stays put, counts what arrived ("3 new ↑"), and g goes back to live', async () => {
+	const older = Array.from({length: 30}, (_, index) => finished(`r${index}`, {model: `model-${index}`})).reverse();
+	const view = (log: readonly RequestFinished[]) => <UsagePane usage={usage} log={log} source="stored" active width={110} height={22} />;
+	const {stdin, lastFrame, rerender} = renderTui(view(older));
+	assert.match(lastFrame()!, /Live requests, newest first/);
+	assert.match(lastFrame()!, /model-29/);
+	assert.match(lastFrame()!, /↓ \d+ more/, 'rows out of sight are counted');
+
+	await press(stdin, keys.down, keys.down);
+	await frameWith(lastFrame, 'Paused on a request');
+	const newer = [finished('n3', {model: 'model-new-3'}), finished('n2', {model: 'model-new-2'}), finished('n1', {model: 'model-new-1'}), ...older];
+	rerender(view(newer));
+	const paused = await frameWith(lastFrame, '3 new ↑');
+	assert.doesNotMatch(paused, /model-new-3/, 'the view stays on the chosen request');
+
+	await press(stdin, 'g');
+	const live = await frameWith(lastFrame, 'Live requests, newest first');
+	assert.match(live, /model-new-3/);
+	assert.doesNotMatch(live, /new ↑/);
+});
+
+test('/ filters the log by key, model, channel or status; Esc clears the filter', async () => {
+	const log = [finished('a', {status: 429, outcome: 'error', model: 'gpt-4o'}), finished('b', {keyName: 'ci', model: 'claude-sonnet-4-5', channelName: 'anthropic'}), finished('c', {model: 'gemini-2.5-flash'})];
+	const captured: boolean[] = [];
+	const {stdin, lastFrame} = renderTui(<UsagePane usage={usage} log={log} source="stored" active width={110} height={22} onCapture={on => captured.push(on)} />);
+	await press(stdin, '/', ...'4xx');
+	const filtered = await frameWith(lastFrame, /Filter \/ 4xx/);
+	assert.match(filtered, /gpt-4o\s/);
+	assert.doesNotMatch(filtered, /claude-sonnet|gemini-2\.5/);
+	await press(stdin, '\u0015', ...'ci anthropic', keys.enter);
+	const byKey = await frameWith(lastFrame, 'filter "ci anthropic": 1 of 3');
+	assert.match(byKey, /claude-sonnet-4-5/);
+	assert.doesNotMatch(byKey, /gemini-2\.5|429/);
+	await press(stdin, '/', keys.escape);
+	const cleared = await frameWith(lastFrame, /Live requests, newest first\s/);
+	assert.match(cleared, /gemini-2\.5-flash/);
+	assert.deepEqual(captured, [true, false, true, false], 'global keys pause while the filter is typed');
 });

@@ -3,7 +3,7 @@
  * and which settings apply writes. The flows (status, apply, undo) are the same for all three.
  */
 import {assertNever} from '../../base/ir.js';
-import type {ConfigDoc, KeyPath} from './config-doc.js';
+import type {ConfigDoc, KeyPath, Scalar} from './config-doc.js';
 import type {Context} from './context.js';
 import {dotenvDoc} from './dotenv-doc.js';
 import {readText} from './files.js';
@@ -19,7 +19,7 @@ export type ToolFile = {readonly id: string; readonly path: string; readonly kin
 export type Docs = ReadonlyMap<string, ConfigDoc>;
 
 /** One setting apply writes; `value: null` clears a setting that would win over the gateway's. */
-export type Desired = {readonly file: string; readonly key: KeyPath; readonly value: string | null; readonly reason?: string};
+export type Desired = {readonly file: string; readonly key: KeyPath; readonly value: Scalar | null; readonly reason?: string};
 
 export type Inspection = {
 	state: Exclude<ToolState, 'not-detected'>;
@@ -30,7 +30,10 @@ export type Inspection = {
 	warnings: string[];
 };
 
-export type Wanted = {readonly gateway: string; readonly secret: string; readonly model?: string};
+export type Wanted = {readonly gateway: string; readonly secret: string; readonly model?: string; readonly fastModel?: string; readonly allFolders?: boolean};
+
+/** What a tool will send, as its files say now: the base URL, the key and the model (for the live check). */
+export type Connection = {readonly baseUrl: string | null; readonly secret: string | null; readonly model: string | null};
 
 export interface ToolAdapter {
 	readonly tool: TakeoverTool;
@@ -41,6 +44,8 @@ export interface ToolAdapter {
 	desired(wanted: Wanted): Desired[];
 	/** Settings that would override the gateway's and are cleared only with `force`. */
 	conflicts(docs: Docs): Desired[];
+	/** The address, key and model the tool's files hold now. */
+	connection(docs: Docs): Connection;
 	/** Whether `value` is recognisably one apply wrote (used by undo when its record is missing). */
 	ours(entry: Desired, value: unknown, docs: Docs, ctx: Context): boolean;
 }

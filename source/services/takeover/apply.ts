@@ -11,8 +11,8 @@ import {keyName, type KeyPath, type Scalar} from './config-doc.js';
 import {resolveContext, type Context} from './context.js';
 import {backup, exists, writeAtomic} from './files.js';
 import {checkGateway, servedModels, takeoverKey} from './gateway-check.js';
-import {findEntry, mergeRecord, readRecord, writeRecord, type RecordEntry, type TakeoverRecord} from './records.js';
-import {adapters, statusOf} from './status.js';
+import {findEntry, mergeRecord, readRecord, textHash, writeRecord, type RecordEntry, type TakeoverRecord} from './records.js';
+import {adapters, noModelPrefix, noModelWarning, statusOf} from './status.js';
 import {takeoverTitles, type ApplyOptions, type ApplyResult, type FileChange, type TakeoverTool} from './types.js';
 
 /** Connected elsewhere needs force, unless the address is one an earlier apply wrote (another port of ours). */
@@ -64,23 +64,33 @@ function plan(settings: readonly Desired[], docs: Docs, earlier: TakeoverRecord 
 	return planned;
 }
 
-/** Backs up and writes every document that changed; returns the files written. */
-async function write(docs: Docs): Promise<Map<string, string | null>> {
-	const written = new Map<string, string | null>();
+type Written = {readonly backup: string | null; readonly original: string | null | undefined; readonly written: string};
+
+/**
+ * Backs up and writes every document that changed; returns the files written. A file gets one backup,
+ * at its first takeover (mode 0600: it may hold the user's own keys); later applies add none. The
+ * text before the first takeover is kept for undo while the file still holds what apply wrote.
+ */
+async function write(docs: Docs, earlier: TakeoverRecord | null): Promise<Map<string, Written>> {
+	const written = new Map<string, Written>();
 	for (const doc of docs.values()) {
 		if (!doc.changed) continue;
 		const text = doc.render();
-		const copy = doc.original === null ? null : await backup(doc.file);
+		const before = earlier?.files.find(file => file.path === doc.file);
+		const copy = doc.original === null || (before && before.backups.length > 0) ? null : await backup(doc.file);
+		const original = before === undefined ? doc.original : before.written === textHash(doc.original) ? before.original : undefined;
 		await writeAtomic(doc.file, text);
-		written.set(doc.file, copy);
+		written.set(doc.file, {backup: copy, original, written: textHash(text)});
 	}
 	return written;
 }
 
-function modelWarning(title: string, model: string | null, served: readonly string[]): string[] {
-	if (model === null) return [`No model is set: ${title} asks for its own default model, which an enabled channel must serve. Run again with --model NAME (one of ${served.join(', ')}) to choose.`];
-	if (served.includes(model)) return [];
-	return [`${title} asks for the model "${model}" (from its config), which no enabled channel serves: run again with --model NAME (one of ${served.join(', ')}).`];
+/** The status says when no model is set; on the command line, also how to choose one. */
+function modelWarnings(title: string, model: string | null, served: readonly string[], warnings: readonly string[]): string[] {
+	const others = warnings.filter(line => !line.startsWith(noModelPrefix));
+	if (model === null) return [...others, `${noModelWarning(title)} Run again with --model NAME (one of ${served.join(', ')}) to choose.`];
+	if (served.includes(model)) return others;
+	return [...others, `${title} asks for the model "${model}" (from its config), which no enabled channel serves: run again with --model NAME (one of ${served.join(', ')}).`];
 }
 
 export async function applyTakeover(store: Store, tool: TakeoverTool, options: ApplyOptions = {}): Promise<ApplyResult> {
@@ -93,15 +103,17 @@ export async function applyTakeover(store: Store, tool: TakeoverTool, options: A
 	refuseElsewhere(adapter, docs, ctx, force, earlier);
 	const conflicts = adapter.conflicts(docs);
 	refuseConflicts(adapter, conflicts, force);
-	const settings = (secret: string) => [...conflicts, ...adapter.desired({gateway: ctx.gateway, secret, model})];
+	const fastModel = options.fastModel?.trim() || undefined;
+	const settings = (secret: string) => [...conflicts, ...adapter.desired({gateway: ctx.gateway, secret, model, fastModel, allFolders: options.allFolders})];
 	// A dry run on a second copy: a value that cannot be replaced fails here, before a key is created.
 	plan(settings('sk-gtui-dry-run'), await loadDocs(adapter.files(ctx)), earlier);
 	await checkGateway(store, tool, model);
-	const {key, created} = await takeoverKey(store, tool, options.key, model);
+	if (fastModel !== model) await checkGateway(store, tool, fastModel);
+	const {key, created} = await takeoverKey(store, tool, options.key, model, fastModel);
 	const planned = plan(settings(key.secret), docs, earlier);
 	const createdDir = (await exists(adapter.configDir(ctx))) ? null : adapter.configDir(ctx);
-	const written = await write(docs);
-	const files = [...planned.changes.values()].filter(change => written.has(change.path)).map(change => ({...change, backup: written.get(change.path) ?? null}));
+	const written = await write(docs, earlier);
+	const files = [...planned.changes.values()].filter(change => written.has(change.path)).map(change => ({...change, backup: written.get(change.path)?.backup ?? null}));
 	const record = await writeRecord(
 		ctx.dataDir,
 		mergeRecord(earlier, {
@@ -111,12 +123,15 @@ export async function applyTakeover(store: Store, tool: TakeoverTool, options: A
 			keyName: key.name,
 			appliedAt: new Date().toISOString(),
 			createdDir,
-			files: files.map(change => ({path: change.path, created: change.created, backups: change.backup ? [change.backup] : []})),
+			files: files.map(change => {
+				const {original, written: hash} = written.get(change.path)!;
+				return {path: change.path, created: change.created, backups: change.backup ? [change.backup] : [], ...(original === undefined ? {} : {original}), written: hash};
+			}),
 			containers: planned.containers,
 			entries: planned.entries,
 		}),
 	);
 	const status = await statusOf(adapter, ctx);
-	const warnings = [...status.warnings, ...modelWarning(takeoverTitles[tool], status.model, await servedModels(store))];
+	const warnings = modelWarnings(takeoverTitles[tool], status.model, await servedModels(store), status.warnings);
 	return {tool, title: takeoverTitles[tool], gatewayUrl: ctx.gateway, keyName: key.name, keyCreated: created, model: status.model, files, record, warnings};
 }

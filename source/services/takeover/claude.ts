@@ -18,7 +18,7 @@ function warnings(docs: Docs, ctx: Context): string[] {
 	const settings = docOf(docs, file);
 	const out: string[] = [];
 	if (nonEmpty(settings.get(env('ANTHROPIC_API_KEY')))) {
-		out.push(`env.ANTHROPIC_API_KEY in ${settings.file} wins over the gateway's key: run \`gateway-tui takeover apply claude --force\` to clear it.`);
+		out.push(`env.ANTHROPIC_API_KEY in ${settings.file} wins over the gateway's key: take over again and let it be cleared (undo puts it back).`);
 	}
 	if (nonEmpty(ctx.env.ANTHROPIC_API_KEY)) out.push('ANTHROPIC_API_KEY is set in this environment and may win over the gateway\'s key: unset it in your shell profile.');
 	if (nonEmpty(settings.get(['apiKeyHelper']))) out.push(`apiKeyHelper in ${settings.file} supplies another key: remove it for the gateway's key to be used.`);
@@ -42,13 +42,20 @@ export const claude: ToolAdapter = {
 			warnings: state === 'taken-over' ? warnings(docs, ctx) : [],
 		};
 	},
-	desired({gateway, secret, model}) {
+	desired({gateway, secret, model, fastModel}) {
 		const out: Desired[] = [
 			{file, key: env('ANTHROPIC_BASE_URL'), value: gateway},
 			{file, key: env('ANTHROPIC_AUTH_TOKEN'), value: secret},
 		];
-		if (model) out.push({file, key: env('ANTHROPIC_MODEL'), value: model}, {file, key: env('ANTHROPIC_DEFAULT_HAIKU_MODEL'), value: model});
+		if (model) out.push({file, key: env('ANTHROPIC_MODEL'), value: model});
+		const fast = fastModel || model;
+		if (fast) out.push({file, key: env('ANTHROPIC_DEFAULT_HAIKU_MODEL'), value: fast});
 		return out;
+	},
+	connection(docs) {
+		const settings = docOf(docs, file);
+		const text = (value: unknown) => (nonEmpty(value) ? value : null);
+		return {baseUrl: text(settings.get(env('ANTHROPIC_BASE_URL'))), secret: text(settings.get(env('ANTHROPIC_AUTH_TOKEN'))), model: text(settings.get(env('ANTHROPIC_MODEL')) ?? settings.get(['model']))};
 	},
 	conflicts(docs) {
 		const settings = docOf(docs, file);

@@ -62,6 +62,11 @@ export const codex: ToolAdapter = {
 		if (model) out.push({file, key: ['model'], value: model});
 		return out;
 	},
+	connection(docs) {
+		const config = docOf(docs, file);
+		const text = (value: unknown) => (nonEmpty(value) ? value : null);
+		return {baseUrl: text(selected(docs).address), secret: text(config.get(provider('experimental_bearer_token'))), model: text(config.get(['model']))};
+	},
 	conflicts(docs) {
 		const config = docOf(docs, file);
 		if (!nonEmpty(config.get(provider('env_key')))) return [];

@@ -35,7 +35,7 @@ function stamp(date: Date): string {
 }
 
 /**
- * Copies `file` to `<file>.bak`, or, when that exists, to `<file>.<timestamp>.bak` (then `-2`, `-3`…):
+ * Copies `file` to `<file>.bak` (mode 0600: it may hold the user's own keys), or, when that exists, to `<file>.<timestamp>.bak` (then `-2`, `-3`…):
  * an earlier backup is never overwritten (COPYFILE_EXCL makes sure of it).
  */
 export async function backup(file: string, now = new Date()): Promise<string> {
@@ -44,6 +44,7 @@ export async function backup(file: string, now = new Date()): Promise<string> {
 		const target = candidates[attempt] ?? `${file}.${stamp(now)}-${attempt}.bak`;
 		try {
 			await copyFile(file, target, constants.COPYFILE_EXCL);
+			await chmod(target, 0o600);
 			return target;
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {

@@ -37,7 +37,7 @@ export async function servedModels(store: Store): Promise<string[]> {
 export const takeoverKeyName = (tool: TakeoverTool) => `takeover-${tool}`;
 
 /** The key named with --key, else `takeover-<tool>` (reused when it exists and is active, created when missing). */
-export async function takeoverKey(store: Store, tool: TakeoverTool, ref: string | undefined, model: string | undefined): Promise<{key: KeyRecord; created: boolean}> {
+export async function takeoverKey(store: Store, tool: TakeoverTool, ref: string | undefined, model: string | undefined, fastModel?: string): Promise<{key: KeyRecord; created: boolean}> {
 	const name = takeoverKeyName(tool);
 	const existing = ref === undefined ? (await listKeys(store)).find(key => key.name === name) : await findKey(store, ref);
 	if (!existing) {
@@ -46,11 +46,13 @@ export async function takeoverKey(store: Store, tool: TakeoverTool, ref: string 
 	}
 	const state = keyState(existing);
 	if (state !== 'active') {
-		const fix = ref === undefined ? `delete it with \`gateway-tui keys delete ${name}\` (a new one is then created)` : 'give another key';
-		throw new UserError(`The key "${existing.name}" is ${state}, so the gateway would refuse ${takeoverTitles[tool]}: ${fix}, or pass --key NAME.`);
+		const fix = ref === undefined ? `delete it (\`gateway-tui keys delete ${name}\`, or d in the Keys pane) and a new one is made` : 'choose another key';
+		throw new UserError(`The key "${existing.name}" is ${state}, so the gateway would refuse ${takeoverTitles[tool]}: ${fix}.`);
 	}
-	if (model !== undefined && existing.models.length > 0 && !existing.models.includes(model)) {
-		throw new UserError(`The key "${existing.name}" may not use the model "${model}" (it allows ${existing.models.join(', ')}): pass another --model or --key.`);
+	for (const name of [model, fastModel]) {
+		if (name !== undefined && existing.models.length > 0 && !existing.models.includes(name)) {
+			throw new UserError(`The key "${existing.name}" may not use the model "${name}" (it allows ${existing.models.join(', ')}): choose one of those, or another key.`);
+		}
 	}
 	return {key: existing, created: false};
 }

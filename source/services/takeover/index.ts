@@ -5,15 +5,19 @@
  * - takeoverStatus(options) → one ToolStatus per tool
  * - applyTakeover(store, tool, options) → ApplyResult (throws UserError with what to do next)
  * - undoTakeover(tool, options) → UndoResult
+ * - takeoverPreview(tool, options) → the lines apply would write; checkTakeover(tool, options) → one
+ *   request with the written settings through the gateway
  *
  * Pass `dataDir` (the store's home) to undo when the gateway runs with `--home`: the record of what
  * apply replaced lives there. Every refusal is a UserError whose message says what to do next.
  */
 export {applyTakeover} from './apply.js';
+export {checkTakeover, type LiveCheck} from './live-check.js';
 export {codexProviderId} from './codex.js';
+export {takeoverPreview, type PreviewLine, type PreviewOptions} from './preview.js';
 export {takeoverKeyName} from './gateway-check.js';
 export {recordPath} from './records.js';
-export {takeoverStatus} from './status.js';
+export {noModelPrefix, takeoverStatus} from './status.js';
 export {undoTakeover} from './undo.js';
 export {
 	parseTakeoverTool,

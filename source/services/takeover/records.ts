@@ -5,6 +5,7 @@
  * and the data directory is already the place kept private. A second apply keeps the first record's
  * "replaced" values for settings that still hold what the first apply wrote.
  */
+import {createHash} from 'node:crypto';
 import {join} from 'node:path';
 import {z} from 'zod';
 import {UserError} from '../../base/errors.js';
@@ -19,7 +20,7 @@ const entrySchema = z.object({
 	file: z.string(),
 	key: keyPath,
 	/** What apply wrote; null when it cleared the setting. */
-	value: z.string().nullable(),
+	value: scalar.nullable(),
 	/** What was there before; absent when the setting did not exist. */
 	previous: scalar.optional(),
 	/** Its text, where the file's syntax has one worth keeping (a .env line with its quotes and comment). */
@@ -34,17 +35,23 @@ const recordSchema = z.object({
 	appliedAt: z.string(),
 	/** The tool's config directory, when apply had to create it (undo removes it again if empty). */
 	createdDir: z.string().nullable(),
-	files: z.array(z.object({path: z.string(), created: z.boolean(), backups: z.array(z.string())})),
+	/**
+	 * `original`: the file's text before the first apply (null: it did not exist), kept while the file
+	 * holds exactly what apply wrote (`written`, its SHA-256): undo then puts those bytes back.
+	 */
+	files: z.array(z.object({path: z.string(), created: z.boolean(), backups: z.array(z.string()), original: z.string().nullable().optional(), written: z.string().optional()})),
 	/** Objects/tables apply created, removed by undo when left empty. */
 	containers: z.array(z.object({file: z.string(), key: keyPath})),
 	entries: z.array(entrySchema),
 });
 
-export type RecordEntry = {file: string; key: KeyPath; value: string | null; previous?: Scalar; previousSource?: string};
+export type RecordEntry = {file: string; key: KeyPath; value: Scalar | null; previous?: Scalar; previousSource?: string};
 export type TakeoverRecord = Omit<z.infer<typeof recordSchema>, 'entries' | 'containers'> & {
 	entries: RecordEntry[];
 	containers: {file: string; key: KeyPath}[];
 };
+
+export const textHash = (text: string | null) => createHash('sha256').update(text ?? '\u0000').digest('hex');
 
 export const recordPath = (dataDir: string, tool: TakeoverTool) => join(dataDir, 'takeover', `${tool}.json`);
 

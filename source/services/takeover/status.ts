@@ -10,6 +10,10 @@ import {takeoverTitles, takeoverTools, type TakeoverOptions, type TakeoverTool, 
 
 export const adapters: Readonly<Record<TakeoverTool, ToolAdapter>> = {claude, codex, gemini};
 
+export const noModelPrefix = 'No model is set:';
+
+export const noModelWarning = (title: string) => `${noModelPrefix} ${title} asks for its own default model, which the gateway's channels may not serve.`;
+
 export async function statusOf(adapter: ToolAdapter, ctx: Context): Promise<ToolStatus> {
 	const configDir = adapter.configDir(ctx);
 	const files = adapter.files(ctx).map(file => file.path);
@@ -18,7 +22,9 @@ export async function statusOf(adapter: ToolAdapter, ctx: Context): Promise<Tool
 	if (!(await exists(configDir))) return {...base, state: 'not-detected', address: null, model: null, ...rest};
 	try {
 		const {state, address, model, warnings} = adapter.inspect(await loadDocs(adapter.files(ctx)), ctx);
-		return {...base, state, address, model, ...rest, warnings};
+		// Derived from the files as they are now: it goes away once a model is set.
+		const noModel = state === 'taken-over' && model === null ? [noModelWarning(base.title)] : [];
+		return {...base, state, address, model, ...rest, warnings: [...noModel, ...warnings]};
 	} catch (error) {
 		if (!(error instanceof UserError)) throw error;
 		return {...base, state: 'not-taken-over', address: null, model: null, ...rest, problem: error.message};

@@ -43,6 +43,10 @@ export type ApplyOptions = TakeoverOptions & {
 	key?: string;
 	/** The model the tool should ask for; must be served by an enabled channel. */
 	model?: string;
+	/** Claude Code's model for background tasks (ANTHROPIC_DEFAULT_HAIKU_MODEL); default `model`. */
+	fastModel?: string;
+	/** Gemini CLI: work in every folder, not only trusted ones (sets `security.folderTrust.enabled = false`). */
+	allFolders?: boolean;
 	/** Overwrite a tool connected elsewhere, and clear settings that would win over the gateway's key. */
 	force?: boolean;
 };

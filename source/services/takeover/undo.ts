@@ -10,7 +10,7 @@ import {docOf, loadDocs, type Docs, type ToolAdapter} from './adapter.js';
 import {keyName, type ConfigDoc, type KeyPath} from './config-doc.js';
 import {resolveContext, type Context} from './context.js';
 import {exists, removeFile, removeIfEmpty, writeAtomic} from './files.js';
-import {deleteRecord, readRecord, recordPath, type RecordEntry, type TakeoverRecord} from './records.js';
+import {deleteRecord, readRecord, recordPath, textHash, type RecordEntry, type TakeoverRecord} from './records.js';
 import {adapters} from './status.js';
 import {takeoverTitles, type TakeoverOptions, type TakeoverTool, type UndoFile, type UndoResult} from './types.js';
 
@@ -76,6 +76,28 @@ async function write(docs: Docs, record: TakeoverRecord | null, outcome: Outcome
 	}
 }
 
+/**
+ * Files that still hold exactly what apply wrote get their text from before the first takeover back,
+ * byte for byte (or are removed, when apply created them). Returns their paths.
+ */
+async function restoreExactly(docs: Docs, record: TakeoverRecord | null, entries: readonly RecordEntry[], outcome: Outcome): Promise<Set<string>> {
+	const done = new Set<string>();
+	for (const doc of docs.values()) {
+		const file = record?.files.find(item => item.path === doc.file);
+		if (!file || file.original === undefined || file.written !== textHash(doc.original)) continue;
+		const changed = fileOutcome(outcome, doc.file);
+		for (const entry of entries.filter(item => item.file === doc.file)) (entry.previous === undefined ? changed.removed : changed.restored).push(keyName(entry.key));
+		if (file.original === null) {
+			await removeFile(doc.file);
+			changed.deleted = true;
+		} else {
+			await writeAtomic(doc.file, file.original);
+		}
+		done.add(doc.file);
+	}
+	return done;
+}
+
 async function backupsOf(docs: Docs, record: TakeoverRecord | null): Promise<string[]> {
 	if (record) return record.files.flatMap(file => file.backups);
 	const found: string[] = [];
@@ -93,17 +115,19 @@ export async function undoTakeover(tool: TakeoverTool, options: TakeoverOptions 
 	if (entries.length === 0) {
 		throw new UserError(`Nothing to undo: ${title} does not point at the gateway at ${ctx.gateway}, and there is no record of a takeover in ${recordPath(ctx.dataDir, tool)}.`);
 	}
-	const byPath = new Map([...docs.values()].map(doc => [doc.file, doc]));
 	const outcome: Outcome = {files: new Map(), kept: []};
+	const exact = await restoreExactly(docs, record, entries, outcome);
+	const byPath = new Map([...docs.values()].filter(doc => !exact.has(doc.file)).map(doc => [doc.file, doc]));
 	const warnings: string[] = [];
 	for (const entry of entries) {
 		const doc = byPath.get(entry.file);
+		if (exact.has(entry.file)) continue;
 		if (doc) revert(doc, entry, outcome);
 		else if (!warnings.some(line => line.includes(entry.file))) warnings.push(`${entry.file} is not where ${title} reads its settings now (is HOME or CODEX_HOME different?); it was left alone.`);
 	}
 	const containers = record?.containers ?? parentsOf(entries);
 	for (const container of [...containers].sort((a, b) => b.key.length - a.key.length)) byPath.get(container.file)?.deleteIfEmpty(container.key);
-	await write(docs, record, outcome);
+	await write(new Map([...byPath.values()].map(doc => [doc.file, doc])), record, outcome);
 	if (record?.createdDir) await removeIfEmpty(record.createdDir);
 	await deleteRecord(ctx.dataDir, tool);
 	const backups = await backupsOf(docs, record);

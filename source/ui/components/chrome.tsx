@@ -35,9 +35,19 @@ function Items({items}: {readonly items: ReadonlyArray<{readonly keys: string; r
 	);
 }
 
+/** While a form or question has the keyboard, its keys: the pane's would type into a field. */
+const capturedItems = {
+	own: [
+		{keys: 'Tab', label: 'next'},
+		{keys: '↵', label: 'next / submit'},
+		{keys: 'Ctrl+A/E/U/W', label: 'edit'},
+	],
+	global: [{keys: 'Esc', label: 'cancel'}],
+};
+
 /** The pane's own keys on the left (cut when narrow), the global ones always visible on the right. */
-export function Footer({pane}: {readonly pane: PaneId}) {
-	const {own, global} = footerItems(pane);
+export function Footer({pane, captured = false}: {readonly pane: PaneId; readonly captured?: boolean}) {
+	const {own, global} = captured ? capturedItems : footerItems(pane);
 	return (
 		<Box justifyContent="space-between">
 			<Box flexShrink={1} overflow="hidden">
@@ -72,7 +82,7 @@ export function statusBarHeight(listen: ListenState, message: StatusMessage | nu
 	return (listen.error ? lines(notListening(listen.error), columns) : 1) + (message ? lines(message.text, columns) : 1);
 }
 
-export function StatusBar({listen, requests, failed, channels, message}: StatusProps) {
+export function StatusBar({listen, requests, failed, channels, message, columns = Infinity}: StatusProps & {readonly columns?: number}) {
 	const channelText =
 		channels.healthy === null ? `${channels.enabled} of ${channels.total} channels enabled` : `${channels.healthy} of ${channels.enabled} channels healthy`;
 	return (
@@ -85,12 +95,15 @@ export function StatusBar({listen, requests, failed, channels, message}: StatusP
 					<Text color={theme.muted}>{`  ·  ${requests} request${requests === 1 ? '' : 's'}${failed ? ` (${failed} failed)` : ''}  ·  ${channelText}`}</Text>
 				</Text>
 			)}
-			<StatusLine message={message} />
+			<StatusLine message={message} columns={columns} />
 		</Box>
 	);
 }
 
-function StatusLine({message}: {readonly message: StatusMessage | null}) {
+/** At most two lines (statusBarHeight counts on it): a longer message is cut, its details are in the pane. */
+function StatusLine({message, columns}: {readonly message: StatusMessage | null; readonly columns: number}) {
 	if (!message) return <Text color={theme.muted}> press ? for every key of this pane</Text>;
-	return <Text color={statusColors[message.kind]}>{` ${statusSymbols[message.kind]} ${message.text}`}</Text>;
+	const room = 2 * (columns - 1) - 4;
+	const text = message.text.length > room ? `${message.text.slice(0, room - 1)}…` : message.text;
+	return <Text color={statusColors[message.kind]}>{` ${statusSymbols[message.kind]} ${text}`}</Text>;
 }

@@ -12,7 +12,8 @@ export const listLimit = 6;
 export function fieldLines(field: Field, focused: boolean): number {
 	if (!focused || field.kind === 'text') return 1;
 	const options = Math.min(Math.max(field.options.length, 1), listLimit);
-	return field.kind === 'multi' ? 1 + options : options;
+	// A choice with more options than fit says so on a line of its own.
+	return field.kind === 'multi' ? 1 + options : options + (field.options.length > listLimit ? 1 : 0);
 }
 
 export type FieldWindow = {readonly start: number; readonly end: number};

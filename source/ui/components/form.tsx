@@ -1,5 +1,5 @@
 /**
- * A form of fields over ink-text-input and ink-select-input: one field has the focus (the only
+ * A form of fields over TextField (shell-like editing) and ink-select-input: one field has the focus (the only
  * one whose input listens), then the submit button. Tab / Shift+Tab move between fields, as do
  * Enter in a field (its own onSubmit / onSelect) and ↑/↓ in a text field; Enter on the button
  * submits, Esc cancels. The form handles only the keys its fields leave alone, so no key is
@@ -9,12 +9,12 @@
 import {useState, type ReactNode} from 'react';
 import {Box, Text} from 'ink';
 import SelectInput from 'ink-select-input';
-import TextInput from 'ink-text-input';
 import {useKeypress} from '../hooks/use-keypress.js';
 import {symbols, theme} from '../theme.js';
 import {formWindow, listLimit} from './form-window.js';
 import {MultiSelect, toggle} from './multi-select.js';
 import {Label, Pointer, selectItems, type Option} from './select.js';
+import {TextField} from './text-field.js';
 
 type FieldBase = {readonly id: string; readonly label: string; readonly hint?: string};
 
@@ -49,12 +49,14 @@ type Props = {
 	readonly busy?: boolean;
 	/** Lines the form may take; without it, every field is shown. */
 	readonly height?: number;
+	/** Columns the form may take; a longer text value scrolls. */
+	readonly width?: number;
 };
 
 const labelWidth = 15;
 
 /**
- * ink-text-input inserts what one input holds, so a paste read in one chunk ("abc\r", without the
+ * A text field inserts what one input holds, so a paste read in one chunk ("abc\r", without the
  * KeyPacer in front of Ink) would put the line break into the value. Such an input means: type
  * the text, press Enter, type the next line into the next field. Returns the field's own value
  * and the lines that follow each line break.
@@ -107,7 +109,7 @@ export function Form(props: Props) {
 		{isActive: active},
 	);
 
-	const row = {values, active, set, type, next: () => move(1)};
+	const row = {values, active, set, type, next: () => move(1), width: props.width === undefined ? undefined : props.width - labelWidth};
 	const {start, end} = formWindow(fields, focus, height, Boolean(error));
 	return (
 		<Box flexDirection="column">
@@ -142,7 +144,7 @@ function hintFor(field: Field | undefined): string {
 	if (field === undefined) return 'Enter submits · Shift+Tab back · Esc cancel';
 	if (field.kind === 'multi') return 'Space toggles · Enter next · Esc cancel';
 	if (field.kind === 'choice') return '↑/↓ choose · Enter next · Esc cancel';
-	return 'Enter/Tab next · ↑ back · Esc cancel';
+	return 'Enter/Tab next · ↑ back · Ctrl+A/E/U/K/W, Alt+B/F edit · Esc cancel';
 }
 
 type RowProps = {
@@ -153,20 +155,21 @@ type RowProps = {
 	readonly set: (id: string, value: string | readonly string[]) => void;
 	readonly type: (field: Field, next: string) => void;
 	readonly next: () => void;
+	readonly width: number | undefined;
 };
 
-function FieldRow({field, focused, active, values, set, type, next}: RowProps) {
+function FieldRow({field, focused, active, values, set, type, next, width}: RowProps) {
 	const label = (
 		<Box width={labelWidth} flexShrink={0}>
 			<Text color={focused ? theme.accent : theme.muted}>{`${focused ? symbols.pointer : ' '} ${field.label}`}</Text>
 		</Box>
 	);
 	if (field.kind === 'text') {
-		// A new TextInput on focus: it keeps its cursor to itself, and the value may have changed meanwhile (a preset).
+		// A new field on focus: the cursor starts at the end, and the value may have changed meanwhile (a preset).
 		return (
 			<Box>
 				{label}
-				<TextInput key={focused ? 'focused' : 'idle'} value={textValue(values, field.id)} focus={focused && active} placeholder={field.placeholder} mask={field.mask ? '*' : undefined} onChange={value => type(field, value)} onSubmit={next} />
+				<TextField key={focused ? 'focused' : 'idle'} value={textValue(values, field.id)} focus={focused && active} placeholder={field.placeholder} mask={field.mask ? '*' : undefined} onChange={value => type(field, value)} onSubmit={next} width={width} />
 			</Box>
 		);
 	}
@@ -179,6 +182,7 @@ function FieldRow({field, focused, active, values, set, type, next}: RowProps) {
 		return (
 			<Box>
 				{label}
+				<Box flexDirection="column">
 				<SelectInput
 					items={items}
 					initialIndex={initialIndex}
@@ -192,6 +196,8 @@ function FieldRow({field, focused, active, values, set, type, next}: RowProps) {
 						next();
 					}}
 				/>
+				{field.options.length > listLimit ? <Text color={theme.muted}>{`  ${field.options.length - listLimit} more ↓`}</Text> : null}
+				</Box>
 			</Box>
 		);
 	}

@@ -14,6 +14,10 @@ export type Column<T> = {
 	readonly align?: 'left' | 'right';
 	readonly value: (row: T) => string;
 	readonly color?: (row: T) => string | undefined;
+	/** Never cut mid-value (a base URL, a number): the column is as wide as its longest value. */
+	readonly whole?: boolean;
+	/** Columns give way when the table is too narrow: the highest number first; none: always shown. */
+	readonly priority?: number;
 };
 
 type Props<T> = {
@@ -26,52 +30,76 @@ type Props<T> = {
 	/** Lines available, header included. */
 	readonly height: number;
 	readonly empty: string;
+	/** The first row to show, where the selection allows (default: the selection centred). */
+	readonly start?: number;
 };
 
-export function columnWidths(columns: ReadonlyArray<{width: number; grow?: number}>, width: number): number[] {
-	const fixed = columns.reduce((sum, column) => sum + column.width, 0) + columns.length - 1;
-	const growth = columns.reduce((sum, column) => sum + (column.grow ?? 0), 0);
-	const spare = Math.max(0, width - fixed);
+/** Widths per column; 0 for a column that gave way (see `priority`). */
+export function columnWidths<T>(columns: ReadonlyArray<Pick<Column<T>, 'width' | 'grow' | 'whole' | 'priority' | 'header' | 'value'>>, width: number, rows: readonly T[] = []): number[] {
+	const minimum = columns.map(column => (column.whole ? Math.max(column.width, column.header.length, ...rows.map(row => column.value(row).length)) : column.width));
+	const shown = columns.map(() => true);
+	const need = () => minimum.reduce((sum, min, index) => sum + (shown[index] ? min + 1 : 0), -1);
+	const order = columns.map((column, index) => ({priority: column.priority, index})).filter(item => item.priority !== undefined).sort((a, b) => b.priority! - a.priority!);
+	for (const {index} of order) {
+		if (need() <= width) break;
+		shown[index] = false;
+	}
+	const growth = columns.reduce((sum, column, index) => sum + (shown[index] ? (column.grow ?? 0) : 0), 0);
+	const spare = Math.max(0, width - need());
 	let given = 0;
 	return columns.map((column, index) => {
-		if (!column.grow) return column.width;
-		const isLast = !columns.slice(index + 1).some(other => other.grow);
+		if (!shown[index]) return 0;
+		if (!column.grow) return minimum[index]!;
+		const isLast = !columns.slice(index + 1).some((other, offset) => other.grow && shown[index + 1 + offset]);
 		const extra = isLast ? spare - given : Math.floor((spare * column.grow) / growth);
 		given += extra;
-		return column.width + extra;
+		return minimum[index]! + extra;
 	});
 }
 
-/** The first row to show so that `selected` stays inside a window of `visible` rows. */
-export function windowStart(selected: number, count: number, visible: number): number {
-	if (count <= visible || selected < 0) return 0;
+/**
+ * The first row to show so that `selected` stays inside a window of `visible` rows: centred, or as
+ * close to `preferred` as it can be (a log that should not move while new rows arrive above).
+ */
+export function windowStart(selected: number, count: number, visible: number, preferred?: number): number {
+	if (count <= visible) return 0;
+	if (preferred !== undefined) {
+		const inSight = selected < 0 ? preferred : Math.min(Math.max(preferred, selected - visible + 1), selected);
+		return Math.max(0, Math.min(inSight, count - visible));
+	}
+	if (selected < 0) return 0;
 	return Math.min(Math.max(0, selected - Math.floor(visible / 2)), count - visible);
 }
 
-export function Table<T>({columns, rows, rowKey, selected, width, height, empty}: Props<T>) {
-	const widths = columnWidths(columns, width);
-	const visible = Math.max(1, height - 1);
-	const start = windowStart(selected, rows.length, visible);
+export function Table<T>({columns, rows, rowKey, selected, width, height, empty, start: preferred}: Props<T>) {
+	const widths = columnWidths(columns, width, rows);
+	const visibleColumns = columns.map((column, index) => ({column, width: widths[index]!})).filter(item => item.width > 0);
+	// When rows do not fit, the last line says how many are out of sight.
+	const overflow = rows.length > Math.max(1, height - 1);
+	const visible = Math.max(1, height - 1 - (overflow ? 1 : 0));
+	const start = windowStart(selected, rows.length, visible, preferred);
 	const shown = rows.slice(start, start + visible);
+	const below = rows.length - start - shown.length;
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
 			<Text bold color={theme.accent} wrap="truncate">
-				{columns.map((column, index) => fit(column.header, widths[index]!, column.align)).join(' ')}
+				{visibleColumns.map(({column, width: w}) => fit(column.header, w, column.align)).join(' ')}
 			</Text>
 			{rows.length === 0 ? <Text color={theme.muted}>{empty}</Text> : null}
 			{shown.map((row, offset) => {
 				const isSelected = start + offset === selected;
 				return (
 					<Text key={rowKey(row)} wrap="truncate" inverse={isSelected}>
-						{columns.map((column, index) => (
+						{visibleColumns.map(({column, width: w}, index) => (
 							<Text key={column.header} color={isSelected ? undefined : column.color?.(row)}>
-								{fit(column.value(row), widths[index]!, column.align)}
-								{index < columns.length - 1 ? ' ' : ''}
+								{fit(column.value(row), w, column.align)}
+								{index < visibleColumns.length - 1 ? ' ' : ''}
 							</Text>
 						))}
 					</Text>
 				);
 			})}
+			{overflow ? <Text color={theme.muted} wrap="truncate">{[start > 0 ? `↑ ${start} more` : '', below > 0 ? `↓ ${below} more` : ''].filter(Boolean).join(' · ')}</Text> : null}
 		</Box>
 	);
 }

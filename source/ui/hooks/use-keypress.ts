@@ -4,7 +4,7 @@
  * Ink swaps handlers and applies `isActive` in effects, after a render is committed; reading them
  * through a ref that each render updates means a pane that was just hidden, or a form that was
  * just opened, acts on its new state from the next key on. (The KeyPacer makes sure that next key
- * comes after that render, for the fields of ink-text-input and ink-select-input too.)
+ * comes after that render, for the text fields and ink-select-input too.)
  */
 import {useCallback, useRef} from 'react';
 import {useInput, type Key} from 'ink';

@@ -1,21 +1,25 @@
 /**
  * The takeover state of Claude Code, Codex and Gemini CLI for the Endpoints pane: read when the
- * pane is shown and after each change; apply and undo report to the status bar. The warnings of
- * the last apply (e.g. no model set) stay with the tool, for its details.
+ * pane is shown and after each change. Every takeover ends with a live check (one request with the
+ * written settings through the gateway); its result stays with the tool, for its details, and
+ * the status bar says whether the tool answered.
  */
 import {useEffect, useRef, useState} from 'react';
 import type {Actions, TakeoverApply} from '../actions.js';
-import {takeoverTitles, type TakeoverTool, type ToolStatus} from '../../services/takeover/index.js';
+import {takeoverTitles, type LiveCheck, type TakeoverTool, type ToolStatus} from '../../services/takeover/index.js';
 import {attempt, type Report} from '../status.js';
-import {applyText, undoText} from '../takeover-text.js';
+import {takeoverDoneText, undoText} from '../takeover-text.js';
 import {errorText} from '../text.js';
 
-export type TakeoverActions = Pick<Actions, 'takeoverStatus' | 'applyTakeover' | 'undoTakeover'>;
+export type TakeoverActions = Pick<Actions, 'takeoverStatus' | 'applyTakeover' | 'undoTakeover' | 'previewTakeover' | 'checkTakeover'>;
+
+/** A check under way, or its result. */
+export type CheckState = LiveCheck | 'checking';
 
 export type Takeover = {
 	/** One per tool, or null until first read. */
 	readonly statuses: readonly ToolStatus[] | null;
-	readonly notes: ReadonlyMap<TakeoverTool, readonly string[]>;
+	readonly checks: ReadonlyMap<TakeoverTool, CheckState>;
 	/** The tool being changed right now. */
 	readonly busy: TakeoverTool | null;
 	apply(tool: TakeoverTool, options: Omit<TakeoverApply, 'gatewayUrl'>): Promise<void>;
@@ -24,11 +28,18 @@ export type Takeover = {
 
 export function useTakeover(actions: TakeoverActions, gatewayUrl: string, active: boolean, onStatus: Report): Takeover {
 	const [statuses, setStatuses] = useState<readonly ToolStatus[] | null>(null);
-	const [notes, setNotes] = useState<ReadonlyMap<TakeoverTool, readonly string[]>>(new Map());
+	const [checks, setChecks] = useState<ReadonlyMap<TakeoverTool, CheckState>>(new Map());
 	const [busy, setBusy] = useState<TakeoverTool | null>(null);
 	// The newest props, for the async work below (the caller may pass a new object each render).
 	const latest = useRef({actions, onStatus});
 	latest.current = {actions, onStatus};
+	const setCheck = (tool: TakeoverTool, check: CheckState | null) =>
+		setChecks(current => {
+			const next = new Map(current);
+			if (check === null) next.delete(tool);
+			else next.set(tool, check);
+			return next;
+		});
 
 	const refresh = async () => {
 		try {
@@ -41,25 +52,35 @@ export function useTakeover(actions: TakeoverActions, gatewayUrl: string, active
 		if (active) void refresh();
 	}, [active, gatewayUrl]);
 
-	const change = async <T>(tool: TakeoverTool, work: () => Promise<T>, text: (result: T) => string): Promise<T | undefined> => {
-		setBusy(tool);
-		const result = await attempt(latest.current.onStatus, work, text);
-		setBusy(null);
-		await refresh();
-		return result;
-	};
 	return {
 		statuses,
-		notes,
+		checks,
 		busy,
 		async apply(tool, options) {
-			latest.current.onStatus({kind: 'info', text: `Pointing ${takeoverTitles[tool]} at the gateway…`});
-			const result = await change(tool, () => latest.current.actions.applyTakeover(tool, {...options, gatewayUrl}), applyText);
-			if (result) setNotes(current => new Map(current).set(tool, result.warnings));
+			const {actions: act, onStatus: report} = latest.current;
+			setBusy(tool);
+			report({kind: 'info', text: `Pointing ${takeoverTitles[tool]} at the gateway…`});
+			try {
+				const result = await act.applyTakeover(tool, {...options, gatewayUrl});
+				await refresh();
+				setCheck(tool, 'checking');
+				report({kind: 'info', text: `${takeoverTitles[tool]} points at the gateway; checking that it answers…`});
+				const check = await act.checkTakeover(tool, gatewayUrl);
+				setCheck(tool, check);
+				report({kind: check.ok ? 'ok' : 'error', text: takeoverDoneText(result, check)});
+			} catch (error) {
+				report({kind: 'error', text: errorText(error)});
+			} finally {
+				setBusy(null);
+				await refresh();
+			}
 		},
 		async undo(tool) {
-			const result = await change(tool, () => latest.current.actions.undoTakeover(tool, gatewayUrl), undoText);
-			if (result) setNotes(current => new Map(current).set(tool, result.warnings));
+			setBusy(tool);
+			const result = await attempt(latest.current.onStatus, () => latest.current.actions.undoTakeover(tool, gatewayUrl), undoText);
+			if (result) setCheck(tool, null);
+			setBusy(null);
+			await refresh();
 		},
 	};
 }

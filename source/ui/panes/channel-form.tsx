@@ -13,6 +13,7 @@ import type {ChannelRecord} from '../../base/records.js';
 import {Form, textValue, type Field, type FormValues} from '../components/form.js';
 import {presetById, presets} from '../presets.js';
 import {errorText} from '../text.js';
+import {formError} from '../form-errors.js';
 import {maskSecret} from '../../base/secrets.js';
 
 type Props = {
@@ -26,6 +27,7 @@ type Props = {
 	readonly onCancel: () => void;
 	/** Lines the form may take (fields beyond scroll). */
 	readonly height?: number;
+	readonly width?: number;
 };
 
 const formats = ['openai', 'anthropic', 'gemini'].map(format => ({label: format, value: format}));
@@ -44,7 +46,7 @@ export function channelFormFields(values: FormValues, editing?: ChannelRecord): 
 			mask: true,
 			placeholder: editing ? `unchanged (${maskSecret(editing.apiKey)}); type to replace` : preset.needsKey ? "the provider's real key" : '(not needed for local providers)',
 		},
-		{kind: 'text', id: 'models', label: 'Models', placeholder: preset.models, hint: 'comma-separated; alias=upstream renames'},
+		{kind: 'text', id: 'models', label: 'Models', placeholder: `e.g. ${preset.models || 'model-a, alias=model-b'}`, hint: 'comma-separated; alias=upstream renames'},
 		{kind: 'text', id: 'prices', label: 'Prices', placeholder: `none, e.g. ${model}=2.5/10/1.25`, hint: 'model=in/out[/cached] USD per 1M tokens, comma-separated'},
 		{kind: 'text', id: 'priority', label: 'Priority', placeholder: '0', hint: 'higher is tried first'},
 	];
@@ -52,7 +54,7 @@ export function channelFormFields(values: FormValues, editing?: ChannelRecord): 
 }
 
 export function initialChannelValues(channel?: ChannelRecord): FormValues {
-	if (!channel) return {preset: 'openai', name: 'openai', format: 'openai', baseUrl: presetById('openai').baseUrl, apiKey: '', models: '', prices: '', priority: ''};
+	if (!channel) return {preset: 'openai', name: 'openai', format: 'openai', baseUrl: presetById('openai').baseUrl, apiKey: '', models: presetById('openai').models, prices: '', priority: ''};
 	return {name: channel.name, format: channel.format, baseUrl: channel.baseUrl, apiKey: '', models: formatModels(channel.models), prices: pricesText(channel.prices), priority: String(channel.priority)};
 }
 
@@ -76,20 +78,27 @@ export function priceFlags(text: string, channel?: ChannelRecord): string[] | un
 	return flags.length > 0 ? flags : undefined;
 }
 
-/** A new preset fills format and URL, and the name unless the user typed one. */
+/** A new preset fills format, URL and its models, and the name unless the user typed one (and the models unless they edited them). */
 export function applyPreset(values: FormValues, previous: FormValues): FormValues {
 	const preset = presetById(textValue(values, 'preset'));
 	const oldPreset = presetById(textValue(previous, 'preset'));
 	const name = textValue(values, 'name');
-	return {...values, format: preset.format, baseUrl: preset.baseUrl, name: name === '' || name === oldPreset.id ? preset.id : name};
+	const models = textValue(values, 'models');
+	return {
+		...values,
+		format: preset.format,
+		baseUrl: preset.baseUrl,
+		name: name === '' || name === oldPreset.id ? preset.id : name,
+		models: models === '' || models === oldPreset.models ? preset.models : models,
+	};
 }
 
-export function ChannelForm({active, channel, addChannel, editChannel, onDone, onCancel, height}: Props) {
+export function ChannelForm({active, channel, addChannel, editChannel, onDone, onCancel, height, width}: Props) {
 	const [values, setValues] = useState<FormValues>(() => initialChannelValues(channel));
 	const [error, setError] = useState<string | null>(null);
 	const [busy, setBusy] = useState(false);
 	const fail = (failure: unknown) => {
-		setError(errorText(failure));
+		setError(formError(errorText(failure)));
 		setBusy(false);
 	};
 	const submit = () => {
@@ -128,6 +137,7 @@ export function ChannelForm({active, channel, addChannel, editChannel, onDone, o
 			error={error}
 			busy={busy}
 			height={height}
+			width={width}
 		/>
 	);
 }

@@ -6,27 +6,39 @@ import {formatModels} from '../../services/parse.js';
 import {formatPrices} from '../../base/prices.js';
 import type {ChannelRecord} from '../../base/records.js';
 import type {HealthInfo} from '../health-view.js';
-import {clock, relative} from '../text.js';
+import {clock, latency, relative} from '../text.js';
+import {channelSpark, sparkline} from '../components/sparkline.js';
+import type {Series, TrafficSnapshot} from '../traffic.js';
 import {theme} from '../theme.js';
 import {maskSecret} from '../../base/secrets.js';
 import {type ProbeResult} from '../../base/probe-result.js';
 
 const healthColors = {healthy: theme.ok, degraded: theme.warn, unavailable: theme.error} as const;
 
-export function channelColumns(health?: ReadonlyMap<string, HealthInfo>): Array<Column<ChannelRecord>> {
+export function channelColumns(health?: ReadonlyMap<string, HealthInfo>, traffic?: TrafficSnapshot): Array<Column<ChannelRecord>> {
 	return [
 		{header: 'NAME', width: 8, grow: 1, value: row => row.name},
-		{header: 'FORMAT', width: 9, value: row => row.format},
-		{header: 'BASE URL', width: 12, grow: 3, value: row => row.baseUrl},
-		{header: 'MODELS', width: 8, grow: 2, value: row => formatModels(row.models)},
+		{header: 'FORMAT', width: 9, value: row => row.format, priority: 3},
+		{header: 'BASE URL', width: 12, grow: 1, whole: true, value: row => row.baseUrl},
+		{header: 'MODELS', width: 8, grow: 3, value: row => formatModels(row.models), priority: 1},
 		{header: 'ON', width: 3, value: row => (row.enabled ? 'on' : 'off'), color: row => (row.enabled ? theme.ok : theme.muted)},
-		{header: 'PRIO', width: 4, align: 'right', value: row => String(row.priority)},
-		{header: 'HEALTH', width: 11, value: row => health?.get(row.id)?.state ?? '-', color: row => healthColors[health?.get(row.id)?.state ?? 'healthy']},
+		{header: 'PRIO', width: 4, align: 'right', value: row => String(row.priority), priority: 4},
+		{header: 'HEALTH', width: 11, value: row => healthText(row, health), color: row => (row.enabled ? healthColors[health?.get(row.id)?.state ?? 'healthy'] : theme.muted), priority: 2},
+		...(traffic ? [{header: 'LAST HOUR', width: 12, value: (row: ChannelRecord) => channelSpark(traffic.channels.get(row.id), 12), color: () => theme.accent, priority: 5}] : []),
 	];
 }
 
+/** A disabled channel is not in use, whatever its last measured health. */
+function healthText(row: ChannelRecord, health: ReadonlyMap<string, HealthInfo> | undefined): string {
+	if (!row.enabled) return 'not in use';
+	return health?.get(row.id)?.state ?? '-';
+}
+
 export function probeText(name: string, result: ProbeResult): string {
-	return result.ok ? `Channel "${name}" answered in ${result.latencyMs} ms (${result.models} models listed).` : `Channel "${name}" failed after ${result.latencyMs} ms: ${result.error}`;
+	if (result.ok) return `Channel "${name}" answered in ${result.latencyMs} ms (${result.models} model${result.models === 1 ? '' : 's'} listed).`;
+	// The proxy's message suggests the CLI's test, which is what just ran: point at the form instead.
+	const error = result.error.replace(/ ?Check its base URL with `gateway-tui channels test [^`]*`\./, ' Check its base URL and key (e edits the channel).');
+	return `Channel "${name}" failed after ${result.latencyMs} ms: ${error}`;
 }
 
 /** The health rows: state and since when, why, and (while unavailable) when the next trial request may go. */
@@ -38,7 +50,15 @@ export function healthRows(health: HealthInfo | undefined, now = Date.now()): De
 	return rows;
 }
 
-export function ChannelDetails({channel, health, test}: {readonly channel: ChannelRecord; readonly health?: HealthInfo; readonly test?: ProbeResult}) {
+/** Requests per minute, error rate and p50 latency of the last hour, with its sparkline. */
+export function trafficText(series: Series | undefined): string {
+	if (!series || series.total.requests === 0) return 'no requests in the last hour';
+	const {requests, errors, p50} = series.total;
+	const rate = `${(requests / 60).toFixed(requests >= 600 ? 0 : 1)}/min`;
+	return `${sparkline(series.requests, 30)}  ${requests} requests (${rate}), ${Math.round((errors / requests) * 100)}% errors, p50 ${p50 === null ? '-' : latency(p50)}`;
+}
+
+export function ChannelDetails({channel, health, test, traffic}: {readonly channel: ChannelRecord; readonly health?: HealthInfo; readonly test?: ProbeResult; readonly traffic?: Series}) {
 	const rows: Detail[] = [
 		['name', channel.name],
 		['id', channel.id],
@@ -50,6 +70,7 @@ export function ChannelDetails({channel, health, test}: {readonly channel: Chann
 		['enabled', channel.enabled ? 'yes' : 'no'],
 		['priority', String(channel.priority)],
 		...healthRows(health),
+		['last hour', trafficText(traffic)],
 		['last test', test ? probeText(channel.name, test) : 'not tested (press t)', test ? (test.ok ? theme.ok : theme.error) : undefined],
 		['updated', channel.updatedAt],
 	];

@@ -17,12 +17,15 @@ import {ChannelDetails, channelColumns, probeText} from './channel-views.js';
 import type {HealthInfo} from '../health-view.js';
 import {useKeypress} from '../hooks/use-keypress.js';
 import {type ProbeResult} from '../../base/probe-result.js';
+import type {TrafficSnapshot} from '../traffic.js';
 
 export type ChannelsPaneProps = {
 	readonly channels: readonly ChannelRecord[];
 	/** Channel id → health, once measured; absent channels show "-". */
 	readonly health?: ReadonlyMap<string, HealthInfo>;
 	readonly actions: Pick<Actions, 'addChannel' | 'editChannel' | 'setChannelEnabled' | 'removeChannel' | 'testChannel'>;
+	/** Each channel's last hour (requests per minute, errors, latency), once it served here. */
+	readonly traffic?: TrafficSnapshot;
 	readonly onStatus: Report;
 	readonly onCapture: (captured: boolean) => void;
 	readonly active: boolean;
@@ -48,9 +51,13 @@ async function remove(actions: ChannelsPaneProps['actions'], onStatus: Report, y
 
 export function ChannelsPane(props: ChannelsPaneProps) {
 	const {channels, actions, onStatus, onCapture, active} = props;
-	const [selected, setSelected] = useState(0);
+	const [selectedState, setSelected] = useState(0);
+	// A channel just added or edited is selected once the list holds it ("Press t to test it").
+	const [savedId, setSavedId] = useState<string | null>(null);
 	const [mode, setModeState] = useState<Mode>({kind: 'list'});
 	const [tests, setTests] = useState<Tests>(new Map());
+	const saved = savedId === null ? -1 : channels.findIndex(item => item.id === savedId);
+	const selected = saved >= 0 ? saved : selectedState;
 	const index = Math.min(selected, channels.length - 1);
 	const channel = channels[index];
 	const setMode = (next: Mode) => {
@@ -60,8 +67,10 @@ export function ChannelsPane(props: ChannelsPaneProps) {
 
 	const run = (command: ChannelsCommand) => {
 		if (command === 'new-channel') return setMode({kind: 'form'});
+		setSavedId(null);
 		if (command === 'up') return setSelected(Math.max(0, index - 1));
 		if (command === 'down') return setSelected(Math.min(channels.length - 1, index + 1));
+		setSelected(index);
 		if (command === 'back') return setMode({kind: 'list'});
 		if (!channel) return onStatus({kind: 'info', text: 'No channels yet: press n to add one.'});
 		if (command === 'details') return setMode({kind: 'details'});
@@ -93,26 +102,27 @@ export function ChannelsPane(props: ChannelsPaneProps) {
 	const enabled = channels.filter(item => item.enabled).length;
 	return (
 		<Panel title="Channels" subtitle={`${channels.length} provider connection${channels.length === 1 ? '' : 's'}, ${enabled} enabled · real keys never leave the gateway`} width={props.width} height={props.height}>
-			<ChannelsBody {...props} mode={mode} index={index} tests={tests} setMode={setMode} />
+			<ChannelsBody {...props} mode={mode} index={index} tests={tests} setMode={setMode} onSaved={setSavedId} />
 		</Panel>
 	);
 }
 
-type BodyProps = ChannelsPaneProps & {readonly mode: Mode; readonly index: number; readonly tests: Tests; readonly setMode: (mode: Mode) => void};
+type BodyProps = ChannelsPaneProps & {readonly mode: Mode; readonly index: number; readonly tests: Tests; readonly setMode: (mode: Mode) => void; readonly onSaved: (id: string) => void};
 
-function ChannelsBody({channels, health, actions, onStatus, active, width, height, mode, index, tests, setMode}: BodyProps) {
+function ChannelsBody({channels, health, traffic, actions, onStatus, active, width, height, mode, index, tests, setMode, onSaved}: BodyProps) {
 	const channel = channels[index];
 	if (mode.kind === 'form') {
 		const onDone = (saved: ChannelRecord, verb: string) => {
+			onSaved(saved.id);
 			setMode({kind: 'list'});
 			onStatus({kind: 'ok', text: `Channel "${saved.name}" ${verb}. Press t to test it.`});
 		};
-		return <ChannelForm active={active} channel={mode.channel} addChannel={actions.addChannel} editChannel={actions.editChannel} onCancel={() => setMode({kind: 'list'})} onDone={onDone} height={height - 3} />;
+		return <ChannelForm active={active} channel={mode.channel} addChannel={actions.addChannel} editChannel={actions.editChannel} onCancel={() => setMode({kind: 'list'})} onDone={onDone} height={height - 3} width={width - 4} />;
 	}
-	if (mode.kind === 'details' && channel) return <ChannelDetails channel={channel} health={health?.get(channel.id)} test={tests.get(channel.id)} />;
+	if (mode.kind === 'details' && channel) return <ChannelDetails channel={channel} health={health?.get(channel.id)} test={tests.get(channel.id)} traffic={traffic?.channels.get(channel.id)} />;
 	return (
 		<Box flexDirection="column">
-			<Table columns={channelColumns(health)} rows={channels} rowKey={row => row.id} selected={active ? index : -1} width={width - 4} height={height - (mode.kind === 'confirm' ? 8 : 3)} empty="No channels yet. Press n to add one (OpenAI, Anthropic, Gemini, Ollama …)." />
+			<Table columns={channelColumns(health, traffic)} rows={channels} rowKey={row => row.id} selected={active ? index : -1} width={width - 4} height={height - (mode.kind === 'confirm' ? 8 : 3)} empty="No channels yet. Press n to add one (OpenAI, Anthropic, Gemini, Ollama …)." />
 			{mode.kind === 'confirm' ? <Confirm question={`Remove channel "${mode.channel.name}"?`} consequence="Requests for its models go to other channels, or fail with 404." /> : null}
 		</Box>
 	);

@@ -1,11 +1,13 @@
 /** The parts of the Endpoints pane: base URLs, the chosen key, a snippet, and a tool's takeover state. */
+import {homedir} from 'node:os';
 import {Box, Text} from 'ink';
 import {Details, type Detail} from '../components/details.js';
 import {Table} from '../components/table.js';
-import {takeoverKeyName, type ToolState, type ToolStatus} from '../../services/takeover/index.js';
+import {noModelPrefix, type ToolState, type ToolStatus} from '../../services/takeover/index.js';
+import type {CheckState} from '../hooks/use-takeover.js';
 import type {KeyRecord} from '../../base/records.js';
 import {endpoints, type Endpoint, type Snippet} from '../snippets.js';
-import {tilde, toolStateText} from '../takeover-text.js';
+import {checkFailure, tilde, toolStateText} from '../takeover-text.js';
 import {keyStateText} from '../text.js';
 import {theme} from '../theme.js';
 import {keyState} from '../../store/keys.js';
@@ -28,17 +30,17 @@ export function EndpointTable({baseUrl, width}: {readonly baseUrl: string; reado
 	);
 }
 
-export function KeyLine({keys, index}: {readonly keys: readonly KeyRecord[]; readonly index: number}) {
+export function KeyLine({keys, index, tight = false}: {readonly keys: readonly KeyRecord[]; readonly index: number; readonly tight?: boolean}) {
 	const key = keys[index];
 	return (
-		<Box marginTop={1}>
+		<Box marginTop={tight ? 0 : 1}>
 			<Text color={theme.muted}>{'Key  '}</Text>
 			{key ? (
 				<Text>
 					<Text color={theme.accent}>{'‹ '}</Text>
 					<Text bold>{key.name}</Text>
 					<Text color={theme.accent}>{' ›'}</Text>
-					<Text color={keyState(key) === 'active' ? theme.muted : theme.warn}>{`  ${keyStateText(key)} · ${index + 1} of ${keys.length}, ←/→ to choose`}</Text>
+					<Text color={keyState(key) === 'active' ? theme.muted : theme.warn}>{`  ${keyStateText(key)} · ${index + 1} of ${keys.length}, ←/→ to choose (for the snippets)`}</Text>
 				</Text>
 			) : (
 				<Text color={theme.warn}>no keys yet: press 1, then n to create one</Text>
@@ -61,29 +63,34 @@ export const stateColors: Readonly<Record<ToolState, string>> = {'taken-over': t
 
 type ToolProps = {
 	readonly status: ToolStatus;
-	/** The key `a` would use: the one chosen with ←/→, else none (takeover-<tool>). */
-	readonly keyName: string | null;
-	readonly notes: readonly string[];
+	/** The live check after the last takeover from this pane. */
+	readonly check: CheckState | undefined;
 	readonly busy: boolean;
 };
 
-export function ToolView({status, keyName, notes, busy}: ToolProps) {
+/** A warning from the tool's files, with what to do in this pane (and paths under the home as ~/…). */
+function paneWarning(line: string, home = process.env.HOME || homedir()): string {
+	const short = line.replaceAll(`${home}/`, '~/');
+	return short.startsWith(noModelPrefix) ? `${short} Press a to choose one.` : short;
+}
+
+export function ToolView({status, check, busy}: ToolProps) {
 	const rows: Detail[] = [
 		['state', toolStateText(status), status.problem ? theme.error : stateColors[status.state]],
 		['points at', status.address ?? "its provider's default"],
-		['model', status.model ?? '-'],
+		['model', status.model ?? 'not set'],
 		[status.state === 'not-detected' ? 'missing' : 'config', status.state === 'not-detected' ? tilde(status.configDir) : status.files.map(file => tilde(file)).join(', ')],
 	];
-	const key = keyName ? `the key "${keyName}"` : `the key ${takeoverKeyName(status.tool)} (made if missing; ←/→ picks another)`;
+	if (check) rows.push(['live check', check === 'checking' ? 'sending one request…' : check.ok ? check.text : checkFailure(check), check === 'checking' ? theme.muted : check.ok ? theme.ok : theme.error]);
 	return (
 		<>
 			<Text bold>{status.title}</Text>
 			<Details rows={rows} labelWidth={11} />
 			{status.problem ? <Text color={theme.error}>{status.problem}</Text> : null}
-			{[...status.warnings, ...notes].map(line => (
-				<Text key={line} color={theme.warn}>{`! ${line}`}</Text>
+			{status.warnings.map(line => (
+				<Text key={line} color={theme.warn}>{`! ${paneWarning(line)}`}</Text>
 			))}
-			<Text color={theme.muted}>{busy ? 'working…' : `a points it at the gateway with ${key} · u puts its own settings back`}</Text>
+			<Text color={theme.muted}>{busy ? 'working…' : 'a takes it over (choose its key and model) · u puts its own settings back'}</Text>
 		</>
 	);
 }

@@ -2,18 +2,19 @@
  * Endpoints pane: the three wire formats and their base URLs, a key to fill in (←/→), and one
  * list (ink-select-input) of the snippets for each tool with that key's secret, then Claude Code,
  * Codex and Gemini CLI with their takeover state. `c` copies the selected snippet; on a tool, `a`
- * points it at the gateway and `u` puts its own settings back (one connected elsewhere is
- * overwritten only after a y/N question).
+ * opens the takeover form (key, model, a preview of what is written; the key chosen with ←/→ is
+ * for the snippets only) and `u` puts its own settings back.
  */
 import {useState} from 'react';
 import {Box} from 'ink';
 import SelectInput from 'ink-select-input';
 import type {ClipboardPort} from '../clipboard.js';
 import {endpointsBindings, resolve, type EndpointsCommand} from '../commands.js';
-import {Confirm, isYes} from '../components/confirm.js';
 import {Panel} from '../components/panel.js';
 import {Label, Pointer} from '../components/select.js';
-import {takeoverTitles, takeoverTools, type TakeoverTool, type ToolStatus} from '../../services/takeover/index.js';
+import {takeoverTitles, takeoverTools, type PreviewLine, type TakeoverTool, type ToolStatus} from '../../services/takeover/index.js';
+import type {TakeoverChoice} from '../actions.js';
+import {TakeoverForm, type TakeoverRequest} from './takeover-form.js';
 import type {ChannelRecord, KeyRecord} from '../../base/records.js';
 import {exampleModel, snippets, type Snippet} from '../snippets.js';
 import {copyWithReport, type Report} from '../status.js';
@@ -59,13 +60,12 @@ type Context = {
 	readonly props: EndpointsPaneProps;
 	readonly keyIndex: number;
 	readonly selected: Entry;
-	readonly chosenKey: KeyRecord | undefined;
 	readonly takeover: Takeover;
 	readonly setChosenId: (id: string) => void;
-	readonly ask: (status: ToolStatus) => void;
+	readonly openForm: (status: ToolStatus) => void;
 };
 
-function run(command: EndpointsCommand, {props, keyIndex, selected, chosenKey, takeover, setChosenId, ask}: Context): void {
+function run(command: EndpointsCommand, {props, keyIndex, selected, takeover, setChosenId, openForm}: Context): void {
 	const {keys, onStatus} = props;
 	if (command === 'up' || command === 'down') return; // the list (ink-select-input) moves itself
 	if (command === 'prev-key' || command === 'next-key') {
@@ -77,64 +77,74 @@ function run(command: EndpointsCommand, {props, keyIndex, selected, chosenKey, t
 	if (takeover.busy) return onStatus({kind: 'info', text: `Still working on ${takeoverTitles[takeover.busy]}…`});
 	if (command === 'undo-takeover') return void takeover.undo(selected.tool);
 	const status = takeover.statuses?.find(item => item.tool === selected.tool);
-	if (status?.state === 'connected-elsewhere') return ask(status);
-	void takeover.apply(selected.tool, {key: chosenKey?.id});
+	if (!status) return onStatus({kind: 'info', text: 'Still reading the tools\' settings: press a again in a moment.'});
+	if (status.problem) return onStatus({kind: 'error', text: `${status.problem}`});
+	openForm(status);
 }
 
 export function EndpointsPane(props: EndpointsPaneProps) {
 	const {keys, channels, baseUrl, onStatus, onCapture, active, width, height} = props;
 	const [chosenId, setChosenId] = useState<string | null>(null);
 	const [selectedId, setSelectedId] = useState<string | null>(null);
-	const [question, setQuestion] = useState<ToolStatus | null>(null);
+	const [form, setForm] = useState<ToolStatus | null>(null);
 	const takeover = useTakeover(props.actions, baseUrl, active, onStatus);
 	const keyIndex = chosenId === null ? Math.max(0, keys.findIndex(key => keyState(key) === 'active')) : Math.max(0, keys.findIndex(key => key.id === chosenId));
 	const key = keys[keyIndex];
 	const list = entries(snippets(baseUrl, key?.secret ?? placeholder, format => exampleModel(format, channels, key?.models ?? [])));
 	const selected = list.find(entry => entry.id === selectedId) ?? list[0]!;
-	const chosenKey = chosenId === null ? undefined : key;
-	const ask = (status: ToolStatus | null) => {
-		setQuestion(status);
+	const openForm = (status: ToolStatus | null) => {
+		setForm(status);
 		onCapture(status !== null);
 	};
 
 	useKeypress(
 		(input, inkKey) => {
-			if (!question) {
-				const command = resolve(endpointsBindings, input, inkKey);
-				if (command) run(command, {props, keyIndex, selected, chosenKey, takeover, setChosenId, ask});
-				return;
-			}
-			ask(null);
-			if (isYes(input)) void takeover.apply(question.tool, {key: chosenKey?.id, force: true});
-			else onStatus({kind: 'info', text: `Left ${question.title} as it was.`});
+			if (form) return; // the form has the keyboard
+			const command = resolve(endpointsBindings, input, inkKey);
+			if (command) run(command, {props, keyIndex, selected, takeover, setChosenId, openForm});
 		},
 		{isActive: active},
 	);
 
 	const inner = width - 4;
-	const listHeight = height - (question ? 16 : 10);
+	if (form) {
+		const submit = (request: TakeoverRequest) => {
+			openForm(null);
+			void takeover.apply(form.tool, request);
+		};
+		const preview: PreviewFn = (tool, choice) => props.actions.previewTakeover(tool, {...choice, gatewayUrl: baseUrl});
+		return (
+			<Panel title="Endpoints" subtitle={`take over ${form.title}`} width={width} height={height}>
+				<TakeoverForm status={form} keys={keys} channels={channels} preview={preview} onSubmit={submit} onCancel={() => openForm(null)} active={active} width={inner} height={height - 3} />
+			</Panel>
+		);
+	}
+	// At 24 rows the margins give way, so that every snippet and tool stays in the list.
+	const tight = height - 10 < list.length;
+	const listHeight = height - (tight ? 8 : 10);
 	return (
 		<Panel title="Endpoints" subtitle="point any OpenAI, Anthropic or Gemini client here" width={width} height={height}>
 			<EndpointTable baseUrl={baseUrl} width={inner} />
-			<KeyLine keys={keys} index={keyIndex} />
-			<Box marginTop={1} height={listHeight}>
+			<KeyLine keys={keys} index={keyIndex} tight={tight} />
+			<Box marginTop={tight ? 0 : 1} height={listHeight}>
 				<Box flexDirection="column" width={listWidth} flexShrink={0}>
-					<SelectInput items={list.map(entry => ({key: entry.id, value: entry.id, label: label(entry, takeover.statuses)}))} isFocused={active && !question} limit={Math.max(3, listHeight)} indicatorComponent={Pointer} itemComponent={Label} onHighlight={item => setSelectedId(item.value)} />
+					<SelectInput items={list.map(entry => ({key: entry.id, value: entry.id, label: label(entry, takeover.statuses)}))} initialIndex={list.indexOf(selected)} isFocused={active} limit={Math.max(3, listHeight)} indicatorComponent={Pointer} itemComponent={Label} onHighlight={item => setSelectedId(item.value)} />
 				</Box>
 				<Box flexDirection="column" width={inner - listWidth} paddingLeft={1} borderStyle="single" borderTop={false} borderBottom={false} borderRight={false} borderColor={theme.border}>
-					<Detail entry={selected} takeover={takeover} keyName={chosenKey?.name ?? null} />
+					<Detail entry={selected} takeover={takeover} />
 				</Box>
 			</Box>
-			{question ? <Confirm question={`${question.title} points at ${question.address ?? 'another address'}. Point it at this gateway instead?`} consequence="Its files are backed up first; u puts the old setting back." /> : null}
 		</Panel>
 	);
 }
 
-function Detail({entry, takeover, keyName}: {readonly entry: Entry; readonly takeover: Takeover; readonly keyName: string | null}) {
+type PreviewFn = (tool: TakeoverTool, choice: TakeoverChoice & {readonly keyLabel: string}) => Promise<PreviewLine[]>;
+
+function Detail({entry, takeover}: {readonly entry: Entry; readonly takeover: Takeover}) {
 	if (entry.snippet) return <SnippetView snippet={entry.snippet} />;
 	const status = takeover.statuses?.find(item => item.tool === entry.tool);
 	if (!status) return null;
-	return <ToolView status={status} keyName={keyName} notes={takeover.notes.get(status.tool) ?? []} busy={takeover.busy === status.tool} />;
+	return <ToolView status={status} check={takeover.checks.get(status.tool)} busy={takeover.busy === status.tool} />;
 }
 
 function copy(entry: Entry, key: KeyRecord | undefined, clipboard: ClipboardPort, onStatus: Report): void {

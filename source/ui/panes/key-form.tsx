@@ -10,6 +10,7 @@ import type {CreateKeyInput, EditKeyInput} from '../../services/keys.js';
 import type {ChannelRecord, KeyRecord} from '../../base/records.js';
 import {Form, listValue, textValue, type Field, type FormValues} from '../components/form.js';
 import {errorText} from '../text.js';
+import {formError} from '../form-errors.js';
 import {limitFields, limitFlags, limitValues} from './limit-fields.js';
 
 type Props = {
@@ -103,7 +104,7 @@ export function KeyForm({active, channels, keyRecord, createKey, editKey, onDone
 		setBusy(true);
 		const saving = keyRecord ? editKey(keyRecord.id, editInput(values, keyRecord)).then(key => onDone(key, 'saved')) : createKey(keyInput(values)).then(key => onDone(key, 'created'));
 		saving.catch((failure: unknown) => {
-			setError(errorText(failure));
+			setError(formError(errorText(failure)));
 			setBusy(false);
 		});
 	};

@@ -26,25 +26,21 @@ export const keyLimitsText = (key: KeyRecord, limitUse: ReadonlyMap<string, Limi
 const prefixColumn: Column<KeyRecord> = {header: 'KEY', width: 13, value: row => `${row.secret.slice(0, 12)}…`, color: () => theme.muted};
 
 /**
- * The limits get the width their longest text needs before the other columns grow; the key
- * prefix (the same "sk-gtui-" on every row; Enter shows it) is left out where both do not fit.
+ * The limits are never cut mid-value (the column is as wide as its longest text); where a row is too
+ * narrow, the other columns give way first: the key prefix (the same "sk-gtui-" on every row; Enter
+ * shows it), then the last use, the channels and the models.
  */
-export function keyColumns({channelName, lastUsed, requests, limitUse}: Usage, rows: readonly KeyRecord[], width = Infinity): Array<Column<KeyRecord>> {
-	const limits = (row: KeyRecord) => keyLimitsText(row, limitUse);
-	const columns: Array<Column<KeyRecord>> = [
+export function keyColumns({channelName, lastUsed, requests, limitUse}: Usage): Array<Column<KeyRecord>> {
+	return [
 		{header: 'NAME', width: 8, grow: 2, value: row => row.name},
-		{header: 'MODELS', width: 8, grow: 2, value: row => row.models.join(',') || 'all'},
-		{header: 'CHANNELS', width: 8, grow: 1, value: row => row.channels.map(channelName).join(',') || 'all'},
+		{...prefixColumn, priority: 5},
+		{header: 'MODELS', width: 8, grow: 2, value: row => row.models.join(',') || 'all', priority: 2},
+		{header: 'CHANNELS', width: 8, grow: 1, value: row => row.channels.map(channelName).join(',') || 'all', priority: 3},
 		{header: 'STATE', width: 14, value: row => keyStateText(row), color: stateColor},
-		{header: 'LAST USED', width: 9, value: row => relative(lastUsed.get(row.id) ?? null)},
-		{header: 'REQS', width: 5, align: 'right', value: row => String(requests.get(row.id) ?? 0)},
+		{header: 'LAST USED', width: 9, value: row => relative(lastUsed.get(row.id) ?? null), priority: 4},
+		{header: 'REQS', width: 4, align: 'right', whole: true, value: row => String(requests.get(row.id) ?? 0)},
+		{header: 'LIMITS', width: 10, whole: true, value: row => keyLimitsText(row, limitUse), color: row => (row.limits ? undefined : theme.muted), priority: 1},
 	];
-	const wanted = Math.max(10, ...rows.map(row => limits(row).length));
-	const fixed = columns.reduce((sum, column) => sum + column.width + 1, 0);
-	if (width - fixed - wanted >= prefixColumn.width + 1) columns.splice(1, 0, prefixColumn);
-	const spare = width - columns.reduce((sum, column) => sum + column.width + 1, 0);
-	columns.push({header: 'LIMITS', width: Math.max(10, Math.min(wanted, spare)), value: limits, color: row => (row.limits ? undefined : theme.muted)});
-	return columns;
 }
 
 export const questions: Readonly<Record<Danger, (name: string) => string>> = {

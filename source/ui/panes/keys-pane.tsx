@@ -118,7 +118,7 @@ function KeysBody({keys, channels, lastUsed, requests, limitUse = noUse, actions
 	}
 	return (
 		<Box flexDirection="column">
-			<Table columns={keyColumns({channelName, lastUsed, requests, limitUse}, keys, width - 4)} rows={keys} rowKey={row => row.id} selected={active ? index : -1} width={width - 4} height={height - (mode.kind === 'confirm' ? 8 : 3)} empty="No keys yet. Press n to create one." />
+			<Table columns={keyColumns({channelName, lastUsed, requests, limitUse})} rows={keys} rowKey={row => row.id} selected={active ? index : -1} width={width - 4} height={height - (mode.kind === 'confirm' ? 8 : 3)} empty="No keys yet. Press n to create one." />
 			{mode.kind === 'confirm' ? <Confirm question={questions[mode.danger](mode.key.name)} consequence={consequences[mode.danger]} /> : null}
 		</Box>
 	);

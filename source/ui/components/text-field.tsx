@@ -1,0 +1,62 @@
+/**
+ * A one-line text field that edits like a shell (see line-edit.ts): the value is the caller's, the
+ * cursor the field's own. A value longer than the width scrolls to keep the cursor in sight.
+ */
+import {useState} from 'react';
+import {Text} from 'ink';
+import {useKeypress} from '../hooks/use-keypress.js';
+import {editLine} from '../line-edit.js';
+import {theme} from '../theme.js';
+
+type Props = {
+	readonly value: string;
+	readonly onChange: (value: string) => void;
+	readonly onSubmit?: () => void;
+	readonly focus: boolean;
+	readonly placeholder?: string;
+	readonly mask?: string;
+	/** Columns available; a longer value scrolls. */
+	readonly width?: number;
+};
+
+/** The part of `text` to show in `width` columns with `cursor` in sight (and a column for it at the end). */
+export function visiblePart(text: string, cursor: number, width: number | undefined): {text: string; cursor: number} {
+	if (width === undefined || text.length < width) return {text, cursor};
+	const start = Math.max(0, Math.min(cursor - width + 1, text.length - width + 1));
+	return {text: text.slice(start, start + width), cursor: cursor - start};
+}
+
+export function TextField({value, onChange, onSubmit, focus, placeholder, mask, width}: Props) {
+	// The cursor stays at the end unless moved; a value changed from outside (a preset) puts it there.
+	const [state, setState] = useState({cursor: value.length, value});
+	const cursor = state.value === value ? Math.min(state.cursor, value.length) : value.length;
+	useKeypress(
+		(input, key) => {
+			if (key.return) return onSubmit?.();
+			const next = editLine({value, cursor}, input, key);
+			if (!next) return;
+			setState({cursor: next.cursor, value: next.value});
+			if (next.value !== value) onChange(next.value);
+		},
+		{isActive: focus},
+	);
+	const shown = mask ? mask.repeat(value.length) : value;
+	if (!focus) return <Text color={value ? undefined : theme.muted} wrap="truncate">{value ? shown : (placeholder ?? '')}</Text>;
+	if (value === '') {
+		const hint = placeholder ?? '';
+		return (
+			<Text wrap="truncate">
+				<Text inverse>{hint[0] ?? ' '}</Text>
+				<Text color={theme.muted}>{hint.slice(1)}</Text>
+			</Text>
+		);
+	}
+	const part = visiblePart(shown, cursor, width);
+	return (
+		<Text wrap="truncate">
+			{part.text.slice(0, part.cursor)}
+			<Text inverse>{part.text[part.cursor] ?? ' '}</Text>
+			{part.text.slice(part.cursor + 1)}
+		</Text>
+	);
+}

@@ -1,0 +1,46 @@
+/**
+ * The services word their refusals for the command line (`Invalid --rpm "abc"`, `pass --models …`);
+ * a form names its fields instead. Known sentences get a form's wording; any other `--flag` becomes
+ * the field's label.
+ */
+
+/** Command-line flag → the form field's label. */
+const labels: Readonly<Record<string, string>> = {
+	name: 'Name',
+	format: 'Format',
+	'base-url': 'Base URL',
+	'api-key': 'API key',
+	models: 'Models',
+	price: 'Prices',
+	priority: 'Priority',
+	rpm: 'Requests/min',
+	rpd: 'Requests/day',
+	tpm: 'Tokens/min',
+	tpd: 'Tokens/day',
+	budget: 'Budget USD',
+	'budget-warn': 'Warn at %',
+	'expires-at': 'Expiry date',
+	'expires-in': 'Expires',
+	'never-expires': 'Expires',
+};
+
+const sentences: ReadonlyArray<readonly [RegExp, string]> = [
+	[/^A (key|channel) needs a name: pass --name NAME\.$/, 'Name: a $1 needs a name. Type one.'],
+	[/^The model list is empty: pass --models .*$/, 'Models: type at least one model, e.g. gpt-4o, fast=gpt-4o-mini.'],
+	[/^Invalid --budget "(.*)": .*$/, 'Budget USD: "$1" is not an amount. Type one, e.g. 20 (the period is chosen below), or leave it empty for no budget.'],
+	[/^Invalid --budget-warn "(.*)": .*$/, 'Warn at %: "$1" is not a percentage. Type one from 1 to 100, e.g. 80.'],
+	[/^--budget-warn needs a budget: .*$/, 'Warn at %: there is no budget to warn about. Fill in Budget USD, or empty this field.'],
+	[/^Invalid --expires-at "(.*)": .*$/, 'Expiry date: "$1" is not a date. Type one like 2026-12-31 or 2026-12-31T18:00:00Z.'],
+	[/^Invalid --([a-z-]+) "(.*)": give a whole number above 0, .*$/, '$1: "$2" is not a whole number above 0. Type one, or leave the field empty for no limit.'],
+	[/^(Invalid price ".*"): (.*), e\.g\. --price (\S+) \(MODEL= clears it\)\.$/, 'Prices: $1: $2, e.g. $3.'],
+	[/^(.*): price one of those, or add the model with --models\.$/, 'Prices: $1: price one of those, or add the model to Models.'],
+];
+
+/** The message with field names where the service named command-line flags. */
+export function formError(message: string): string {
+	for (const [pattern, text] of sentences) {
+		if (!pattern.test(message)) continue;
+		return message.replace(pattern, text).replace(/^([a-z][a-z-]*):/, (_, flag: string) => `${labels[flag] ?? flag}:`);
+	}
+	return message.replace(/`?--([a-z][a-z-]*)`?/g, (whole, flag: string) => (labels[flag] ? `the field "${labels[flag]}"` : whole));
+}

@@ -1,0 +1,96 @@
+/** @jsxRuntime automatic @jsxImportSource react */
+/** Traffic at a glance: per-minute counts of real events, drawn as sparklines in the Usage and Channels panes. */
+import {test, afterEach} from 'node:test';
+import assert from 'node:assert/strict';
+import {cleanup} from 'ink-testing-library';
+import type {RequestFinished} from '../../source/base/events.js';
+import type {ChannelRecord} from '../../source/base/records.js';
+import {sparkline} from '../../source/ui/components/sparkline.js';
+import {ChannelsPane} from '../../source/ui/panes/channels-pane.js';
+import {UsagePane} from '../../source/ui/panes/usage-pane.js';
+import {emptyRow} from '../../source/ui/session-usage.js';
+import {TrafficCounter} from '../../source/ui/traffic.js';
+import {frameWith, keys, press, renderTui} from './helpers.js';
+
+afterEach(() => cleanup());
+
+const event = (extra: Partial<RequestFinished> = {}): RequestFinished => ({
+	id: 'r',
+	time: '2026-03-04T10:11:12.000Z',
+	method: 'POST',
+	path: '/v1/chat/completions',
+	keyId: 'key_laptop',
+	keyName: 'laptop',
+	model: 'gpt-4o-mini',
+	upstreamModel: 'gpt-4o-mini',
+	channelId: 'ch_openai',
+	channelName: 'openai',
+	inboundFormat: 'openai',
+	outboundFormat: 'openai',
+	stream: false,
+	status: 200,
+	outcome: 'ok',
+	latencyMs: 100,
+	ttfbMs: 50,
+	usage: {inputTokens: 1000, outputTokens: 500, cachedTokens: 0, reasoningTokens: 0},
+	error: null,
+	warnings: [],
+	eventType: 'routed',
+	attempts: ['openai'],
+	costUsd: 0,
+	unpriced: false,
+	...extra,
+});
+
+const now = Date.parse('2026-03-04T10:59:30.000Z');
+const minutesAgo = (minutes: number) => now - minutes * 60_000;
+
+function busyHour(): TrafficCounter {
+	const counter = new TrafficCounter();
+	for (let minute = 59; minute >= 0; minute--) {
+		const count = minute < 10 ? 8 : 1;
+		for (let index = 0; index < count; index++) counter.record(event({latencyMs: 100 + index * 100}), minutesAgo(minute));
+	}
+	counter.record(event({status: 502, outcome: 'error', latencyMs: 3000}), minutesAgo(1));
+	return counter;
+}
+
+test('sparkline: scaled to its own top, squeezed into the columns there are, blank where nothing happened', () => {
+	assert.equal(sparkline([0, 1, 2, 4, 8], 5), ' ▁▂▄█');
+	assert.equal(sparkline([1, 1, 0, 0, 8, 8], 3), '▁ █', 'pairs summed into three columns');
+	assert.equal(sparkline([null, 100, 900], 3, 'max'), ' ▁█');
+});
+
+test('the counter keeps the last hour per minute and per channel; percentiles of the latencies', () => {
+	const snapshot = busyHour().snapshot(now);
+	assert.equal(snapshot.lastHour.requests.length, 60);
+	assert.equal(snapshot.lastHour.requests.at(-1), 8);
+	assert.equal(snapshot.lastHour.requests[0], 1);
+	assert.equal(snapshot.lastHour.total.requests, 50 + 80 + 1);
+	assert.equal(snapshot.lastHour.total.errors, 1);
+	assert.equal(snapshot.lastHour.p95.at(-2), 3000, 'the slow failure is the p95 of its minute');
+	assert.equal(snapshot.tokensPerHour.at(-1), 131 * 1500);
+	assert.equal(snapshot.channels.get('ch_openai')?.total.requests, 131);
+	const later = busyHour();
+	later.record(event(), now + 2 * 3_600_000);
+	assert.equal(later.snapshot(now + 2 * 3_600_000).lastHour.total.requests, 1, 'older minutes are dropped');
+});
+
+test('the Usage pane draws requests, errors, tokens and latency; the Channels pane a sparkline per channel and its last hour in the details', async () => {
+	const traffic = busyHour().snapshot(now);
+	const usage = {today: {byKey: [{...emptyRow('laptop'), requests: 131}], byModel: [{...emptyRow('gpt-4o-mini'), requests: 131}]}, all: {byKey: [], byModel: []}, error: null};
+	const frame = renderTui(<UsagePane usage={usage} log={[]} traffic={traffic} source="session" active width={80} height={19} />).lastFrame()!;
+	assert.match(frame, /req\/min [ ▁-█]+ 131 in 1h/);
+	assert.match(frame, /errors\/min [ ▁-█]+ 1/);
+	assert.match(frame, /tokens\/h [ ▁-█]+ 197k in 24h/);
+	assert.match(frame, /p50 200ms p95 [ ▁-█]+█ 800ms/, 'the slow minute peaks in the p95 line');
+	assert.match(frame, /▁+[▁-█]*█/, 'the busy last minutes stand out');
+	cleanup();
+
+	const channel: ChannelRecord = {v: 1, id: 'ch_openai', name: 'openai', format: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: null, models: [{name: 'gpt-4o-mini', upstream: 'gpt-4o-mini'}], enabled: true, priority: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z'};
+	const {stdin, lastFrame} = renderTui(<ChannelsPane channels={[channel]} traffic={traffic} actions={{} as never} onStatus={() => {}} onCapture={() => {}} active width={120} height={20} />);
+	assert.match(lastFrame()!, /LAST HOUR/);
+	assert.match(lastFrame()!, /openai .*[▁-█]{3,}/);
+	await press(stdin, keys.enter);
+	await frameWith(lastFrame, /last hour\s+[ ▁-█]+\s+131 requests \(2\.2\/min\), 1% errors, p50 \d+ms/);
+});
