@@ -5,6 +5,7 @@
 import {EventEmitter} from 'node:events';
 import type {Format, InboundFormat, IRUsage} from './ir.js';
 import type {BudgetPeriod} from './records.js';
+import type {TrafficSnapshot} from './traffic.js';
 
 export type HealthState = 'healthy' | 'degraded' | 'unavailable';
 
@@ -84,10 +85,28 @@ export function eventTypeOf(event: Pick<RequestFinished, 'channelId' | 'outcome'
 	return 'rejected';
 }
 
+/** A request failed as the user sees it: an error status, or an answer that did not complete. */
+export function isFailure(event: Pick<RequestFinished, 'status' | 'outcome'>): boolean {
+	return event.outcome !== 'ok' || event.status >= 400;
+}
+
+/**
+ * Finished requests as the gateway worker hands them to the UI, once per batch: the newest few (the
+ * live log cannot show more) and how many finished in all, so the UI's cost does not grow with traffic.
+ */
+export type RequestBatch = {
+	/** Oldest first. */
+	readonly recent: readonly RequestFinished[];
+	readonly count: number;
+	readonly failed: number;
+};
+
 export type GatewayEvents = {
 	'channel:health': [ChannelHealthView];
 	'key:budget': [BudgetWarning];
 	'request:finished': [RequestFinished];
+	'requests:batch': [RequestBatch];
+	'traffic:snapshot': [TrafficSnapshot];
 	'store:changed': [{readonly revision: string}];
 	'warning': [{readonly message: string}];
 };

@@ -138,6 +138,26 @@ export type IRUsage = {
 	readonly cachedTokens?: number;
 	readonly cacheCreationTokens?: number;
 	readonly reasoningTokens?: number;
+	/** Counted by the gateway's tokenizer because the provider reported none (embeddings at Gemini). */
+	readonly estimated?: boolean;
+};
+
+/** One input of an embeddings request: text, or token ids (OpenAI only). */
+export type IREmbedInput = {readonly type: 'text'; readonly text: string} | {readonly type: 'tokens'; readonly tokens: readonly number[]};
+
+export type IREmbedRequest = {
+	readonly inputs: readonly IREmbedInput[];
+	/** OpenAI `dimensions` = Gemini `outputDimensionality`. */
+	readonly dimensions?: number;
+	/** Gemini only (RETRIEVAL_QUERY, RETRIEVAL_DOCUMENT, …). */
+	readonly taskType?: string;
+	readonly title?: string;
+};
+
+export type IREmbedResponse = {
+	/** One vector per input, in input order. */
+	readonly vectors: ReadonlyArray<readonly number[]>;
+	readonly usage: IRUsage | null;
 };
 
 export type IRResponse = {

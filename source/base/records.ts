@@ -83,6 +83,10 @@ export const channelRecordSchema = z.object({
 	 * instead of being translated to chat completions. Absent: on for api.openai.com, off elsewhere.
 	 */
 	responsesApi: z.boolean().optional(),
+	/** Streams: longest wait for the first byte of the answer before failing over (absent: the gateway's default, 60 s). */
+	firstByteTimeoutMs: z.number().int().positive().optional(),
+	/** Streams: longest silence between two chunks once the answer has begun (absent: the gateway's default, 120 s). */
+	streamIdleTimeoutMs: z.number().int().positive().optional(),
 	createdAt: isoDate,
 	updatedAt: isoDate,
 });

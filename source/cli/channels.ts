@@ -9,12 +9,17 @@ import type {Store} from '../store/index.js';
 import {withStore} from './context.js';
 import {print, printJson, table} from './output.js';
 import {listChannels} from '../store/channels.js';
+import {listKeys} from '../store/keys.js';
+import {Scrubber} from '../base/secrets.js';
+import {defaultStreamTimeouts} from '../proxy/attempt.js';
 
 type JsonFlag = {json?: boolean};
-type ChannelFlags = {name?: string; format?: string; baseUrl?: string; apiKey?: string; models?: string; priority?: string; price?: string[]; responsesApi?: string};
+type ChannelFlags = {name?: string; format?: string; baseUrl?: string; apiKey?: string; models?: string; priority?: string; price?: string[]; responsesApi?: string; firstByteTimeout?: string; streamIdleTimeout?: string};
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 const priceHelp = 'USD per 1M tokens for one model: MODEL=IN/OUT or MODEL=IN/OUT/CACHED (repeatable; MODEL= clears)';
+const firstByteHelp = 'streams: wait this long for the first byte before failing over to the next channel (e.g. 90s; default 60s; "default" resets)';
+const idleHelp = 'streams: the longest silence between two chunks before the stream is ended with an error (e.g. 5m; default 120s; "default" resets)';
 const responsesApiHelp = 'openai channels: on passes Responses API requests (Codex) through to BASE_URL/responses, off translates them to chat completions (default: on for api.openai.com)';
 
 function describe(view: ChannelView): string {
@@ -29,11 +34,15 @@ function describe(view: ChannelView): string {
 		['priority', String(view.priority)],
 		...(view.responsesApi === undefined ? [] : [['Responses', view.responsesApi ? 'on (passed through to /responses)' : 'off (translated to chat completions)']]),
 		['prices', formatPrices(view.prices)],
+		['streams', `first byte within ${seconds(view.firstByteTimeoutMs, firstByteMs)}, silence up to ${seconds(view.streamIdleTimeoutMs, idleMs)}`],
 		['created', view.createdAt],
 		['updated', view.updatedAt],
 	];
 	return lines.map(([label, value]) => `${label!.padEnd(10)}${value}`).join('\n');
 }
+
+const seconds = (ms: number | undefined, fallback: number) => (ms === undefined ? `${fallback / 1000} s (default)` : `${ms / 1000} s`);
+const {firstByteMs, idleMs} = defaultStreamTimeouts;
 
 type Health = {state: string; reason: string | null; since: string; retryAt: string | null} | null;
 
@@ -64,10 +73,12 @@ export function registerChannels(program: Command): void {
 		.option('--priority <n>', 'higher is tried first', '0')
 		.option('--price <model=in/out[/cached]>', priceHelp, collect, [])
 		.option('--responses-api <on|off>', responsesApiHelp)
+		.option('--first-byte-timeout <duration>', firstByteHelp)
+		.option('--stream-idle-timeout <duration>', idleHelp)
 		.option('--json', 'print JSON')
 		.action(async (options: JsonFlag & ChannelFlags, command: Command) => {
 			await withStore(command, async store => {
-				const channel = await addChannel(store, {name: options.name!, format: options.format!, baseUrl: options.baseUrl!, apiKey: options.apiKey, models: options.models!, priority: options.priority, prices: options.price, responsesApi: options.responsesApi});
+				const channel = await addChannel(store, {name: options.name!, format: options.format!, baseUrl: options.baseUrl!, apiKey: options.apiKey, models: options.models!, priority: options.priority, prices: options.price, responsesApi: options.responsesApi, firstByteTimeout: options.firstByteTimeout, streamIdleTimeout: options.streamIdleTimeout});
 				if (options.json) printJson(channelView(channel));
 				else print(`Added channel "${channel.name}" (${channel.format}, ${channel.baseUrl}) serving ${formatModels(channel.models)}. Check it with \`gateway-tui channels test ${channel.name}\`.`);
 			});
@@ -116,6 +127,8 @@ export function registerChannels(program: Command): void {
 		.option('--priority <n>', 'higher is tried first')
 		.option('--price <model=in/out[/cached]>', priceHelp, collect, [])
 		.option('--responses-api <on|off>', responsesApiHelp)
+		.option('--first-byte-timeout <duration>', firstByteHelp)
+		.option('--stream-idle-timeout <duration>', idleHelp)
 		.option('--json', 'print JSON')
 		.action(async (ref: string, options: JsonFlag & ChannelFlags, command: Command) => {
 			await withStore(command, async store => {
@@ -149,7 +162,9 @@ export function registerChannels(program: Command): void {
 		.option('--json', 'print JSON')
 		.action(async (ref: string, options: JsonFlag, command: Command) => {
 			await withStore(command, async store => {
-				const {channel, result} = await testChannel(store, ref, async channel => (await import('../proxy/probe.js')).probeChannel(channel));
+				// The provider's error may quote any key (its own, another channel's, a virtual key): all are masked.
+				const scrubber = new Scrubber([...(await listChannels(store)).map(item => item.apiKey), ...(await listKeys(store)).map(key => key.secret)]);
+				const {channel, result} = await testChannel(store, ref, async channel => (await import('../proxy/probe.js')).probeChannel(channel, undefined, scrubber));
 				if (options.json) printJson({channel: channel.name, ...result});
 				else if (result.ok) print(`Channel "${channel.name}" answered in ${result.latencyMs} ms (${result.models} models listed).`);
 				else print(`Channel "${channel.name}" failed after ${result.latencyMs} ms: ${result.error}`);

@@ -7,7 +7,7 @@ import type {Command} from 'commander';
 import {UserError} from '../base/errors.js';
 import {defaultHost, defaultPort} from '../base/paths.js';
 import {homeOf, storeUrlOf} from './context.js';
-import {parsePort, serve, type StoreChoice} from './serve.js';
+import {allowHostHelp, bodyLimitHelp, collectHosts, parsePort, serve, surfaceFlags, type StoreChoice, type SurfaceFlags} from './serve.js';
 
 export function registerDefault(program: Command): void {
 	program
@@ -15,18 +15,23 @@ export function registerDefault(program: Command): void {
 		.description('start the gateway with the full-screen terminal UI (the default command)')
 		.option('--port <port>', 'port to listen on (0 picks a free port)', String(defaultPort))
 		.option('--host <host>', 'address to listen on (other machines can reach a non-loopback address)', defaultHost)
+		.option('--allow-host <name>', allowHostHelp, collectHosts, [])
+		.option('--body-limit <size>', bodyLimitHelp)
 		.allowExcessArguments(true)
-		.action(async (options: {port: string; host: string}, command: Command) => {
+		.action(async (options: {port: string; host: string} & SurfaceFlags, command: Command) => {
 			if (command.args.length > 0) throw new UserError(`unknown command '${command.args[0]}'. Run \`gateway-tui --help\` for the commands.`);
-			await startDefault({home: homeOf(command), storeUrl: storeUrlOf(command)}, options.host, parsePort(options.port));
+			await startDefault({home: homeOf(command), storeUrl: storeUrlOf(command)}, options.host, parsePort(options.port), surfaceFlags(options));
 		});
 }
 
-export async function startDefault(where: StoreChoice, host: string, port: number): Promise<void> {
+export async function startDefault(where: StoreChoice, host: string, port: number, surface: ReturnType<typeof surfaceFlags> = {}): Promise<void> {
 	if (!process.stdout.isTTY || !process.stdin.isTTY) {
 		process.stderr.write('gateway-tui: not a terminal, so no TUI: running the proxy alone (same as `gateway-tui serve`).\n');
-		return serve(where, host, port, false);
+		return serve(where, host, port, false, undefined, surface);
 	}
+	// The gateway core runs in a worker thread, which reads these (its environment is a copy of ours).
+	if (surface.allowHosts) process.env.GATEWAY_TUI_ALLOW_HOST = surface.allowHosts.join(',');
+	if (surface.bodyLimitBytes) process.env.GATEWAY_TUI_BODY_LIMIT = String(surface.bodyLimitBytes);
 	const {runTui} = await import('../ui/run.js');
 	const options = {home: where.home, host, port, store: where.storeUrl};
 	await runTui(options);

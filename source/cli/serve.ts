@@ -22,28 +22,51 @@ export function registerServe(program: Command): void {
 		.option('--host <host>', 'address to listen on (other machines can reach a non-loopback address)', defaultHost)
 		.option('--json-logs', 'print one JSON object per request instead of a text line')
 		.option('--probe-every <duration>', "also check every enabled channel's model list this often (e.g. 60s); off by default")
-		.action(async (options: {port: string; host: string; jsonLogs?: boolean; probeEvery?: string}, command: Command) => {
+		.option('--allow-host <name>', allowHostHelp, collectHosts, [])
+		.option('--body-limit <size>', bodyLimitHelp)
+		.action(async (options: {port: string; host: string; jsonLogs?: boolean; probeEvery?: string} & SurfaceFlags, command: Command) => {
 			const probeEveryMs = options.probeEvery === undefined ? undefined : parseDuration(options.probeEvery, '--probe-every interval');
-			await serve({home: homeOf(command), storeUrl: storeUrlOf(command)}, options.host, parsePort(options.port), options.jsonLogs === true, probeEveryMs);
+			await serve({home: homeOf(command), storeUrl: storeUrlOf(command)}, options.host, parsePort(options.port), options.jsonLogs === true, probeEveryMs, surfaceFlags(options));
 		});
+}
+
+export type SurfaceFlags = {allowHost?: string[]; bodyLimit?: string};
+
+export const allowHostHelp = 'also answer requests addressed to this host name (repeatable; for a gateway deliberately reached under a name, e.g. through a tunnel); localhost and the listen address are always accepted';
+export const bodyLimitHelp = 'largest request body, e.g. 32mb (the default), 100mb, 512kb';
+export const collectHosts = (value: string, previous: string[]) => [...previous, ...value.split(',').map(name => name.trim()).filter(Boolean)];
+
+/** `--body-limit 32mb` → bytes. */
+export function parseSize(text: string): number {
+	const match = /^(\d+(?:\.\d+)?)\s*(b|kb|k|kib|mb|m|mib|gb|g|gib)?$/i.exec(text.trim());
+	const unit = (match?.[2] ?? 'b').toLowerCase()[0]!;
+	const bytes = match ? Math.round(Number(match[1]) * ({b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3} as Record<string, number>)[unit]!) : NaN;
+	if (!(bytes >= 1024)) throw new UserError(`Invalid --body-limit "${text}": give a size of at least 1kb, like 32mb or 512kb.`);
+	return bytes;
+}
+
+/** The surface settings the flags give (the rest keeps the gateway's defaults). */
+export function surfaceFlags(options: SurfaceFlags): {allowHosts?: string[]; bodyLimitBytes?: number} {
+	return {...(options.allowHost?.length ? {allowHosts: options.allowHost} : {}), ...(options.bodyLimit === undefined ? {} : {bodyLimitBytes: parseSize(options.bodyLimit)})};
 }
 
 /** The local data directory and the store URL (`--store`, GATEWAY_TUI_STORE or `<home>/gateway.sqlite`). */
 export type StoreChoice = {readonly home: string; readonly storeUrl: string};
 
-export async function serve(where: StoreChoice, host: string, port: number, jsonLogs: boolean, probeEveryMs?: number): Promise<void> {
+export async function serve(where: StoreChoice, host: string, port: number, jsonLogs: boolean, probeEveryMs?: number, surface: ReturnType<typeof surfaceFlags> = {}): Promise<void> {
 	// The proxy's modules (fastify, undici, the format adapters) load only when a gateway starts.
 	const {startGateway} = await import('../proxy/gateway.js');
 	// Opened here, not by startGateway, so that the store URL reaches it; the gateway leaves closing a
 	// store it was given to its caller.
 	const store = await Store.open(where.storeUrl, {home: where.home});
-	const gateway = await startGateway({home: where.home, host, port, probeEveryMs, store}).catch(async (error: unknown) => {
+	const gateway = await startGateway({home: where.home, host, port, probeEveryMs, store, surface}).catch(async (error: unknown) => {
 		await store.close();
 		throw error;
 	});
 	const requestLines = batchedLines(text => process.stdout.write(text));
 	gateway.events.on('request:finished', event => requestLines.push(jsonLogs ? JSON.stringify(event) : formatRequestLine(event)));
 	gateway.events.on('warning', ({message}) => process.stderr.write(`warning: ${message}\n`));
+	for (const message of store.warnings) process.stderr.write(`warning: ${message}\n`);
 	gateway.events.on('key:budget', warning => {
 		const line = {time: new Date().toISOString(), key: warning.keyName, budget: 'warning', percent: warning.percent, spentUsd: Number(warning.spentUsd.toFixed(4)), budgetUsd: warning.budgetUsd, period: warning.period};
 		process.stdout.write(`${jsonLogs ? JSON.stringify(line) : `${line.time}  key=${warning.keyName}  budget warning: ${warning.percent}% spent ($${warning.spentUsd.toFixed(2)} of $${warning.budgetUsd.toFixed(2)} ${periodWords[warning.period]})`}\n`);
@@ -53,7 +76,7 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 		process.stdout.write(`${jsonLogs ? JSON.stringify(line) : `${line.time}  channel=${view.channelName}  health=${view.state}${view.reason ? `  reason="${view.reason}"` : ''}${view.retryAt ? `  retry-at=${view.retryAt}` : ''}`}\n`);
 	});
 	if (!isLoopback(host)) {
-		process.stderr.write(`warning: listening on ${host}: other machines can now reach the gateway. Every request still needs a virtual key.\n`);
+		process.stderr.write(`warning: listening on ${host}: other machines can now reach the gateway. Every request still needs a virtual key; requests must be addressed to an IP of this machine or a name given with --allow-host.\n`);
 	}
 	process.stderr.write(`gateway-tui listening on ${gateway.url} (data: ${gateway.store.file}). Press Ctrl+C to stop.\n`);
 	await new Promise<void>(resolve => {

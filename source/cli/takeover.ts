@@ -22,7 +22,7 @@ import {parsePort} from './serve.js';
 import {gatewayUrl} from '../base/paths.js';
 
 type Flags = {host: string; port: string; json?: boolean};
-type ApplyFlags = Flags & {key?: string; model?: string; force?: boolean};
+type ApplyFlags = Flags & {key?: string; model?: string; fastModel?: string; allFolders?: boolean; force?: boolean};
 
 /** `/home/me/.codex/config.toml` → `~/.codex/config.toml`, for human output only. */
 function tilde(path: string): string {
@@ -103,11 +103,13 @@ export function registerTakeover(program: Command): void {
 			.description('point claude, codex or gemini at the gateway (backs up each file it changes)')
 			.option('--key <name>', 'use this virtual key (default: takeover-<tool>, created when missing)')
 			.option('--model <name>', 'the model the tool should ask for (must be served by a channel)')
+			.option('--fast-model <name>', "Claude Code's model for background tasks (default: --model)")
+			.option('--all-folders', 'Gemini CLI: work in every folder, not only trusted ones (turns off its folder trust)')
 			.option('--force', 'overwrite a tool connected elsewhere, and clear settings that would win over the gateway key'),
 	).action(async (name: string, flags: ApplyFlags, command: Command) => {
 		const tool = toolOf(name);
 		await withStore(command, async store => {
-			const result = await applyTakeover(store, tool, {...options(flags, command), key: flags.key, model: flags.model, force: flags.force});
+			const result = await applyTakeover(store, tool, {...options(flags, command), key: flags.key, model: flags.model, fastModel: flags.fastModel, allFolders: flags.allFolders, force: flags.force});
 			if (flags.json) printJson(result);
 			else print(describeApply(result));
 		});

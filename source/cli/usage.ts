@@ -1,8 +1,12 @@
-/** `gateway-tui usage` — totals by key, model, channel, day or hour, as a table, JSON or CSV. */
+/**
+ * `gateway-tui usage` — totals by key, model, channel, day or hour, as a table, JSON or CSV. Each
+ * gateway process writes its own totals (an instance) and these are their sums; the table says how
+ * many instances contributed, and each JSON row how many wrote to it.
+ */
 import type {Command} from 'commander';
 import {UserError} from '../base/errors.js';
 import {parseDuration} from '../services/parse.js';
-import {usageDimensions, usageSummary, type UsageGroupBy, type UsageRow} from '../store/usage-summary.js';
+import {usageDimensions, usageReport, type UsageGroupBy, type UsageRow} from '../store/usage-summary.js';
 import {withStore} from './context.js';
 import {print, printJson, table} from './output.js';
 
@@ -90,6 +94,11 @@ export function usageTable(by: UsageGroupBy, rows: readonly UsageRow[]): string 
 	return text + notes;
 }
 
+/** How many gateway instances the totals come from: several gateways on one store each write their own. */
+export function instancesLine(instances: number): string {
+	return instances === 1 ? 'From 1 gateway instance.' : `Summed over ${instances} gateway instances (each gateway process writes its own totals to the store).`;
+}
+
 export function registerUsage(program: Command): void {
 	program
 		.command('usage')
@@ -103,11 +112,11 @@ export function registerUsage(program: Command): void {
 			const by = parseGroupBy(options.by);
 			const since = options.since === undefined ? undefined : parseSince(options.since);
 			await withStore(command, async store => {
-				const rows = await usageSummary(store, {by, ...(since ? {since} : {})});
+				const {rows, instances} = await usageReport(store, {by, ...(since ? {since} : {})});
 				if (options.json) return printJson(rows.map(row => rowJson(by, row)));
 				if (options.csv) return void process.stdout.write(toCsv(by, rows));
 				if (rows.length === 0) return print('No usage recorded yet. Requests through the gateway show up here about a second after they finish.');
-				print(usageTable(by, rows));
+				print(`${usageTable(by, rows)}\n${instancesLine(instances)}`);
 			});
 		});
 }

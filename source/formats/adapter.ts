@@ -2,7 +2,7 @@
  * The contract every wire format implements. The relay only ever talks to this interface:
  * a fourth format (OpenAI Responses) is one more folder implementing it, not more converters.
  */
-import type {Format, InboundFormat, IRError, IRRequest, IRResponse, IRSignature, IRStreamEvent, JsonObject, JsonValue} from '../base/ir.js';
+import type {Format, InboundFormat, IREmbedRequest, IREmbedResponse, IRError, IRRequest, IRResponse, IRSignature, IRStreamEvent, JsonObject, JsonValue} from '../base/ir.js';
 import type {ChannelRecord} from '../base/records.js';
 import type {SseMessage} from './sse.js';
 
@@ -69,7 +69,7 @@ export type WireRequest = {
 	readonly params: Readonly<Record<string, string | undefined>>;
 };
 
-export type Operation = 'generate' | 'count_tokens';
+export type Operation = 'generate' | 'count_tokens' | 'embed';
 
 /** What a generation or counting request asks for, read from its URL and body. */
 export type InboundCall = {
@@ -78,6 +78,23 @@ export type InboundCall = {
 	readonly stream: boolean;
 	/** Gemini: the client asked for `alt=sse` (otherwise a streamed answer is a JSON array). */
 	readonly sse: boolean;
+	/** The wire method where a format has several for one operation (Gemini `embedContent` / `batchEmbedContents`). */
+	readonly method?: string;
+};
+
+/** Embeddings as a client of this format asks for them and expects them back. */
+export type InboundEmbeddings = {
+	decodeRequest(body: JsonObject, call: InboundCall): IREmbedRequest;
+	encodeResponse(response: IREmbedResponse, options: {readonly model: string; readonly call: InboundCall; readonly request: JsonObject}): JsonValue;
+	/** This format's own answer, read for usage when it passes through. */
+	decodeResponse(body: unknown): IREmbedResponse;
+};
+
+/** Embeddings at a provider of this format. A format without it (Anthropic) has no embeddings API. */
+export type UpstreamEmbeddings = {
+	/** Throws a GatewayError (400) for what the provider cannot take (token ids at Gemini). */
+	encodeRequest(request: IREmbedRequest, target: UpstreamTarget): EncodedRequest;
+	decodeResponse(body: unknown): IREmbedResponse;
 };
 
 /** A model a key may use, as the model-list endpoints show it. */
@@ -158,6 +175,7 @@ export type InboundAdapter = {
 	encodeModelList(models: readonly ModelEntry[], request: WireRequest): JsonValue;
 	encodeModel(model: ModelEntry): JsonValue;
 	readonly counting?: InboundCounting;
+	readonly embeddings?: InboundEmbeddings;
 };
 
 /** A channel format: also encodes IR requests for its providers. */
@@ -170,4 +188,5 @@ export type FormatAdapter = InboundAdapter & {
 	/** The provider's model list, relative to the base URL: the cheapest call that proves key and URL. */
 	readonly modelListPath: string;
 	readonly upstreamCounting?: UpstreamCounting;
+	readonly upstreamEmbeddings?: UpstreamEmbeddings;
 };

@@ -1,23 +1,41 @@
 /**
  * One attempt at one channel, and what it returns: answered (with usage, an error the client got in
  * the answer, and when the first byte left), failed before anything reached the client (retryable
- * when another channel may take it), or gone (the client hung up first). `callChannel` makes the
- * upstream call and keeps the channel's health.
+ * when another channel may take it), or gone (the client hung up first). Each result says whether
+ * the channel was at fault; `runAttempt` turns that into the channel's health, once per attempt —
+ * so a stream that breaks after its headers counts against the channel like a refused connection.
  */
 import type {FastifyReply} from 'fastify';
 import type {GatewayError} from '../base/errors.js';
 import type {IRUsage, JsonObject} from '../base/ir.js';
+import type {Scrubber} from '../base/secrets.js';
 import type {FormatAdapter, InboundAdapter, InboundCall, SignatureMemory, TranslationContext, WireRequest} from '../formats/adapter.js';
 import {toGatewayError} from './errors.js';
-import type {ChannelHealth} from './health.js';
+import type {ChannelHealth, FailureKind} from './health.js';
 import type {Route} from './routing.js';
 import type {Tokenizer} from './tokenizer.js';
 import type {ImageFetcher} from './translation-context.js';
-import {callUpstream, type UpstreamCall, type UpstreamPools, type UpstreamResponse, type UpstreamTimeouts} from './upstream.js';
-import {upstreamError} from './upstream-errors.js';
+import type {UpstreamPools, UpstreamTimeouts} from './upstream.js';
+
+export type StreamTimeouts = {
+	/** Longest wait for the first byte of a streamed answer; past it the request fails over. */
+	readonly firstByteMs: number;
+	/** Longest silence between two chunks of a streamed answer. */
+	readonly idleMs: number;
+};
+
+/** A 429 or 503 with a short retry-after is retried on the same channel when no other can serve. */
+export type RetryPolicy = {readonly maxWaitMs: number; readonly maxRetries: number};
+
+export const defaultStreamTimeouts: StreamTimeouts = {firstByteMs: 60_000, idleMs: 120_000};
+export const defaultRetryPolicy: RetryPolicy = {maxWaitMs: 5_000, maxRetries: 2};
 
 export type RelayOptions = {
+	/** Non-streaming calls (and the connect time-out of every call). */
 	readonly timeouts?: UpstreamTimeouts;
+	/** Streaming calls, unless the channel sets its own. */
+	readonly streamTimeouts?: StreamTimeouts;
+	readonly retry?: RetryPolicy;
 	/** max_tokens sent to Anthropic channels when the client gave none. */
 	readonly defaultMaxTokens: number;
 	/** Images fetched for Gemini channels: size limit and time-out. */
@@ -32,6 +50,8 @@ export type AttemptServices = {
 	readonly signatures: SignatureMemory;
 	readonly images: ImageFetcher;
 	readonly options: RelayOptions;
+	/** For the scrubber of the current snapshot: every error frame leaves through it. */
+	readonly registry: {readonly snapshot: {readonly scrubber: Scrubber}};
 };
 
 export type Attempt = {
@@ -49,37 +69,47 @@ export type Attempt = {
 	readonly ctx: TranslationContext;
 };
 
+/** The channel failed (counted by its circuit breaker), and why, for its health reason. */
+export type ChannelFault = {readonly kind: FailureKind; readonly reason: string};
+
 export type AttemptResult =
-	| {readonly kind: 'answered'; readonly usage: IRUsage | null; readonly error: string | null; readonly firstByteAt: number | null}
-	| {readonly kind: 'failed'; readonly error: GatewayError; readonly retryable: boolean}
+	| {readonly kind: 'answered'; readonly usage: IRUsage | null; readonly error: string | null; readonly firstByteAt: number | null; readonly fault: ChannelFault | null}
+	| {readonly kind: 'failed'; readonly error: GatewayError; readonly retryable: boolean; readonly fault: ChannelFault | null}
 	| {readonly kind: 'gone'};
 
-export const answered = (usage: IRUsage | null, error: string | null, firstByteAt: number | null): AttemptResult => ({kind: 'answered', usage, error, firstByteAt});
+export const answered = (usage: IRUsage | null, error: string | null, firstByteAt: number | null, fault: ChannelFault | null = null): AttemptResult => ({kind: 'answered', usage, error, firstByteAt, fault});
 
-export const failed = (error: unknown, retryable = false): AttemptResult => ({kind: 'failed', error: toGatewayError(error), retryable});
+export const failed = (error: unknown, retryable = false, fault: ChannelFault | null = null): AttemptResult => ({kind: 'failed', error: toGatewayError(error), retryable, fault});
 
-/** Call the attempt's channel. An error answer in `wire` (the format spoken upstream) may become a retryable failure. */
-export async function callChannel(attempt: Attempt, wire: Pick<InboundAdapter, 'decodeError'>, call: Omit<UpstreamCall, 'channel' | 'timeouts'>): Promise<{ok: true; response: UpstreamResponse} | {ok: false; result: AttemptResult}> {
-	const {services, route, canFailOver} = attempt;
-	const {channel} = route;
-	let response: UpstreamResponse;
-	try {
-		response = await callUpstream(services.pools, {...call, channel, timeouts: services.options.timeouts});
-	} catch (error) {
-		if (call.signal?.aborted) {
-			services.health.released(channel);
-			return {ok: false, result: {kind: 'gone'}};
-		}
-		const failure = toGatewayError(error);
-		services.health.failed(channel, failure.kind === 'timeout' ? 'timeout' : 'connect', failure.message);
-		return {ok: false, result: failed(failure, canFailOver)};
-	}
-	const status = response.statusCode;
-	if (status >= 500 || status === 429) {
-		services.health.failed(channel, status === 429 ? 'rate_limit' : 'server', `HTTP ${status}`);
-		if (canFailOver) return {ok: false, result: failed(upstreamError(channel, wire, status, await response.body.text(), response.headers), true)};
-	} else {
-		services.health.succeeded(channel);
-	}
-	return {ok: true, response};
+export const gone: AttemptResult = {kind: 'gone'};
+
+/** The fault of a transport failure (a GatewayError from upstreamFailure). */
+export function transportFault(error: GatewayError): ChannelFault {
+	return {kind: error.kind === 'timeout' ? 'timeout' : 'connect', reason: error.message};
+}
+
+/**
+ * Run an attempt and keep the channel's health: a fault counts against it, a clean answer for it,
+ * and an attempt that never reached the channel (or whose client left) releases a half-open trial.
+ */
+export async function runAttempt(attempt: Attempt, run: (attempt: Attempt) => Promise<AttemptResult>): Promise<AttemptResult> {
+	const {health} = attempt.services;
+	const {channel} = attempt.route;
+	const result = await run(attempt).catch((error: unknown) => failed(error));
+	if (result.kind !== 'gone' && result.fault) health.failed(channel, result.fault.kind, result.fault.reason);
+	else if (result.kind === 'answered') health.succeeded(channel);
+	else health.released(channel);
+	return result;
+}
+
+/** The scrubber of the current snapshot, for this attempt's outbound error strings. */
+export function scrubberOf(attempt: Attempt): Scrubber {
+	return attempt.services.registry.snapshot.scrubber;
+}
+
+/** The stream time-outs of the attempt's channel. */
+export function streamTimeoutsOf(attempt: Attempt): StreamTimeouts {
+	const defaults = attempt.services.options.streamTimeouts ?? defaultStreamTimeouts;
+	const {channel} = attempt.route;
+	return {firstByteMs: channel.firstByteTimeoutMs ?? defaults.firstByteMs, idleMs: channel.streamIdleTimeoutMs ?? defaults.idleMs};
 }

@@ -4,7 +4,9 @@
  * o200k_base). Never a 404: Claude Code and Gemini CLI call these before every turn.
  */
 import {GatewayError} from '../base/errors.js';
-import {answered, callChannel, failed, type Attempt, type AttemptResult} from './attempt.js';
+import {answered, failed, type Attempt, type AttemptResult} from './attempt.js';
+import {callChannel, failedBeforeAnswer} from './call-channel.js';
+import {abortOnClientClose} from './client-stream.js';
 import {parseJson, upstreamError} from './upstream-errors.js';
 
 export async function countTokens(attempt: Attempt): Promise<AttemptResult> {
@@ -15,10 +17,15 @@ export async function countTokens(attempt: Attempt): Promise<AttemptResult> {
 	if (outbound.upstreamCounting) {
 		const target = {model: route.upstreamModel, stream: false, baseUrl: route.channel.baseUrl, defaultMaxTokens: attempt.services.options.defaultMaxTokens};
 		const encoded = await outbound.upstreamCounting.encodeRequest(ir, target, ctx);
-		const called = await callChannel(attempt, outbound, {method: 'POST', path: encoded.path, query: encoded.query, body: JSON.stringify(encoded.body)});
+		const called = await callChannel(attempt, outbound, {method: 'POST', path: encoded.path, query: encoded.query, body: JSON.stringify(encoded.body), signal: abortOnClientClose(attempt.reply).signal});
 		if (!called.ok) return called.result;
-		const text = await called.response.body.text();
-		if (called.response.statusCode >= 400) return failed(upstreamError(route.channel, outbound, called.response.statusCode, text, called.response.headers));
+		let text: string;
+		try {
+			text = await called.response.body.text();
+		} catch (error) {
+			return failedBeforeAnswer(attempt, error);
+		}
+		if (called.response.statusCode >= 400) return failed(upstreamError(route.channel, outbound, called.response.statusCode, text, called.response.headers), false, called.fault);
 		total = outbound.upstreamCounting.decodeResponse(parseJson(text));
 	} else {
 		total = attempt.services.tokenizer.count(ir);

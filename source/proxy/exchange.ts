@@ -12,7 +12,11 @@ import {costOf, priceOf} from '../base/prices.js';
 import type {KeyRecord} from '../base/records.js';
 import type {InboundAdapter, InboundCall} from '../formats/adapter.js';
 import type {PinState} from './conversation-pins.js';
+import type {Scrubber} from '../base/secrets.js';
 import type {Route} from './routing.js';
+
+/** What an exchange reports to: the event bus, and the scrubber of the current registry snapshot. */
+export type ExchangeDeps = {readonly events: EventBus; readonly registry: {readonly snapshot: {readonly scrubber: Scrubber}}};
 
 /** What the relay learnt: the channel that answered (or failed last), those tried, and what came back. */
 export type Settlement = {
@@ -47,17 +51,16 @@ declare module 'fastify' {
 
 const unsettled: Settlement = {route: null, attempts: [], usage: null, error: null, firstByteAt: null, warnings: []};
 
-export function beginExchange(request: FastifyRequest, reply: FastifyReply, inbound: InboundAdapter, events: EventBus): Exchange {
+export function beginExchange(request: FastifyRequest, reply: FastifyReply, inbound: InboundAdapter, deps: ExchangeDeps): Exchange {
+	const {events} = deps;
 	const exchange: Exchange = {id: `req_${randomUUID().replaceAll('-', '').slice(0, 20)}`, started: performance.now(), time: new Date().toISOString(), inbound, key: null, call: null, settlement: null, busy: null};
 	request.exchange = exchange;
 	void reply.header('x-request-id', exchange.id);
 	reply.raw.once('close', () => {
 		const busy = request.exchange?.busy;
-		if (!busy) return events.emit('request:finished', finishExchange(request, reply));
-		void busy.then(
-			() => events.emit('request:finished', finishExchange(request, reply)),
-			() => events.emit('request:finished', finishExchange(request, reply)),
-		);
+		const finish = () => events.emit('request:finished', scrubFinished(finishExchange(request, reply), deps.registry.snapshot.scrubber));
+		if (!busy) return finish();
+		void busy.then(finish, finish);
 	});
 	return exchange;
 }
@@ -73,6 +76,11 @@ export function settle(request: FastifyRequest, settlement: Partial<Settlement>)
 	if (!exchange) return;
 	const current = exchange.settlement ?? unsettled;
 	request.exchange = {...exchange, settlement: {...current, ...settlement, error: current.error ?? settlement.error ?? null}};
+}
+
+/** The log line's only free texts — the error and the warnings — with every key masked, once. */
+function scrubFinished(event: RequestFinished, scrubber: Scrubber): RequestFinished {
+	return {...event, error: event.error === null ? null : scrubber.scrub(event.error), warnings: event.warnings.map(warning => scrubber.scrub(warning))};
 }
 
 function finishExchange(request: FastifyRequest, reply: FastifyReply): RequestFinished {

@@ -17,11 +17,13 @@ import {ChannelHealth, defaultHealthOptions, type HealthOptions} from './health.
 import {HealthPublisher} from './health-publisher.js';
 import {startHealthProbe} from './health-probe.js';
 import {countLimitedUse, restoreLimits} from './limit-sync.js';
-import {KeyLimiter} from './limits.js';
+import type {KeyLimiter} from './limits.js';
+import {createLimiter, type SharedLimitOptions} from './shared-limits.js';
 import {Registry} from './registry.js';
 import {ConversationPins} from './conversation-pins.js';
 import {RouteOrder} from './routing.js';
 import {createServer} from './server.js';
+import {surfaceOptions, type SurfaceSettings} from './surface.js';
 import {Tokenizer} from './tokenizer.js';
 import {ImageFetcher} from './translation-context.js';
 import {UpstreamPools} from './upstream.js';
@@ -49,6 +51,10 @@ export type GatewayOptions = {
 	/** A store opened by the caller (and closed by it); by default the gateway opens `home`'s. */
 	readonly store?: Store;
 	readonly events?: EventBus;
+	/** Host names accepted besides the listen address and localhost (`--allow-host`), body limits, client time-outs, the connection cap. */
+	readonly surface?: SurfaceSettings;
+	/** Limits on a shared store (Redis, PostgreSQL): fail open or closed, time-outs; by default GATEWAY_TUI_LIMITS_FAIL, else open. */
+	readonly limits?: Partial<SharedLimitOptions>;
 };
 
 export class Gateway {
@@ -77,14 +83,17 @@ export class Gateway {
 		this.events = options.events ?? new EventBus();
 		this.registry = new Registry(store, this.events);
 		this.usage = new UsageRecorder(store, {clock: options.clock, ...options.usage, retention: options.usage?.retention ?? retentionFromEnv(), events: this.events});
-		this.health = new ChannelHealth(this.events, {...defaultHealthOptions, clock: options.clock, ...options.health});
+		// Health reasons are shown by `channels show`, the TUI and serve's log: masked like every outbound text.
+		const scrub = (text: string) => this.registry.snapshot.scrubber.scrub(text);
+		this.health = new ChannelHealth(this.events, {...defaultHealthOptions, clock: options.clock, ...options.health, scrub});
 		this.pins = new ConversationPins(options.clock?.now);
-		this.limiter = new KeyLimiter(this.events, options.clock?.now);
+		this.limiter = createLimiter(store, this.events, options.clock?.now, options.limits);
 		this.publisher = new HealthPublisher(store, this.events);
 		const relay = options.relay ?? defaultRelayOptions;
 		this.images = new ImageFetcher(relay.imageFetch);
 		const {registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images} = this;
-		this.app = createServer({registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, options: relay});
+		const surface = surfaceOptions(options.host, options.surface);
+		this.app = createServer({registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, options: relay, surface});
 	}
 
 	/** Load keys and channels, restore the limits' counters, and listen. */
@@ -111,6 +120,7 @@ export class Gateway {
 		this.closed = true;
 		for (const stop of this.stops.splice(0)) stop();
 		await this.app.close();
+		await this.limiter.settle();
 		await this.usage.close();
 		await this.registry.stop();
 		await this.publisher.close();

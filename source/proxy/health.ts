@@ -18,6 +18,8 @@ export type HealthOptions = {
 	readonly cooldownMs: number;
 	/** Where cooldowns and `since` times are read from (tests pass a FakeClock); the system clock by default. */
 	readonly clock?: Pick<Clock, 'now'>;
+	/** Masks keys in a reason (a provider's error may quote one) before it is published anywhere. */
+	readonly scrub?: (text: string) => string;
 };
 
 export const defaultHealthOptions: HealthOptions = {threshold: 3, cooldownMs: 30_000};
@@ -95,7 +97,7 @@ export class ChannelHealth {
 			channelId: channel.id,
 			channelName: channel.name,
 			state,
-			reason,
+			reason: reason === null || !this.options.scrub ? reason : this.options.scrub(reason),
 			since: changed ? new Date(this.clock.now()).toISOString() : entry.view.since,
 			retryAt: state === 'unavailable' ? new Date(entry.openUntil).toISOString() : null,
 		};

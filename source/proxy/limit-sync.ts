@@ -14,7 +14,7 @@ import type {Registry} from './registry.js';
 export async function restoreLimits(limiter: KeyLimiter, store: Store, keys: readonly KeyRecord[]): Promise<void> {
 	for (const [id, use] of await persistedUse(store, keys)) {
 		const key = keys.find(item => item.id === id);
-		if (key) limiter.restore(key, use);
+		if (key) await limiter.restore(key, use);
 	}
 }
 

@@ -6,6 +6,10 @@
  * step, so concurrent requests can never overshoot a request limit. Token limits and budgets count
  * what finished requests used: a request in flight is never cut off, the next one is refused.
  * After a restart the day/period counters are restored from the persisted usage (restoreLimits).
+ *
+ * This class counts for one process (the sqlite store: one machine). On a store shared by several
+ * gateways, SharedLimiter (shared-limits.ts) counts in the store instead, and its `admit` and
+ * `restore` return promises — which is why callers await them.
  */
 import type {EventBus} from '../base/events.js';
 import {localDay, periodBounds, periodWords, type LimitUse} from '../base/periods.js';
@@ -20,27 +24,18 @@ export class KeyLimiter {
 	private readonly states = new Map<string, KeyState>();
 
 	constructor(
-		private readonly events?: EventBus,
+		protected readonly events?: EventBus,
 		/** A clock's `now` alone: the limiter only reads the time, it never schedules (tests pass a FakeClock's). */
-		private readonly now: Clock['now'] = systemClock.now,
+		protected readonly now: Clock['now'] = systemClock.now,
 	) {}
 
 	/** Admit one request for `key` or throw a 429 GatewayError naming the limit and when it resets. */
-	admit(key: KeyRecord): void {
-		const limits = key.limits;
-		if (!limits) return;
+	admit(key: KeyRecord): void | Promise<void> {
+		if (!key.limits) return;
 		const now = this.now();
 		const state = this.state(key, now);
-		if (limits.budget && state.spend.usd >= limits.budget.usd) throw overBudget(key, state.spend.usd, now);
-		const checks: Array<[number | undefined, number, string, 'minute' | 'daily']> = [
-			[limits.rpm, state.minute.requests, 'requests per minute', 'minute'],
-			[limits.rpd, state.day.requests, 'requests per day', 'daily'],
-			[limits.tpm, state.minute.tokens, 'tokens per minute', 'minute'],
-			[limits.tpd, state.day.tokens, 'tokens per day', 'daily'],
-		];
-		for (const [limit, used, what, window] of checks) {
-			if (limit !== undefined && used >= limit) throw overLimit(key, `${limit} ${what}`, used, window, now);
-		}
+		const refused = refusal(key, useOf(state), now);
+		if (refused) throw refused;
 		state.minute.requests++;
 		state.day.requests++;
 	}
@@ -55,19 +50,31 @@ export class KeyLimiter {
 	}
 
 	/** Seed the counters of the current windows (after a restart, from persisted usage). */
-	restore(key: KeyRecord, use: Partial<LimitUse>): void {
+	restore(key: KeyRecord, use: Partial<LimitUse>): void | Promise<void> {
+		const state = this.raise(key, use);
+		if (key.limits?.budget && state.spend.usd >= this.warnAt(key)) state.warned = state.spend.id;
+	}
+
+	/** Raise the counters to what the shared store counted (all gateways), warning once when the budget threshold is crossed. */
+	observe(key: KeyRecord, use: LimitUse): void {
+		this.maybeWarn(key, this.raise(key, use));
+	}
+
+	use(key: KeyRecord): LimitUse {
+		return useOf(this.state(key, this.now()));
+	}
+
+	/** Waits for counting still under way (none here: see SharedLimiter). */
+	async settle(): Promise<void> {}
+
+	private raise(key: KeyRecord, use: Partial<LimitUse>): KeyState {
 		const state = this.state(key, this.now());
 		state.minute.requests = Math.max(state.minute.requests, use.rpm ?? 0);
 		state.minute.tokens = Math.max(state.minute.tokens, use.tpm ?? 0);
 		state.day.requests = Math.max(state.day.requests, use.rpd ?? 0);
 		state.day.tokens = Math.max(state.day.tokens, use.tpd ?? 0);
 		state.spend.usd = Math.max(state.spend.usd, use.spendUsd ?? 0);
-		if (key.limits?.budget && state.spend.usd >= this.warnAt(key)) state.warned = state.spend.id;
-	}
-
-	use(key: KeyRecord): LimitUse {
-		const state = this.state(key, this.now());
-		return {rpm: state.minute.requests, rpd: state.day.requests, tpm: state.minute.tokens, tpd: state.day.tokens, spendUsd: state.spend.usd};
+		return state;
 	}
 
 	private warnAt(key: KeyRecord): number {
@@ -97,6 +104,25 @@ export class KeyLimiter {
 		if (state.spend.id !== spendId) state.spend = {id: spendId, usd: 0};
 		return state;
 	}
+}
+
+const useOf = (state: KeyState): LimitUse => ({rpm: state.minute.requests, rpd: state.day.requests, tpm: state.minute.tokens, tpd: state.day.tokens, spendUsd: state.spend.usd});
+
+/** The 429 for the first limit `use` has reached (the budget first), or null when none is. */
+export function refusal(key: KeyRecord, use: LimitUse, now: number): GatewayError | null {
+	const limits = key.limits;
+	if (!limits) return null;
+	if (limits.budget && use.spendUsd >= limits.budget.usd) return overBudget(key, use.spendUsd, now);
+	const checks: Array<[number | undefined, number, string, 'minute' | 'daily']> = [
+		[limits.rpm, use.rpm, 'requests per minute', 'minute'],
+		[limits.rpd, use.rpd, 'requests per day', 'daily'],
+		[limits.tpm, use.tpm, 'tokens per minute', 'minute'],
+		[limits.tpd, use.tpd, 'tokens per day', 'daily'],
+	];
+	for (const [limit, used, what, window] of checks) {
+		if (limit !== undefined && used >= limit) return overLimit(key, `${limit} ${what}`, used, window, now);
+	}
+	return null;
 }
 
 function resetText(next: Date, now: number): {retryAfter: string; words: string} {

@@ -28,19 +28,47 @@ export async function collectUsage(events: AsyncIterable<IRStreamEvent>, onUsage
 	}
 }
 
+/**
+ * How the stream ended, as its own decoder saw it: complete (its finish event), an error frame the
+ * provider sent, or cut off (the decoder reached the end of the bytes without either). Null while
+ * running, or when the decoder itself failed (then nothing is known).
+ */
+export type StreamEnding = 'complete' | 'upstream-error' | 'cut-off' | null;
+
 export class StreamMeter {
 	private readonly bytes = new Pipe<Uint8Array>();
 	private readonly messages = new Pipe<SseMessage>();
+	private inputDone = false;
+	ending: StreamEnding = null;
 	readonly done: Promise<void>;
 
 	constructor(wire: Pick<InboundAdapter, 'decodeStream'>, framing: StreamFraming | 'messages', ctx: TranslationContext, on: {usage(usage: IRUsage): void; error(message: string): void}) {
-		const source: AsyncIterable<SseMessage> =
-			framing === 'messages' ? this.messages : framing === 'sse' ? parseSse(this.bytes) : wrapElements(jsonArrayElements(this.bytes));
-		this.done = collectUsage(wire.decodeStream(source, ctx), on.usage, on.error).catch((error: unknown) => {
+		const source: AsyncIterable<SseMessage> = this.noteEnd(
+			framing === 'messages' ? this.messages : framing === 'sse' ? parseSse(this.bytes) : wrapElements(jsonArrayElements(this.bytes)),
+		);
+		const onError = (message: string) => {
+			// The decoders report a stream that ends without its terminal event as an error after their input ran out.
+			this.ending ??= this.inputDone ? 'cut-off' : 'upstream-error';
+			on.error(message);
+		};
+		const events = this.noteFinish(wire.decodeStream(source, ctx));
+		this.done = collectUsage(events, on.usage, onError).catch((error: unknown) => {
 			ctx.warn(`usage could not be read from the stream (${(error as Error).message})`);
 			this.bytes.end();
 			this.messages.end();
 		});
+	}
+
+	private async *noteEnd(source: AsyncIterable<SseMessage>): AsyncGenerator<SseMessage> {
+		yield* source;
+		this.inputDone = true;
+	}
+
+	private async *noteFinish(events: AsyncIterable<IRStreamEvent>): AsyncGenerator<IRStreamEvent> {
+		for await (const event of events) {
+			if (event.type === 'finish') this.ending ??= 'complete';
+			yield event;
+		}
 	}
 
 	pushBytes(chunk: Uint8Array): void {

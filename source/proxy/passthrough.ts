@@ -3,77 +3,80 @@
  * adapter says (the model name rewritten, a few headers forwarded), the client's auth replaced by the
  * channel's real key, and the answer comes back byte for byte. Usage is read on the side by the
  * client format's own stream decoder.
+ *
+ * An answer that cannot be used — a body that breaks off or is not JSON, a stream that ends before
+ * its first byte — fails over like a refused connection; a stream that breaks after its first byte
+ * ends with the format's own error frame (see stream-end.ts), never silently.
  */
-import type {SseMessage} from '../formats/sse.js';
-import {parseSse, sseFrame} from '../formats/sse.js';
-import {answered, callChannel, failed, type Attempt, type AttemptResult} from './attempt.js';
-import {ClientStream, abortOnClientClose, forwardedHeaders} from './client-stream.js';
-import {toGatewayError} from './errors.js';
-import {StreamMeter} from './meter.js';
-import {upstreamFailure, type UpstreamResponse} from './upstream.js';
-import {headerValue, scrub, upstreamError} from './upstream-errors.js';
+import {GatewayError} from '../base/errors.js';
+import {answered, failed, gone, scrubberOf, streamTimeoutsOf, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
+import {callChannel, failedBeforeAnswer, FirstByteDeadline} from './call-channel.js';
+import {abortOnClientClose, forwardedHeaders} from './client-stream.js';
+import {pipeStream} from './passthrough-stream.js';
+import type {UpstreamResponse} from './upstream.js';
+import {mapUpstreamError, parseJson} from './upstream-errors.js';
 
 export async function passthrough(attempt: Attempt): Promise<AttemptResult> {
-	const {inbound, call, route, reply, ctx} = attempt;
+	const {inbound, call, route, reply} = attempt;
 	const out = inbound.passthrough(attempt.body, {call, upstreamModel: route.upstreamModel, headers: attempt.headers});
 	const abort = abortOnClientClose(reply);
-	const called = await callChannel(attempt, inbound, {method: 'POST', path: out.path, query: out.query, headers: out.headers, body: JSON.stringify(out.body), signal: abort.signal});
-	if (!called.ok) return called.result;
-	const upstream = called.response;
-	if (upstream.statusCode >= 400) {
-		const text = await upstream.body.text();
-		if (upstream.statusCode === 401 || upstream.statusCode === 403) return failed(upstreamError(route.channel, inbound, upstream.statusCode, text, upstream.headers));
-		const clean = scrub(text, route.channel);
-		await reply.code(upstream.statusCode).headers(forwardedHeaders(upstream.headers)).send(clean);
-		return answered(null, clean.slice(0, 500), performance.now());
+	const deadline = call.stream ? new FirstByteDeadline(streamTimeoutsOf(attempt).firstByteMs, abort.signal) : undefined;
+	try {
+		const called = await callChannel(attempt, inbound, {method: 'POST', path: out.path, query: out.query, headers: out.headers, body: JSON.stringify(out.body), signal: abort.signal, deadline});
+		if (!called.ok) return called.result;
+		const upstream = called.response;
+		if (upstream.statusCode >= 400) return errorAnswer(attempt, upstream, called.fault, abort.signal);
+		if (!call.stream || !deadline) return wholeAnswer(attempt, upstream, abort.signal);
+		return await pipeStream(attempt, upstream, out.hides, abort, deadline);
+	} finally {
+		deadline?.clear();
 	}
-	if (!call.stream) {
-		const text = await upstream.body.text();
-		const firstByteAt = performance.now();
-		let usage = null;
-		if (call.operation === 'generate') {
-			try {
-				usage = inbound.decodeResponse(JSON.parse(text), ctx).usage;
-			} catch (error) {
-				ctx.warn(`usage could not be read from the answer (${(error as Error).message})`);
-			}
-		}
-		await reply.code(upstream.statusCode).headers(forwardedHeaders(upstream.headers)).send(text);
-		return answered(usage, null, firstByteAt);
-	}
-	return pipeStream(attempt, upstream, out.hides, abort);
 }
 
-async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, hides: ((message: SseMessage) => boolean) | undefined, abort: AbortController): Promise<AttemptResult> {
-	const {inbound, route, call, ctx} = attempt;
-	const sse = /text\/event-stream/i.test(headerValue(upstream.headers, 'content-type') ?? '');
-	let usage = null as Parameters<typeof answered>[0];
-	let error: string | null = null;
-	const meter = new StreamMeter(inbound, hides ? 'messages' : sse ? 'sse' : 'json-array', ctx, {usage: value => (usage = value), error: message => (error = message)});
-	const client = new ClientStream(attempt.reply);
-	client.open(upstream.statusCode, forwardedHeaders(upstream.headers));
+/** Read an answer's whole body; a connection that breaks while it is read is the channel's failure. */
+async function readBody(attempt: Attempt, upstream: UpstreamResponse, client: AbortSignal): Promise<{text: string} | {result: AttemptResult}> {
 	try {
-		if (hides) {
-			for await (const message of parseSse(upstream.body)) {
-				meter.pushMessage(message);
-				if (!hides(message)) await client.write(sseFrame(message.data, message.event));
-			}
-		} else {
-			for await (const chunk of upstream.body) {
-				meter.pushBytes(chunk as Uint8Array);
-				await client.write(chunk as Uint8Array);
-			}
-		}
-	} catch (failure) {
-		if (!abort.signal.aborted) {
-			const gatewayError = toGatewayError(upstreamFailure(route.channel, failure));
-			error = gatewayError.message;
-			await client.write(inbound.renderStreamError(gatewayError, {sse: call.sse}));
-		}
-	} finally {
-		meter.end();
-		await meter.done;
-		client.end();
+		return {text: await upstream.body.text()};
+	} catch (error) {
+		return {result: client.aborted ? gone : failedBeforeAnswer(attempt, error)};
 	}
-	return answered(usage, error, client.firstByteAt);
+}
+
+/** The provider's error answer, passed on (scrubbed by the server's onSend), or mapped when it refused the real key. */
+async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, fault: ChannelFault | null, client: AbortSignal): Promise<AttemptResult> {
+	const {inbound, route, reply} = attempt;
+	const read = await readBody(attempt, upstream, client);
+	if ('result' in read) return read.result;
+	// A refused real key is the channel's problem, not the client's, whatever status the provider uses for it (Gemini: 400 API_KEY_INVALID).
+	const decoded = inbound.decodeError(upstream.statusCode, parseJson(read.text));
+	if (upstream.statusCode === 401 || upstream.statusCode === 403 || decoded.kind === 'authentication' || decoded.kind === 'permission') {
+		return failed(mapUpstreamError(route.channel, {...decoded, status: decoded.kind === 'permission' ? 403 : 401}, undefined));
+	}
+	const scrubber = scrubberOf(attempt);
+	await reply.code(upstream.statusCode).headers(scrubber.scrubHeaders(forwardedHeaders(upstream.headers))).send(read.text);
+	return answered(null, scrubber.scrub(read.text).slice(0, 500), performance.now(), fault);
+}
+
+async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client: AbortSignal): Promise<AttemptResult> {
+	const {inbound, call, route, reply, ctx} = attempt;
+	const read = await readBody(attempt, upstream, client);
+	if ('result' in read) return read.result;
+	let body: unknown;
+	try {
+		body = JSON.parse(read.text);
+	} catch {
+		const error = new GatewayError('upstream', 502, `Channel "${route.channel.name}" answered HTTP ${upstream.statusCode} with a body that is not JSON (${read.text.length} bytes). Check its base URL with \`gateway-tui channels test ${route.channel.name}\`.`, {code: 'upstream_invalid_response'});
+		return failed(error, attempt.canFailOver, {kind: 'server', reason: 'an answer that is not JSON'});
+	}
+	const firstByteAt = performance.now();
+	let usage = null;
+	if (call.operation === 'generate') {
+		try {
+			usage = inbound.decodeResponse(body, ctx).usage;
+		} catch (error) {
+			ctx.warn(`usage could not be read from the answer (${(error as Error).message})`);
+		}
+	}
+	await reply.code(upstream.statusCode).headers(scrubberOf(attempt).scrubHeaders(forwardedHeaders(upstream.headers))).send(read.text);
+	return answered(usage, null, firstByteAt);
 }

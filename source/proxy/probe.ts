@@ -3,17 +3,21 @@ import type {ChannelRecord} from '../base/records.js';
 import type {ProbeResult} from '../base/probe-result.js';
 import {adapters} from '../formats/index.js';
 import {callUpstream, UpstreamPools, type UpstreamTimeouts} from './upstream.js';
-import {scrub} from './upstream-errors.js';
+import {Scrubber} from '../base/secrets.js';
 
 const probeTimeouts: UpstreamTimeouts = {connectMs: 5000, headersMs: 15_000, bodyMs: 15_000};
 
-/** One cheap call to the provider's model list: latency, or the provider's own error message. */
-export async function probeChannel(channel: ChannelRecord, pools?: UpstreamPools): Promise<ProbeResult> {
+/**
+ * One cheap call to the provider's model list: latency, or the provider's own error message with
+ * every key `scrubber` knows masked (by default the channel's own; `channels test` passes one that
+ * knows every channel's and every virtual key).
+ */
+export async function probeChannel(channel: ChannelRecord, pools?: UpstreamPools, scrubber = new Scrubber([channel.apiKey])): Promise<ProbeResult> {
 	if (!pools) {
 		// A one-off check (the CLI): its own connections, closed after.
 		const own = new UpstreamPools();
 		try {
-			return await probeChannel(channel, own);
+			return await probeChannel(channel, own, scrubber);
 		} finally {
 			await own.close();
 		}
@@ -24,11 +28,11 @@ export async function probeChannel(channel: ChannelRecord, pools?: UpstreamPools
 		const response = await callUpstream(pools, {channel, method: 'GET', path: adapters[channel.format].modelListPath, timeouts: probeTimeouts});
 		const text = await response.body.text();
 		if (response.statusCode >= 400) {
-			return {ok: false, latencyMs: elapsed(), status: response.statusCode, error: scrub(`HTTP ${response.statusCode}: ${providerMessage(text)}`, channel)};
+			return {ok: false, latencyMs: elapsed(), status: response.statusCode, error: scrubber.scrub(`HTTP ${response.statusCode}: ${providerMessage(text)}`)};
 		}
 		return {ok: true, latencyMs: elapsed(), models: countModels(text)};
 	} catch (error) {
-		return {ok: false, latencyMs: elapsed(), error: scrub(error instanceof Error ? error.message : String(error), channel)};
+		return {ok: false, latencyMs: elapsed(), error: scrubber.scrub(error instanceof Error ? error.message : String(error))};
 	}
 }
 

@@ -12,6 +12,7 @@ import type {Store} from '../store/index.js';
 import type {ChannelRecord, KeyRecord} from '../base/records.js';
 import {keyState, listKeys, recordLastUsed} from '../store/keys.js';
 import {listChannels} from '../store/channels.js';
+import {Scrubber} from '../base/secrets.js';
 
 export type Snapshot = {
 	readonly keysByHash: ReadonlyMap<string, KeyRecord>;
@@ -20,12 +21,14 @@ export type Snapshot = {
 	/** Hashes of the channels' real keys: presenting one is refused with its own message. */
 	readonly providerKeyHashes: ReadonlySet<string>;
 	readonly channels: readonly ChannelRecord[];
+	/** Masks every real key and every virtual key in error and log strings; rebuilt with the snapshot. */
+	readonly scrubber: Scrubber;
 };
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
 export class Registry {
-	private current: Snapshot = {keysByHash: new Map(), keysById: new Map(), providerKeyHashes: new Set(), channels: []};
+	private current: Snapshot = {keysByHash: new Map(), keysById: new Map(), providerKeyHashes: new Set(), channels: [], scrubber: Scrubber.empty};
 	private revision = '';
 	private timer: NodeJS.Timeout | undefined;
 	private readonly lastUsed = new Map<string, string>();
@@ -49,6 +52,7 @@ export class Registry {
 			keysById: new Map(keys.map(key => [key.id, key])),
 			providerKeyHashes: new Set(channels.flatMap(channel => (channel.apiKey ? [sha256(channel.apiKey).toString('hex')] : []))),
 			channels,
+			scrubber: new Scrubber([...channels.map(channel => channel.apiKey), ...keys.map(key => key.secret)]),
 		};
 		if (revision !== this.revision) {
 			this.revision = revision;

@@ -13,9 +13,10 @@ import type {JsonObject} from '../base/ir.js';
 import type {KeyRecord} from '../base/records.js';
 import type {InboundAdapter, InboundCall, WireRequest} from '../formats/adapter.js';
 import {adapters} from '../formats/index.js';
-import {failed, type AttemptResult, type AttemptServices} from './attempt.js';
+import {runAttempt, type AttemptResult, type AttemptServices} from './attempt.js';
 import type {Settlement} from './exchange.js';
 import type {KeyLimiter} from './limits.js';
+import {embed, noEmbeddingsApi} from './embed.js';
 import {passthrough} from './passthrough.js';
 import type {Registry} from './registry.js';
 import {conversationKey, type ConversationPins} from './conversation-pins.js';
@@ -40,6 +41,14 @@ export type RelayInput = {
 	readonly reply: FastifyReply;
 };
 
+/** Embeddings go only to channels whose format has an embeddings API. */
+function servingOperation(routes: Route[], call: InboundCall): Route[] {
+	if (call.operation !== 'embed') return routes;
+	const able = routes.filter(route => adapters[route.channel.format].upstreamEmbeddings);
+	if (able.length === 0) throw noEmbeddingsApi(call.model, routes.map(route => `channel "${route.channel.name}" (${route.channel.format})`));
+	return able;
+}
+
 /** The channel that served the conversation's last turn goes first while it is healthy. */
 function pinFirst(deps: RelayDeps, conversation: string, routes: Route[]): Route[] {
 	const pinned = deps.pins.pinned(conversation);
@@ -54,9 +63,9 @@ export type RelayResult = Settlement & {readonly failure: GatewayError | null};
 export async function relay(deps: RelayDeps, input: RelayInput): Promise<RelayResult> {
 	const {inbound, call, key} = input;
 	const conversation = conversationKey(key.id, input.headers, input.body);
-	const routes = pinFirst(deps, conversation, deps.order.order(resolveRoutes(deps.registry.snapshot, key, call.model, inbound), inbound, deps.health));
+	const routes = pinFirst(deps, conversation, deps.order.order(servingOperation(resolveRoutes(deps.registry.snapshot, key, call.model, inbound), call), inbound, deps.health));
 	// Token counting is free and frequent (Claude Code counts before each turn): only generations count.
-	if (call.operation === 'generate') deps.limiter.admit(key);
+	if (call.operation !== 'count_tokens') await deps.limiter.admit(key);
 	const tried: string[] = [];
 	const warnings: string[] = [];
 	const ctx = translationContext(warnings, deps.signatures, deps.images);
@@ -65,7 +74,7 @@ export async function relay(deps: RelayDeps, input: RelayInput): Promise<RelayRe
 		if (!deps.health.admit(route.channel)) continue;
 		tried.push(route.channel.name);
 		const attempt = {...input, services: deps, outbound: adapters[route.channel.format], route, canFailOver: index < routes.length - 1, ctx};
-		const result: AttemptResult = await (inbound.affinity(route.channel) === 2 ? passthrough(attempt) : translate(attempt)).catch((error: unknown) => failed(error));
+		const result: AttemptResult = await runAttempt(attempt, call.operation === 'embed' ? embed : inbound.affinity(route.channel) === 2 ? passthrough : translate);
 		const settled = {route, attempts: [...tried], warnings};
 		switch (result.kind) {
 			case 'answered': {

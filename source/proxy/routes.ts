@@ -13,8 +13,9 @@ import {beginExchange, identify, settle} from './exchange.js';
 import {sendError} from './errors.js';
 import {relay, type RelayDeps} from './relay.js';
 import {modelsForKey} from './routing.js';
+import type {SurfaceOptions} from './surface.js';
 
-export type ProxyDeps = RelayDeps & {readonly events: EventBus};
+export type ProxyDeps = RelayDeps & {readonly events: EventBus; readonly surface: SurfaceOptions};
 
 type Entry = {readonly adapter: InboundAdapter; readonly route: InboundRoute};
 
@@ -89,7 +90,7 @@ export function registerFormatRoutes(app: FastifyInstance, deps: ProxyDeps): voi
 			onRequest: async (request, reply) => {
 				const entry = claimed(entries, wireOf(request));
 				request.gatewayRoute = entry;
-				beginExchange(request, reply, entry.adapter, deps.events);
+				beginExchange(request, reply, entry.adapter, deps);
 				identify(request, {key: deps.registry.authenticate(entry.adapter.presentedKey(wireOf(request)))});
 			},
 			handler: async (request, reply) => handle(deps, request.gatewayRoute!, request, reply),

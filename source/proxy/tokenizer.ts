@@ -12,13 +12,61 @@ import type {IRRequest} from '../base/ir.js';
 const imageTokens = 85;
 const perMessage = 3;
 
+/**
+ * The CPU budget of one count: this many characters are tokenized exactly; past it each character
+ * counts as its UTF-8 bytes — an upper bound, since no BPE token is shorter than a byte — so a huge
+ * request never holds the event loop for more than a few tens of milliseconds.
+ */
+export const exactBudgetChars = 128 * 1024;
+/**
+ * BPE work grows with the square of a run without spaces (10,000 × "a" took seconds): such runs are
+ * counted in slices, and only this many of their characters exactly (3–4 µs each even sliced); the
+ * rest of them count as their UTF-8 bytes.
+ */
+const sliceChars = 16;
+const runBudgetChars = 8 * 1024;
+const longRun = new RegExp(`\\S{${sliceChars + 1},}`, 'gu');
+const sliceOf = new RegExp(`\\S{${sliceChars}}(?=\\S)`, 'gu');
+
 export class Tokenizer {
 	private encoding: Tiktoken | undefined;
 
-	count(request: IRRequest): number {
+	/** Tokens of plain texts (embedding inputs): no message overhead. */
+	countTexts(texts: readonly string[]): number {
+		const count = this.counter();
+		return texts.reduce((sum, text) => sum + count(text), 0);
+	}
+
+	/** A counting function with a fresh budget (one per request). */
+	private counter(): (text: string) => number {
+		const budget = {chars: exactBudgetChars, runChars: runBudgetChars};
+		return text => {
+			if (budget.chars <= 0) return Buffer.byteLength(text);
+			const exact = text.length <= budget.chars ? text : text.slice(0, budget.chars);
+			budget.chars -= exact.length;
+			return this.exact(exact, budget) + (exact.length < text.length ? Buffer.byteLength(text.slice(exact.length)) : 0);
+		};
+	}
+
+	/**
+	 * Exact BPE, except for runs without whitespace longer than a slice: while their budget lasts,
+	 * a space is put after every slice (the tokenizer then splits them there, a slight overestimate;
+	 * one encode call, as each call has a fixed cost), and past it their bytes are counted.
+	 */
+	private exact(text: string, budget: {runChars: number}): number {
 		this.encoding ??= getEncoding('o200k_base');
-		const encoding = this.encoding;
-		const count = (text: string) => encoding.encode(text).length;
+		let beyond = 0;
+		const spaced = text.replace(longRun, run => {
+			const sliced = Math.min(run.length, Math.max(0, budget.runChars));
+			budget.runChars -= sliced;
+			beyond += Buffer.byteLength(run.slice(sliced));
+			return run.slice(0, sliced).replace(sliceOf, '$& ');
+		});
+		return (spaced ? this.encoding.encode(spaced).length : 0) + beyond;
+	}
+
+	count(request: IRRequest): number {
+		const count = this.counter();
 		let total = 3;
 		for (const block of request.system) total += perMessage + count(block.text);
 		for (const message of request.messages) {

@@ -1,16 +1,21 @@
 /**
  * A channel of another wire: decode the request to the IR with the client's adapter, encode it with
- * the channel's, and do the same backwards for the answer, streamed event by event.
+ * the channel's, and do the same backwards for the answer, streamed event by event. The client's
+ * response opens only with the first event, so a provider that fails, stalls or sends an error
+ * first still fails over; errors inside the stream are scrubbed before the encoder renders them.
  */
+import {GatewayError} from '../base/errors.js';
 import type {IRStreamEvent, IRUsage} from '../base/ir.js';
 import {parseSse} from '../formats/sse.js';
-import {answered, callChannel, failed, type Attempt, type AttemptResult} from './attempt.js';
+import {answered, failed, gone, scrubberOf, streamTimeoutsOf, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
+import {callChannel, failedBeforeAnswer, FirstByteDeadline} from './call-channel.js';
 import {ClientStream, abortOnClientClose} from './client-stream.js';
 import {countTokens} from './count-tokens.js';
 import {toGatewayError} from './errors.js';
 import {mergeUsage} from './meter.js';
-import {upstreamFailure} from './upstream.js';
-import {parseJson, upstreamError} from './upstream-errors.js';
+import {endStream} from './stream-end.js';
+import {upstreamFailure, type UpstreamResponse} from './upstream.js';
+import {mapUpstreamError, upstreamError} from './upstream-errors.js';
 
 export async function translate(attempt: Attempt): Promise<AttemptResult> {
 	const {inbound, outbound, call, route, reply, ctx} = attempt;
@@ -19,45 +24,99 @@ export async function translate(attempt: Attempt): Promise<AttemptResult> {
 	const target = {model: route.upstreamModel, stream: call.stream, baseUrl: route.channel.baseUrl, defaultMaxTokens: attempt.services.options.defaultMaxTokens};
 	const encoded = await outbound.encodeRequest(ir, target, ctx);
 	const abort = abortOnClientClose(reply);
-	const called = await callChannel(attempt, outbound, {method: 'POST', path: encoded.path, query: encoded.query, body: JSON.stringify(encoded.body), signal: abort.signal});
-	if (!called.ok) return called.result;
-	const upstream = called.response;
-	if (upstream.statusCode >= 400) return failed(upstreamError(route.channel, outbound, upstream.statusCode, await upstream.body.text(), upstream.headers));
-	if (!call.stream) {
-		const answer = outbound.decodeResponse(parseJson(await upstream.body.text()), ctx);
-		const firstByteAt = performance.now();
-		await reply.code(200).type('application/json').send(inbound.encodeResponse(answer, {model: call.model, request: attempt.body}, ctx));
-		return answered(answer.usage, null, firstByteAt);
+	const deadline = call.stream ? new FirstByteDeadline(streamTimeoutsOf(attempt).firstByteMs, abort.signal) : undefined;
+	try {
+		const called = await callChannel(attempt, outbound, {method: 'POST', path: encoded.path, query: encoded.query, body: JSON.stringify(encoded.body), signal: abort.signal, deadline});
+		if (!called.ok) return called.result;
+		const upstream = called.response;
+		if (upstream.statusCode >= 400) return await errorAnswer(attempt, upstream, abort.signal, called.fault);
+		if (!deadline) return await wholeAnswer(attempt, upstream, abort.signal);
+		return await streamAnswer(attempt, upstream, abort, deadline, ir.includeUsage === true);
+	} finally {
+		deadline?.clear();
+	}
+}
+
+async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, client: AbortSignal, fault: ChannelFault | null): Promise<AttemptResult> {
+	let text: string;
+	try {
+		text = await upstream.body.text();
+	} catch (error) {
+		return client.aborted ? gone : failedBeforeAnswer(attempt, error);
+	}
+	return failed(upstreamError(attempt.route.channel, attempt.outbound, upstream.statusCode, text, upstream.headers), false, fault);
+}
+
+async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client: AbortSignal): Promise<AttemptResult> {
+	const {inbound, outbound, call, route, reply, ctx} = attempt;
+	let answer;
+	try {
+		answer = outbound.decodeResponse(JSON.parse(await upstream.body.text()), ctx);
+	} catch (error) {
+		if (client.aborted) return gone;
+		if (!(error instanceof SyntaxError) && !(error instanceof GatewayError)) return failedBeforeAnswer(attempt, error);
+		const unusable = new GatewayError('upstream', 502, `Channel "${route.channel.name}" answered HTTP ${upstream.statusCode} with a body the gateway cannot read (${error.message.slice(0, 200)}). Check it with \`gateway-tui channels test ${route.channel.name}\`.`, {code: 'upstream_invalid_response'});
+		return failed(unusable, attempt.canFailOver, {kind: 'server', reason: 'an answer that cannot be read'});
+	}
+	const firstByteAt = performance.now();
+	await reply.code(200).type('application/json').send(inbound.encodeResponse(answer, {model: call.model, request: attempt.body}, ctx));
+	return answered(answer.usage, null, firstByteAt);
+}
+
+async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort: AbortController, deadline: FirstByteDeadline, includeUsage: boolean): Promise<AttemptResult> {
+	const {inbound, outbound, call, route, reply, ctx} = attempt;
+	const events = outbound.decodeStream(parseSse(upstream.body), ctx);
+	let first: IteratorResult<IRStreamEvent>;
+	try {
+		first = await events.next();
+	} catch (error) {
+		return abort.signal.aborted ? gone : failedBeforeAnswer(attempt, error, deadline);
+	}
+	deadline.clear();
+	if (abort.signal.aborted) return gone;
+	if (deadline.expired) return failedBeforeAnswer(attempt, null, deadline);
+	if (first.done || first.value.type === 'error') {
+		const error = !first.done && first.value.type === 'error' ? mapUpstreamError(route.channel, first.value.error, undefined) : new GatewayError('upstream', 502, `Channel "${route.channel.name}" ended its stream before sending anything. Try again.`);
+		return failed(error, attempt.canFailOver, {kind: 'server', reason: `a stream that failed at once: ${error.message.slice(0, 200)}`});
 	}
 	const out = new ClientStream(reply);
 	out.open(200, {'content-type': inbound.streamContentType({sse: call.sse})});
 	let usage: IRUsage | null = null;
-	let error: string | null = null;
-	const events = meterEvents(outbound.decodeStream(parseSse(upstream.body), ctx), {usage: value => (usage = value), error: message => (error = message)});
+	let upstreamError: string | null = null;
+	const scrub = (text: string) => scrubberOf(attempt).scrub(text);
+	const metered = meterEvents(prepend(first.value, events), scrub, {usage: value => (usage = value), error: message => (upstreamError = message)});
+	let broken: GatewayError | null = null;
 	try {
-		for await (const text of inbound.encodeStream(events, {model: call.model, request: attempt.body, includeUsage: ir.includeUsage === true, sse: call.sse}, ctx)) {
-			await out.write(text);
-		}
+		for await (const text of inbound.encodeStream(metered, {model: call.model, request: attempt.body, includeUsage, sse: call.sse}, ctx)) await out.write(text);
 	} catch (failure) {
-		if (!abort.signal.aborted) {
-			const gatewayError = toGatewayError(upstreamFailure(route.channel, failure));
-			error = gatewayError.message;
-			await out.write(inbound.renderStreamError(gatewayError, {sse: call.sse}));
-		}
-	} finally {
-		out.end();
+		if (!abort.signal.aborted) broken = toGatewayError(upstreamFailure(route.channel, failure));
 	}
-	return answered(usage, error, out.firstByteAt);
+	if (abort.signal.aborted) {
+		out.end();
+		return answered(usage, null, out.firstByteAt);
+	}
+	const end = await endStream(attempt, out, {broken, cutOff: false, upstreamError});
+	return answered(usage, end.error, out.firstByteAt, end.fault);
 }
 
-/** Pass IR events through, noting usage and upstream stream errors on the request log. */
-async function* meterEvents(events: AsyncIterable<IRStreamEvent>, on: {usage(usage: IRUsage): void; error(message: string): void}): AsyncGenerator<IRStreamEvent> {
+async function* prepend(first: IRStreamEvent, rest: AsyncIterable<IRStreamEvent>): AsyncGenerator<IRStreamEvent> {
+	yield first;
+	yield* rest;
+}
+
+/** Pass IR events through, noting usage and upstream stream errors (scrubbed before any encoder sees them). */
+async function* meterEvents(events: AsyncIterable<IRStreamEvent>, scrub: (text: string) => string, on: {usage(usage: IRUsage): void; error(message: string): void}): AsyncGenerator<IRStreamEvent> {
 	let usage: IRUsage | null = null;
 	for await (const event of events) {
 		if ((event.type === 'start' || event.type === 'usage') && event.usage) usage = mergeUsage(usage, event.usage);
 		if (event.type === 'finish') usage = mergeUsage(usage, event.usage);
 		if (usage) on.usage(usage);
-		if (event.type === 'error') on.error(event.error.message);
+		if (event.type === 'error') {
+			const error = {...event.error, message: scrub(event.error.message)};
+			on.error(error.message);
+			yield {...event, error};
+			continue;
+		}
 		yield event;
 	}
 }

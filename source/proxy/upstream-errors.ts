@@ -9,8 +9,8 @@ import type {ChannelRecord} from '../base/records.js';
 import {maskSecret} from '../base/secrets.js';
 import type {InboundAdapter} from '../formats/adapter.js';
 
-/** Remove the channel's real key from any text that may reach a client or a log. */
-export function scrub(text: string, channel: Pick<ChannelRecord, 'apiKey'>): string {
+/** Remove the channel's real key from a provider's message at once (every other key is masked on the way out, by the snapshot's Scrubber). */
+function scrub(text: string, channel: Pick<ChannelRecord, 'apiKey'>): string {
 	return channel.apiKey && channel.apiKey.length >= 4 ? text.split(channel.apiKey).join(maskSecret(channel.apiKey)) : text;
 }
 

@@ -43,7 +43,7 @@ function emit(events: EventBus, message: EventMessage): void {
 /** Start the gateway core in a worker. A port in use or an unreadable store is a UserError, as with startGateway. */
 export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHandle> {
 	const events = options.events ?? new EventBus();
-	const worker = new Worker(workerUrl(), {workerData: {home: options.home, storeUrl: options.storeUrl, host: options.host, port: options.port, batchMs: options.batchMs ?? 100} satisfies WorkerOptions, stdout: true, stderr: true});
+	const worker = new Worker(workerUrl(), {workerData: {home: options.home, storeUrl: options.storeUrl, host: options.host, port: options.port, batchMs: options.batchMs ?? 100, logFile: options.logFile} satisfies WorkerOptions, stdout: true, stderr: true});
 	worker.stdout.on('data', (chunk: Buffer) => options.output(chunk.toString()));
 	worker.stderr.on('data', (chunk: Buffer) => options.output(chunk.toString()));
 	let nextId = 1;
@@ -62,6 +62,10 @@ export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHa
 				case 'events':
 					for (const event of message.batch) emit(events, event);
 					return;
+				case 'requests':
+					return events.emit('requests:batch', message.batch);
+				case 'traffic':
+					return events.emit('traffic:snapshot', message.snapshot);
 				case 'reloaded':
 				case 'limit-use':
 					pending.get(message.id)?.(message);

@@ -3,7 +3,8 @@
  * Events go out in batches — ten thousand requests a second cost the UI about ten messages — and a
  * few commands come in. Everything here survives structured cloning: plain objects, no classes.
  */
-import type {GatewayEvents} from '../base/events.js';
+import type {GatewayEvents, RequestBatch} from '../base/events.js';
+import type {TrafficSnapshot} from '../base/traffic.js';
 import type {LimitUse} from '../base/periods.js';
 import type {KeyRecord} from '../base/records.js';
 
@@ -18,6 +19,8 @@ export type WorkerOptions = {
 	readonly port: number;
 	/** How often queued events are sent to the UI. */
 	readonly batchMs: number;
+	/** Where the core appends a line per finished request (the TUI's log file), in one write per batch. */
+	readonly logFile?: string;
 };
 
 export type CoreCommand =
@@ -30,6 +33,8 @@ export type CoreMessage =
 	| {readonly type: 'not-listening'; readonly error: string}
 	| {readonly type: 'crashed'; readonly error: string}
 	| {readonly type: 'events'; readonly batch: readonly EventMessage[]}
+	| {readonly type: 'requests'; readonly batch: RequestBatch}
+	| {readonly type: 'traffic'; readonly snapshot: TrafficSnapshot}
 	| {readonly type: 'reloaded'; readonly id: number}
 	| {readonly type: 'limit-use'; readonly id: number; readonly use: ReadonlyArray<readonly [string, LimitUse]>}
 	| {readonly type: 'closed'};

@@ -8,27 +8,24 @@ import {UserError} from '../base/errors.js';
 import type {GatewayEvents} from '../base/events.js';
 import {startGateway, type Gateway} from './gateway.js';
 import type {CoreCommand, CoreMessage, EventMessage, WorkerOptions} from './worker-protocol.js';
+import {WorkerOutbox} from './worker-outbox.js';
 
-const eventNames: ReadonlyArray<keyof GatewayEvents> = ['request:finished', 'channel:health', 'key:budget', 'store:changed', 'warning'];
+const eventNames: ReadonlyArray<Exclude<keyof GatewayEvents, 'request:finished' | 'requests:batch' | 'traffic:snapshot'>> = ['channel:health', 'key:budget', 'store:changed', 'warning'];
 
 function post(message: CoreMessage): void {
 	parentPort!.postMessage(message);
 }
 
-function forwardEvents(gateway: Gateway, batchMs: number): () => void {
-	let queue: EventMessage[] = [];
-	const flush = () => {
-		if (queue.length === 0) return;
-		const batch = queue;
-		queue = [];
-		post({type: 'events', batch});
-	};
-	const offs = eventNames.map(name => gateway.events.on(name, (...args: GatewayEvents[typeof name]) => queue.push({name, args} as EventMessage)));
-	const timer = setInterval(flush, batchMs);
-	return () => {
+function forwardEvents(gateway: Gateway, options: WorkerOptions): () => Promise<void> {
+	const outbox = new WorkerOutbox(post, options.logFile);
+	const offRequests = gateway.events.on('request:finished', event => outbox.request(event));
+	const offs = eventNames.map(name => gateway.events.on(name, (...args: GatewayEvents[typeof name]) => outbox.event({name, args} as EventMessage)));
+	const timer = setInterval(() => outbox.flush(), options.batchMs);
+	return async () => {
 		clearInterval(timer);
+		offRequests();
 		for (const off of offs) off();
-		flush();
+		await outbox.close();
 	};
 }
 
@@ -56,10 +53,10 @@ async function main(options: WorkerOptions): Promise<void> {
 		else post({type: 'crashed', error: error instanceof Error ? (error.stack ?? error.message) : String(error)});
 		return;
 	}
-	const stopEvents = forwardEvents(gateway, options.batchMs);
+	const stopEvents = forwardEvents(gateway, options);
 	const stop = async () => {
-		stopEvents();
 		await gateway.close();
+		await stopEvents();
 		post({type: 'closed'});
 		parentPort!.close();
 	};

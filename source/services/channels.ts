@@ -9,7 +9,7 @@ import type {ChannelRecord} from '../base/records.js';
 import {maskSecret} from '../base/secrets.js';
 import {channels, listChannels} from '../store/channels.js';
 import type {ProbeResult} from '../base/probe-result.js';
-import {parseBaseUrl, parseInteger, parseModels} from './parse.js';
+import {parseBaseUrl, parseDuration, parseInteger, parseModels} from './parse.js';
 import {applyPrices, parsePriceSpecs} from '../base/prices.js';
 import {speaksResponsesApi} from '../base/responses-api.js';
 
@@ -47,6 +47,10 @@ export type AddChannelInput = {
 	prices?: string | readonly string[];
 	/** OpenAI channels: `on` passes Responses API requests through to `{baseUrl}/responses`, `off` translates them. */
 	responsesApi?: string | boolean;
+	/** Streams: the wait for the first byte before failing over (`60s`, or ms); `default` clears it. */
+	firstByteTimeout?: string | number;
+	/** Streams: the longest silence between two chunks (`120s`, or ms); `default` clears it. */
+	streamIdleTimeout?: string | number;
 };
 
 export type EditChannelInput = Partial<Omit<AddChannelInput, 'format'>> & {format?: string; enabled?: boolean};
@@ -81,6 +85,7 @@ export async function addChannel(store: Store, input: AddChannelInput): Promise<
 		priority: parsePriority(input.priority),
 		...(prices ? {prices} : {}),
 		...(responsesApi === undefined ? {} : {responsesApi}),
+		...streamTimeouts(undefined, input),
 		createdAt: now,
 		updatedAt: now,
 	};
@@ -97,7 +102,7 @@ export async function editChannel(store: Store, ref: string, input: EditChannelI
 	}
 	const models = input.models === undefined ? channel.models : parseModels(input.models);
 	const prices = input.prices === undefined ? channel.prices : applyPrices(channel.prices, models, parsePriceSpecs(input.prices));
-	const {prices: _old, responsesApi: _setting, ...unpriced} = channel;
+	const {prices: _old, responsesApi: _setting, firstByteTimeoutMs: _first, streamIdleTimeoutMs: _idle, ...unpriced} = channel;
 	const format = input.format === undefined ? channel.format : parseFormat(input.format);
 	// A channel that stops being OpenAI loses the setting; one that stays keeps it unless given anew.
 	const responsesApi = input.responsesApi !== undefined ? parseResponsesApi(input.responsesApi, format) : format === 'openai' ? channel.responsesApi : undefined;
@@ -105,6 +110,7 @@ export async function editChannel(store: Store, ref: string, input: EditChannelI
 		...unpriced,
 		...(prices ? {prices} : {}),
 		...(responsesApi === undefined ? {} : {responsesApi}),
+		...streamTimeouts(channel, input),
 		name: name || channel.name,
 		format,
 		baseUrl: input.baseUrl === undefined ? channel.baseUrl : parseBaseUrl(input.baseUrl),
@@ -133,6 +139,21 @@ export async function removeChannel(store: Store, ref: string): Promise<ChannelR
 export async function testChannel(store: Store, ref: string, probe: (channel: ChannelRecord) => Promise<ProbeResult>): Promise<{channel: ChannelRecord; result: ProbeResult}> {
 	const channel = await findChannel(store, ref);
 	return {channel, result: await probe(channel)};
+}
+
+/** A time-out flag: a duration (`60s`, `2m`) or milliseconds; `default` (or empty) returns to the gateway's default. */
+function parseTimeout(value: string | number, what: string): number | undefined {
+	if (typeof value === 'number') return value > 0 ? Math.round(value) : undefined;
+	const text = value.trim();
+	if (text === '' || text === 'default') return undefined;
+	return /^\d+$/.test(text) ? Number(text) || undefined : parseDuration(text, what);
+}
+
+/** The channel's own stream time-outs after `input`: kept unless given, cleared by `default`. */
+function streamTimeouts(channel: ChannelRecord | undefined, input: Pick<AddChannelInput, 'firstByteTimeout' | 'streamIdleTimeout'>): Pick<ChannelRecord, 'firstByteTimeoutMs' | 'streamIdleTimeoutMs'> {
+	const first = input.firstByteTimeout === undefined ? channel?.firstByteTimeoutMs : parseTimeout(input.firstByteTimeout, '--first-byte-timeout');
+	const idle = input.streamIdleTimeout === undefined ? channel?.streamIdleTimeoutMs : parseTimeout(input.streamIdleTimeout, '--stream-idle-timeout');
+	return {...(first === undefined ? {} : {firstByteTimeoutMs: first}), ...(idle === undefined ? {} : {streamIdleTimeoutMs: idle})};
 }
 
 function parsePriority(value: string | number | undefined): number {

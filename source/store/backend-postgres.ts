@@ -12,6 +12,8 @@ import {KeyvPostgres} from '@keyv/postgres';
 import type {KeyvStoreAdapter} from 'keyv';
 import pg from 'pg';
 import type {Backend} from './backend.js';
+import type {SharedCounters} from './counters.js';
+import {postgresCounters} from './counters-postgres.js';
 import type {StoreLocation} from './store-url.js';
 
 export const postgresTable = 'gateway_tui';
@@ -65,6 +67,8 @@ export async function openPostgres(location: StoreLocation): Promise<Backend> {
 		}
 	}
 	const Adapter = adapterClass(query);
+	// Created on first use: only a gateway with limited keys needs them (see counters-postgres.ts).
+	let counters: SharedCounters | undefined;
 	return {
 		location,
 		adapter(): KeyvStoreAdapter {
@@ -72,8 +76,11 @@ export async function openPostgres(location: StoreLocation): Promise<Backend> {
 			// masked URL keeps the password out of the adapter's options.
 			return new Adapter({uri: location.masked, table: postgresTable, keySize});
 		},
+		counters(timeoutMs) {
+			return (counters ??= postgresCounters(location.url, timeoutMs));
+		},
 		async close() {
-			await pool.end().catch(() => {});
+			await Promise.all([pool.end().catch(() => {}), counters?.close()]);
 		},
 	};
 }

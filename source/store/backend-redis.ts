@@ -12,6 +12,7 @@
 import KeyvRedis, {createClient} from '@keyv/redis';
 import type {KeyvStoreAdapter} from 'keyv';
 import type {Backend} from './backend.js';
+import {redisCounters} from './counters-redis.js';
 import type {StoreLocation} from './store-url.js';
 
 const connectTimeoutMs = 5000;
@@ -44,6 +45,7 @@ export async function openRedis(location: StoreLocation): Promise<Backend> {
 		adapter(): KeyvStoreAdapter {
 			return new KeyvRedis(client, {throwOnErrors: true, throwOnConnectError: true, useUnlink: true});
 		},
+		counters: () => redisCounters(client),
 		async close() {
 			if (!client.isOpen) return;
 			// A clean QUIT when the server answers; otherwise drop the socket rather than wait.

@@ -6,12 +6,27 @@
 import KeyvSqlite from '@keyv/sqlite';
 import type {KeyvStoreAdapter} from 'keyv';
 import {chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync} from 'node:fs';
-import {dirname} from 'node:path';
+import {basename, dirname} from 'node:path';
 import type {Backend} from './backend.js';
 import {StoreError} from './errors.js';
 import type {StoreLocation} from './store-url.js';
 
-function prepareFile(file: string): void {
+/**
+ * A data directory that already existed with a wider mode (0755 is common) is tightened to 0700 when
+ * it is gateway-tui's own (it holds `gateway.sqlite`); a directory named with --store is the user's to
+ * set. Returns a warning when it cannot be tightened.
+ */
+function tightenDirectory(dir: string, file: string): string | null {
+	if (basename(file) !== 'gateway.sqlite') return null;
+	try {
+		if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
+		return null;
+	} catch (error) {
+		return `The data directory ${dir} is readable by other users and could not be made private (${(error as Error).message}). Run \`chmod 700 ${dir}\`.`;
+	}
+}
+
+function prepareFile(file: string): string | null {
 	const dir = dirname(file);
 	try {
 		mkdirSync(dir, {recursive: true, mode: 0o700});
@@ -21,13 +36,15 @@ function prepareFile(file: string): void {
 		throw new StoreError(`Cannot create the store ${file}: ${(error as Error).message}. Check the permissions of ${dir} or pass another --home (or --store).`, {cause: error});
 	}
 	if (!statSync(dir).isDirectory()) throw new StoreError(`${dir} is not a directory; pass another --home (or --store).`);
+	return tightenDirectory(dir, file);
 }
 
 export function openSqlite(location: StoreLocation & {file: string}): Backend {
-	prepareFile(location.file);
+	const warning = prepareFile(location.file);
 	const adapters: KeyvSqlite[] = [];
 	return {
 		location,
+		warnings: warning ? [warning] : [],
 		adapter(): KeyvStoreAdapter {
 			const adapter = new KeyvSqlite({uri: `sqlite://${location.file}`, busyTimeout: 5000});
 			// The adapter connects eagerly and keeps the failure in a promise that is only awaited by the

@@ -3,12 +3,17 @@
  * the connections. sqlite, Redis and PostgreSQL each implement it in their own file.
  */
 import type {KeyvStoreAdapter} from 'keyv';
+import type {SharedCounters} from './counters.js';
 import type {StoreLocation} from './store-url.js';
 
 export type Backend = {
 	readonly location: StoreLocation;
+	/** What the user should know about how it was opened (a data directory that could not be made private). */
+	readonly warnings?: readonly string[];
 	/** A fresh keyv adapter for one namespace (keyv sets the adapter's namespace itself). */
 	adapter(): KeyvStoreAdapter;
+	/** Atomic key-limit counters (counters.ts), on a database shared by several gateways; absent for sqlite. */
+	counters?(timeoutMs: number): SharedCounters;
 	/** Closes every connection the adapters share; the store is unusable afterwards. */
 	close(): Promise<void>;
 };

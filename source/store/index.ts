@@ -17,6 +17,7 @@ import type {z} from 'zod';
 import {resolveHome} from '../base/paths.js';
 import {reasonOf, type Backend} from './backend.js';
 import {Collection} from './collection.js';
+import {guardCounters, type SharedCounters} from './counters.js';
 import {StoreError} from './errors.js';
 import {defaultStoreUrl, isStoreUrl, parseStoreUrl, scrubSecrets, type StoreKind, type StoreLocation} from './store-url.js';
 
@@ -50,6 +51,8 @@ export class Store {
 	readonly kind: StoreKind;
 	/** Where the records live, for messages: the sqlite file, or the store URL with its password masked. */
 	readonly file: string;
+	/** Warnings from opening it (a data directory that could not be made private); `serve` prints them. */
+	readonly warnings: readonly string[];
 	private readonly stores = new Map<Namespace, Keyv>();
 	private closed = false;
 
@@ -60,6 +63,7 @@ export class Store {
 		this.home = home;
 		this.kind = backend.location.kind;
 		this.file = backend.location.file ?? backend.location.masked;
+		this.warnings = backend.warnings ?? [];
 	}
 
 	/**
@@ -99,6 +103,15 @@ export class Store {
 
 	collection<T>(namespace: Namespace, schema: z.ZodType<T>, what: string): Collection<T> {
 		return new Collection(this.raw(namespace), schema, what, (action, error) => this.failure(action, error));
+	}
+
+	/**
+	 * Atomic key-limit counters shared by every gateway on this store, each call answering within
+	 * `timeoutMs` or failing with a StoreError; null for sqlite (one machine: limits count in memory).
+	 */
+	counters(timeoutMs: number): SharedCounters | null {
+		const counters = this.backend.counters?.(timeoutMs);
+		return counters ? guardCounters(counters, timeoutMs, (action, error) => this.failure(action, error)) : null;
 	}
 
 	/** The store revision: changes whenever keys or channels change, in any process. */

@@ -15,27 +15,39 @@ export type {RequestRecord, UsageGroupBy, UsageQuery, UsageRow} from '../base/us
 
 export const usageDimensions: readonly UsageGroupBy[] = ['key', 'model', 'channel', 'day', 'hour'];
 
-type Group = {readonly group: string; readonly id?: string; readonly totals: Totals};
+type Group = {readonly group: string; readonly id?: string; readonly totals: Totals; readonly instances: Set<string>};
 type Names = {readonly keys: ReadonlyMap<string, string>; readonly channels: ReadonlyMap<string, string>};
 
 /** Usage rows: by cost (then requests) for keys, models and channels; in time order for days and hours. */
 export async function usageSummary(store: Store, query: UsageQuery): Promise<UsageRow[]> {
+	return (await usageReport(store, query)).rows.map(({instances: _instances, ...row}) => row);
+}
+
+/** A usage row and how many gateway instances (processes) wrote the totals summed in it. */
+export type InstanceRow = UsageRow & {readonly instances: number};
+
+/** The rows of `usageSummary`, each with its instance count, and how many instances contributed at all. */
+export async function usageReport(store: Store, query: UsageQuery): Promise<{rows: InstanceRow[]; instances: number}> {
 	const since = query.since ?? (query.by === 'hour' ? startOfToday() : undefined);
 	const fromHour = since ? new Date(since.getFullYear(), since.getMonth(), since.getDate(), since.getHours()) : undefined;
 	const names = await currentNames(store, query.by);
 	const groups = new Map<string, Group>();
+	const all = new Set<string>();
 	for (const doc of await readDays(store, await journals(store).list(), fromHour)) {
 		for (const bucket of doc.buckets) {
 			if (fromHour && hourStart(doc.day, bucket.hour) < fromHour) continue;
 			const [id, group, label] = dimension(query.by, doc.day, bucket, names);
 			let entry = groups.get(group);
-			if (!entry) groups.set(group, (entry = {group: label, ...(id ? {id} : {}), totals: emptyTotals()}));
+			if (!entry) groups.set(group, (entry = {group: label, ...(id ? {id} : {}), totals: emptyTotals(), instances: new Set()}));
 			addTotals(entry.totals, bucket);
+			entry.instances.add(doc.instance);
+			all.add(doc.instance);
 		}
 	}
-	const rows = [...groups.values()].map(toRow);
-	if (query.by === 'day' || query.by === 'hour') return rows.sort((a, b) => a.group.localeCompare(b.group));
-	return rows.sort((a, b) => b.costUsd - a.costUsd || b.requests - a.requests || a.group.localeCompare(b.group));
+	const rows = [...groups.values()].map(entry => ({...toRow(entry), instances: entry.instances.size}));
+	if (query.by === 'day' || query.by === 'hour') rows.sort((a, b) => a.group.localeCompare(b.group));
+	else rows.sort((a, b) => b.costUsd - a.costUsd || b.requests - a.requests || a.group.localeCompare(b.group));
+	return {rows, instances: all.size};
 }
 
 /** Totals per key id, over everything retained. */

@@ -27,6 +27,7 @@ const usageSchema = z.object({
 	cachedTokens: count.optional(),
 	cacheCreationTokens: count.optional(),
 	reasoningTokens: count.optional(),
+	estimated: z.boolean().optional(),
 });
 
 export const requestRecordSchema: z.ZodType<RequestRecord> = z.object({

@@ -37,7 +37,7 @@ export type AppProps = {
 };
 
 const noHealth = new ExternalStore<ReadonlyMap<string, ChannelHealthView>>(new Map());
-const noTraffic = new ExternalStore<TrafficSnapshot>(emptyTraffic);
+const noTraffic = new ExternalStore<TrafficSnapshot>(emptyTraffic());
 
 export const minColumns = 60;
 export const minRows = 16;

@@ -9,6 +9,7 @@ import type {EventBus} from '../base/events.js';
 import type {KeyLimiter} from '../proxy/limits.js';
 import type {KeyRecord} from '../base/records.js';
 import {ExternalStore} from './external-store.js';
+import {onRequestsFinished} from './request-events.js';
 import {type LimitUse} from '../base/periods.js';
 
 /** Key id → what it used in its current windows. */
@@ -48,7 +49,7 @@ export function createLimitView(events: EventBus, keys: () => readonly KeyRecord
 				);
 		};
 		refresh();
-		const off = events.on('request:finished', () => {
+		const off = onRequestsFinished(events, () => {
 			pending ??= setTimeout(refresh, delayMs);
 		});
 		const poll = setInterval(() => (pending ??= setTimeout(refresh, 0)), pollMs);

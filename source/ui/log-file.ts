@@ -14,8 +14,8 @@ import {formatRequestLine} from '../base/request-line.js';
 export type LogFile = {
 	readonly path: string;
 	write(level: string, text: string): void;
-	/** Route the event bus, console, process warnings and stderr here; returns the undo. */
-	capture(events: EventBus): () => void;
+	/** Route the event bus, console, process warnings and stderr here; returns the undo. `requests: false` when the core writes its request lines itself (the worker). */
+	capture(events: EventBus, options?: {readonly requests?: boolean}): () => void;
 	close(): Promise<void>;
 };
 
@@ -29,9 +29,9 @@ export function openLogFile(home: string): LogFile {
 	return {
 		path,
 		write,
-		capture(events) {
+		capture(events, {requests = true} = {}) {
 			const undo = [
-				events.on('request:finished', event => write('request', formatRequestLine(event))),
+				...(requests ? [events.on('request:finished', event => write('request', formatRequestLine(event)))] : []),
 				events.on('warning', ({message}) => write('warning', message)),
 				events.on('key:budget', warning => write('budget', budgetWarningText(warning))),
 				redirectConsole(write),

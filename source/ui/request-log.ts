@@ -2,7 +2,7 @@
  * The live request log: the last `limit` finished requests, newest first, and the number seen since
  * start. Bounded, so a long session costs the same memory as a short one.
  */
-import type {EventBus, RequestFinished} from '../base/events.js';
+import {isFailure, type EventBus, type RequestFinished} from '../base/events.js';
 import {ExternalStore} from './external-store.js';
 
 export type RequestLogSnapshot = {
@@ -16,21 +16,37 @@ export type RequestLogSnapshot = {
 export const requestLogLimit = 500;
 
 export function createRequestLog(events: EventBus, limit = requestLogLimit, intervalMs = 100): ExternalStore<RequestLogSnapshot> {
-	// A ring would save the copy, but 500 references copied at most ten times a second is nothing.
-	let entries: RequestFinished[] = [];
+	let entries: readonly RequestFinished[] = [];
 	let total = 0;
 	let failed = 0;
-	const store: ExternalStore<RequestLogSnapshot> = new ExternalStore<RequestLogSnapshot>({entries, total, failed}, intervalMs, () =>
-		events.on('request:finished', event => {
-			entries = [event, ...entries.slice(0, limit - 1)];
-			total++;
-			if (isFailure(event)) failed++;
+	// Requests arrive one by one (a gateway on this thread) or in batches (the core's worker); either
+	// way they are queued and folded into the log at most once per interval, never per request.
+	let incoming: RequestFinished[] = [];
+	let timer: NodeJS.Timeout | undefined;
+	const store: ExternalStore<RequestLogSnapshot> = new ExternalStore<RequestLogSnapshot>({entries, total, failed}, intervalMs, () => {
+		const fold = () => {
+			timer = undefined;
+			entries = [...incoming.reverse(), ...entries].slice(0, limit);
+			incoming = [];
 			store.set({entries, total, failed});
-		}),
-	);
+		};
+		const queue = (recent: readonly RequestFinished[], count: number, failures: number) => {
+			incoming.push(...recent.slice(-limit));
+			if (incoming.length > limit) incoming = incoming.slice(-limit);
+			total += count;
+			failed += failures;
+			timer ??= setTimeout(fold, 0);
+		};
+		const offSingle = events.on('request:finished', event => queue([event], 1, isFailure(event) ? 1 : 0));
+		const offBatch = events.on('requests:batch', batch => queue(batch.recent, batch.count, batch.failed));
+		return () => {
+			offSingle();
+			offBatch();
+			if (timer) clearTimeout(timer);
+			timer = undefined;
+		};
+	});
 	return store;
 }
 
-export function isFailure(event: Pick<RequestFinished, 'status' | 'outcome'>): boolean {
-	return event.outcome !== 'ok' || event.status >= 400;
-}
+export {isFailure};

@@ -27,7 +27,7 @@ export type TuiOptions = {readonly home: string; readonly host: string; readonly
 /** The gateway core runs in a worker thread: rendering here never delays a request there. */
 async function listen(options: TuiOptions, events: EventBus, logFile: LogFile, onCrash: (error: Error) => void): Promise<{gateway: CoreHandle | null; error: string | null}> {
 	try {
-		const gateway = await startCoreWorker({home: options.home, storeUrl: options.store, host: options.host, port: options.port, events, output: text => logFile.write('core', text), onCrash});
+		const gateway = await startCoreWorker({home: options.home, storeUrl: options.store, host: options.host, port: options.port, logFile: logFile.path, events, output: text => logFile.write('core', text), onCrash});
 		return {gateway, error: null};
 	} catch (error) {
 		if (error instanceof UserError) return {gateway: null, error: error.message};
@@ -45,7 +45,8 @@ export async function runTui(options: TuiOptions): Promise<void> {
 	const events = new EventBus();
 	// Capture first: starting the proxy may already print (a library's deprecation warning, say).
 	const logFile = openLogFile(options.home);
-	const release = logFile.capture(events);
+	// The core's worker writes the request lines itself, one write per batch, off this thread.
+	const release = logFile.capture(events, {requests: false});
 	// Until the screen is ours, a core that fails after it started is reported like any crash below.
 	let onCoreCrash: (error: unknown) => void = failure => logFile.write('crash', String(failure));
 	const {gateway, error} = await listen(options, events, logFile, failure => onCoreCrash(failure)).catch(async (failure: unknown) => {

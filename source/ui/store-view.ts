@@ -8,6 +8,7 @@ import type {EventBus} from '../base/events.js';
 import type {Store} from '../store/index.js';
 import type {ChannelRecord, KeyRecord} from '../base/records.js';
 import {ExternalStore} from './external-store.js';
+import {onRequestsFinished} from './request-events.js';
 import {errorText} from './text.js';
 import {lastUsed, listKeys} from '../store/keys.js';
 import {listChannels} from '../store/channels.js';
@@ -69,7 +70,7 @@ export function createStoreView(store: Store, events: EventBus, options: StoreVi
 		let activity: NodeJS.Timeout | undefined;
 		let revision: string | undefined;
 		const offChanged = events.on('store:changed', () => void reload());
-		const offFinished = events.on('request:finished', () => {
+		const offFinished = onRequestsFinished(events, () => {
 			activity ??= setTimeout(() => {
 				activity = undefined;
 				void reload();

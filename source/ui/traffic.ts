@@ -1,110 +1,33 @@
-/**
- * Traffic over time, counted from this process's finished requests: per minute for the last hour
- * (requests, errors, latencies), tokens per hour for the last day, and per channel. Bounded: a
- * bucket older than its window is dropped, and a minute keeps at most `latencyCap` latencies.
- */
-import type {EventBus, RequestFinished} from '../base/events.js';
+/** The Usage and Channels panes' charts: traffic over time, from the core or counted here. */
+import type {EventBus} from '../base/events.js';
+import {emptyTraffic, TrafficCounter, type TrafficSnapshot} from '../base/traffic.js';
 import {ExternalStore} from './external-store.js';
-import {isFailure} from './request-log.js';
 
-const minuteMs = 60_000;
-const hourMs = 3_600_000;
-const latencyCap = 2000;
+export {emptyTraffic, percentile, TrafficCounter, type Series, type TrafficSnapshot} from '../base/traffic.js';
 
-type Bucket = {requests: number; errors: number; latencies: number[]};
-
-/** Oldest first; one entry per minute of the last hour (or hour of the last day). */
-export type Series = {
-	readonly requests: readonly number[];
-	readonly errors: readonly number[];
-	readonly p50: ReadonlyArray<number | null>;
-	readonly p95: ReadonlyArray<number | null>;
-	/** Over the whole window. */
-	readonly total: {readonly requests: number; readonly errors: number; readonly p50: number | null; readonly p95: number | null};
-};
-
-export type TrafficSnapshot = {
-	readonly lastHour: Series;
-	/** Tokens (in + out) per hour of the last 24, oldest first. */
-	readonly tokensPerHour: readonly number[];
-	/** Channel id → its last hour. */
-	readonly channels: ReadonlyMap<string, Series>;
-};
-
-export function percentile(sorted: readonly number[], p: number): number | null {
-	if (sorted.length === 0) return null;
-	return sorted[Math.min(sorted.length - 1, Math.floor(p * (sorted.length - 1) + 0.5))]!;
-}
-
-function add(buckets: Map<number, Bucket>, minute: number, event: RequestFinished): void {
-	const bucket = buckets.get(minute) ?? {requests: 0, errors: 0, latencies: []};
-	bucket.requests++;
-	if (isFailure(event)) bucket.errors++;
-	if (bucket.latencies.length < latencyCap) bucket.latencies.push(event.latencyMs);
-	buckets.set(minute, bucket);
-}
-
-function series(buckets: ReadonlyMap<number, Bucket>, lastMinute: number): Series {
-	const minutes = Array.from({length: 60}, (_, index) => buckets.get(lastMinute - 59 + index));
-	const sorted = (list: readonly number[]) => [...list].sort((a, b) => a - b);
-	const all = sorted(minutes.flatMap(bucket => bucket?.latencies ?? []));
-	return {
-		requests: minutes.map(bucket => bucket?.requests ?? 0),
-		errors: minutes.map(bucket => bucket?.errors ?? 0),
-		p50: minutes.map(bucket => percentile(sorted(bucket?.latencies ?? []), 0.5)),
-		p95: minutes.map(bucket => percentile(sorted(bucket?.latencies ?? []), 0.95)),
-		total: {requests: minutes.reduce((sum, bucket) => sum + (bucket?.requests ?? 0), 0), errors: minutes.reduce((sum, bucket) => sum + (bucket?.errors ?? 0), 0), p50: percentile(all, 0.5), p95: percentile(all, 0.95)},
-	};
-}
-
-export class TrafficCounter {
-	private readonly minutes = new Map<number, Bucket>();
-	private readonly hours = new Map<number, number>();
-	private readonly byChannel = new Map<string, Map<number, Bucket>>();
-
-	record(event: RequestFinished, now = Date.now()): void {
-		const minute = Math.floor(now / minuteMs);
-		add(this.minutes, minute, event);
-		if (event.channelId) {
-			const buckets = this.byChannel.get(event.channelId) ?? new Map<number, Bucket>();
-			add(buckets, minute, event);
-			this.byChannel.set(event.channelId, buckets);
-		}
-		const tokens = (event.usage?.inputTokens ?? 0) + (event.usage?.outputTokens ?? 0);
-		const hour = Math.floor(now / hourMs);
-		this.hours.set(hour, (this.hours.get(hour) ?? 0) + tokens);
-		this.prune(now);
-	}
-
-	private prune(now: number): void {
-		const oldestMinute = Math.floor(now / minuteMs) - 59;
-		for (const buckets of [this.minutes, ...this.byChannel.values()]) for (const minute of buckets.keys()) if (minute < oldestMinute) buckets.delete(minute);
-		for (const [id, buckets] of this.byChannel) if (buckets.size === 0) this.byChannel.delete(id);
-		const oldestHour = Math.floor(now / hourMs) - 23;
-		for (const hour of this.hours.keys()) if (hour < oldestHour) this.hours.delete(hour);
-	}
-
-	snapshot(now = Date.now()): TrafficSnapshot {
-		const lastMinute = Math.floor(now / minuteMs);
-		const lastHour = Math.floor(now / hourMs);
-		return {
-			lastHour: series(this.minutes, lastMinute),
-			tokensPerHour: Array.from({length: 24}, (_, index) => this.hours.get(lastHour - 23 + index) ?? 0),
-			channels: new Map([...this.byChannel].map(([id, buckets]) => [id, series(buckets, lastMinute)])),
-		};
-	}
-}
-
-export const emptyTraffic: TrafficSnapshot = new TrafficCounter().snapshot();
-
-/** The traffic of this process, republished at least every `tickMs` so the charts move on when idle. */
+/**
+ * The traffic for the charts: the core's snapshots (`traffic:snapshot`, sent by the gateway worker
+ * about once a second), or — where requests finish on this thread (tests, no worker) — counted here
+ * from `request:finished`. Republished at least every `tickMs` so the charts move on when idle.
+ */
 export function createTraffic(events: EventBus, intervalMs = 500, tickMs = 15_000): ExternalStore<TrafficSnapshot> {
 	const counter = new TrafficCounter();
-	const store: ExternalStore<TrafficSnapshot> = new ExternalStore<TrafficSnapshot>(emptyTraffic, intervalMs, () => {
-		const off = events.on('request:finished', event => {
+	const store: ExternalStore<TrafficSnapshot> = new ExternalStore<TrafficSnapshot>(emptyTraffic(), intervalMs, () => {
+		let pending: NodeJS.Timeout | undefined;
+		const offSingle = events.on('request:finished', event => {
 			counter.record(event);
-			store.set(counter.snapshot());
+			// The snapshot sorts latencies: computed at most once per interval, not per request.
+			pending ??= setTimeout(() => {
+				pending = undefined;
+				store.set(counter.snapshot());
+			}, intervalMs);
 		});
+		const offCore = events.on('traffic:snapshot', snapshot => store.set(snapshot));
+		const off = () => {
+			offSingle();
+			offCore();
+			if (pending) clearTimeout(pending);
+		};
 		const timer = setInterval(() => store.set(counter.snapshot()), tickMs);
 		timer.unref();
 		return () => {

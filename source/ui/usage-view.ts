@@ -6,6 +6,7 @@
 import type {EventBus} from '../base/events.js';
 import type {UsageRow} from '../base/usage-types.js';
 import {ExternalStore} from './external-store.js';
+import {onRequestsFinished} from './request-events.js';
 import type {UsageSource} from './session-usage.js';
 
 export type UsagePeriod = 'today' | 'all';
@@ -54,7 +55,7 @@ export function createUsageView(events: EventBus, source: UsageSource, delayMs =
 			);
 		};
 		refresh();
-		const off = events.on('request:finished', () => {
+		const off = onRequestsFinished(events, () => {
 			pending ??= setTimeout(refresh, delayMs);
 		});
 		const poll = pollMs ? setInterval(() => (pending ??= setTimeout(refresh, 0)), pollMs) : undefined;

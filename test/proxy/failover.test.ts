@@ -48,7 +48,10 @@ beforeEach(() => {
 	gateway.finished.length = 0;
 });
 
-const ask = () => openaiClient(gateway.url, secret).chat.completions.create({model: 'shared', messages: [{role: 'user', content: 'hi'}]});
+// Each request is a conversation of its own: turns of one conversation stay on the channel that
+// served the last one (test/proxy/conversations.test.ts), which is not what these tests are about.
+let asked = 0;
+const ask = () => openaiClient(gateway.url, secret).chat.completions.create({model: 'shared', messages: [{role: 'user', content: `hi ${++asked}`}]});
 
 test('a 500 and a 429 from the first channel are answered by the next one, of another format, recorded as failover', async () => {
 	for (const error of [{status: 500}, {status: 429, retryAfter: '3'}]) {
@@ -78,6 +81,9 @@ test('a mid-stream failure is not retried on another channel', async () => {
 	assert.equal(backup.received.length, 0);
 	await eventually(() => gateway.finished.length === 1);
 	assert.equal(gateway.finished[0]!.eventType, 'failed');
+	// A mid-stream failure counts against the channel's health; one good answer clears it for the next test.
+	primary.enqueue({text: 'recovered'});
+	await ask();
 });
 
 test('repeated failures open the circuit; the channel is skipped until a trial after the cooldown succeeds', async () => {

@@ -19,9 +19,10 @@ const looksAnthropic = (request: WireRequest) => request.headers['anthropic-vers
 
 const encodeAnthropicModel = ({id, channel}: ModelEntry): JsonObject => ({type: 'model', id, display_name: id, created_at: channel.createdAt});
 
-const paths: Readonly<Record<Operation, string>> = {generate: '/v1/messages', count_tokens: '/v1/messages/count_tokens'};
+/** Anthropic has no embeddings API: only these two operations have a path. */
+const paths: Readonly<Record<Exclude<Operation, 'embed'>, string>> = {generate: '/v1/messages', count_tokens: '/v1/messages/count_tokens'};
 
-function callRoute(operation: Operation) {
+function callRoute(operation: Exclude<Operation, 'embed'>) {
 	return {
 		kind: 'call',
 		method: 'POST',
@@ -47,7 +48,7 @@ export const anthropicHttp = {
 			const value = readHeader({headers}, name);
 			if (value) out[name] = value;
 		}
-		return {path: paths[call.operation], body: {...body, model: upstreamModel}, headers: out};
+		return {path: paths[call.operation === 'count_tokens' ? 'count_tokens' : 'generate'], body: {...body, model: upstreamModel}, headers: out};
 	},
 	encodeModelList(models) {
 		const data = models.map(encodeAnthropicModel);

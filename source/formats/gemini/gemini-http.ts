@@ -11,7 +11,7 @@ import {sseFrame} from '../sse.js';
 import {renderGeminiError} from './errors.js';
 import {bareName} from './model-family.js';
 
-const methods = {generateContent: 'generate', streamGenerateContent: 'generate', countTokens: 'count_tokens'} as const;
+const methods = {generateContent: 'generate', streamGenerateContent: 'generate', countTokens: 'count_tokens', embedContent: 'embed', batchEmbedContents: 'embed'} as const;
 type Method = keyof typeof methods;
 
 const isMethod = (text: string): text is Method => Object.hasOwn(methods, text);
@@ -32,15 +32,16 @@ export function readGeminiCall(request: WireRequest): InboundCall {
 	const colon = target.lastIndexOf(':');
 	const method = colon > 0 ? target.slice(colon + 1) : '';
 	if (!isMethod(method)) {
-		throw new GatewayError('not_implemented', 501, `The Gemini method "${method || target}" is not supported by gateway-tui; it serves generateContent, streamGenerateContent and countTokens.`);
+		throw new GatewayError('not_implemented', 501, `The Gemini method "${method || target}" is not supported by gateway-tui; it serves generateContent, streamGenerateContent, countTokens, embedContent and batchEmbedContents.`);
 	}
 	const model = bareName(decodePathSegment(target.slice(0, colon)));
 	if (!model) throw invalidRequest('The URL names no model: use /v1beta/models/{model}:generateContent.');
-	return {operation: methods[method], model, stream: method === 'streamGenerateContent', sse: readQuery(request, 'alt') === 'sse'};
+	return {operation: methods[method], model, stream: method === 'streamGenerateContent', sse: readQuery(request, 'alt') === 'sse', method};
 }
 
 function upstreamMethod(call: InboundCall): Method {
 	if (call.operation === 'count_tokens') return 'countTokens';
+	if (call.operation === 'embed') return call.method === 'embedContent' ? 'embedContent' : 'batchEmbedContents';
 	return call.stream ? 'streamGenerateContent' : 'generateContent';
 }
 
@@ -55,7 +56,13 @@ export const geminiHttp = {
 	affinity: channel => (channel.format === 'gemini' ? 2 : 0),
 	passthrough(body, {call, upstreamModel}) {
 		const inner = body.generateContentRequest;
-		const rewritten = typeof inner === 'object' && inner !== null && !Array.isArray(inner) ? {...body, generateContentRequest: {...inner, model: `models/${upstreamModel}`}} : body;
+		const requests = body.requests;
+		const rewritten =
+			typeof inner === 'object' && inner !== null && !Array.isArray(inner)
+				? {...body, generateContentRequest: {...inner, model: `models/${upstreamModel}`}}
+				: Array.isArray(requests)
+					? {...body, requests: requests.map(item => (typeof item === 'object' && item !== null && !Array.isArray(item) ? {...item, model: `models/${upstreamModel}`} : item))}
+					: body;
 		return {
 			path: `/v1beta/models/${encodeURIComponent(upstreamModel)}:${upstreamMethod(call)}`,
 			query: call.stream && call.sse ? {alt: 'sse'} : undefined,

@@ -3,6 +3,7 @@
  * @see https://ai.google.dev/api/generate-content
  */
 import type {FormatAdapter} from '../adapter.js';
+import {geminiEmbeddings, geminiUpstreamEmbeddings} from './gemini-embeddings.js';
 import {geminiHttp} from './gemini-http.js';
 import {decodeGeminiCountTokensRequest, decodeGeminiCountTokensResponse, encodeGeminiCountTokensRequest, encodeGeminiCountTokensResponse} from './count-tokens.js';
 import {decodeGeminiError, renderGeminiError} from './errors.js';
@@ -13,6 +14,8 @@ import {decodeGeminiStream, encodeGeminiStream} from './stream.js';
 export const geminiAdapter: FormatAdapter = {
 	format: 'gemini',
 	...geminiHttp,
+	embeddings: geminiEmbeddings,
+	upstreamEmbeddings: geminiUpstreamEmbeddings,
 	decodeRequest: decodeGeminiRequest,
 	encodeRequest: encodeGeminiRequest,
 	decodeResponse: decodeGeminiResponse,

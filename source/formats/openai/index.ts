@@ -4,6 +4,7 @@
  * @see https://platform.openai.com/docs/api-reference/chat
  */
 import type {FormatAdapter} from '../adapter.js';
+import {openaiEmbeddings, openaiUpstreamEmbeddings} from './openai-embeddings.js';
 import {openaiHttp} from './openai-http.js';
 import {decodeOpenaiError, renderOpenAIError} from './errors.js';
 import {decodeOpenaiRequest, encodeOpenaiRequest} from './request.js';
@@ -13,6 +14,8 @@ import {decodeOpenaiStream, encodeOpenaiStream} from './stream.js';
 export const openaiAdapter: FormatAdapter = {
 	format: 'openai',
 	...openaiHttp,
+	embeddings: openaiEmbeddings,
+	upstreamEmbeddings: openaiUpstreamEmbeddings,
 	decodeRequest: decodeOpenaiRequest,
 	encodeRequest: encodeOpenaiRequest,
 	decodeResponse: body => decodeOpenaiResponse(body),

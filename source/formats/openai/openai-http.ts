@@ -44,6 +44,12 @@ export const openaiHttp = {
 			url: '/v1/chat/completions',
 			read: (_request, body) => ({operation: 'generate', model: requireModel(body), stream: body.stream === true, sse: true}),
 		},
+		{
+			kind: 'call',
+			method: 'POST',
+			url: '/v1/embeddings',
+			read: (_request, body) => ({operation: 'embed', model: requireModel(body), stream: false, sse: false}),
+		},
 		{kind: 'models', method: 'GET', url: '/v1/models'},
 		{kind: 'model', method: 'GET', url: '/v1/models/:id', id: request => request.params.id ?? ''},
 	],
@@ -56,6 +62,7 @@ export const openaiHttp = {
 	 * the gateway can count tokens; when the client did not ask, that extra chunk is not forwarded.
 	 */
 	passthrough(body, {call, upstreamModel}) {
+		if (call.operation === 'embed') return {path: '/embeddings', body: {...body, model: upstreamModel}, headers: {}};
 		if (!call.stream) return {path: '/chat/completions', body: {...body, model: upstreamModel}, headers: {}};
 		const options = body.stream_options;
 		const asked = typeof options === 'object' && options !== null && !Array.isArray(options) && options.include_usage === true;

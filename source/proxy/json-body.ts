@@ -1,0 +1,52 @@
+/**
+ * Request bodies as JSON, refused with a 400 (never a 500) when they cannot be used: not JSON, a
+ * `__proto__` key (prototype poisoning, as Fastify's own parser refuses it), or nested deeper than
+ * the limit — a body nested 10,000 deep parses, but every recursive step after it (re-encoding it
+ * for the provider, validating it) would overflow the stack.
+ */
+import type {FastifyInstance} from 'fastify';
+import {invalidRequest} from '../base/errors.js';
+
+/** The deepest nesting of arrays and objects in `value`, counted without recursion; stops past `limit`. */
+export function exceedsDepth(value: unknown, limit: number): boolean {
+	const stack: Array<{value: unknown; depth: number}> = [{value, depth: 0}];
+	while (stack.length > 0) {
+		const {value: item, depth} = stack.pop()!;
+		if (typeof item !== 'object' || item === null) continue;
+		if (depth + 1 > limit) return true;
+		for (const child of Array.isArray(item) ? item : Object.values(item)) {
+			if (typeof child === 'object' && child !== null) stack.push({value: child, depth: depth + 1});
+		}
+	}
+	return false;
+}
+
+function refuseProto(key: string, child: unknown): unknown {
+	if (key === '__proto__') throw new SyntaxError('the key "__proto__" is not allowed');
+	return child;
+}
+
+export function parseJsonBody(text: string, maxDepth: number): unknown {
+	if (text.trim() === '') throw invalidRequest('The request body is empty: send a JSON object.');
+	let value: unknown;
+	try {
+		// The reviver costs a second pass: only a body that mentions the key pays for it.
+		value = text.includes('"__proto__"') ? JSON.parse(text, refuseProto) : JSON.parse(text);
+	} catch (error) {
+		throw invalidRequest(`The request body is not valid JSON (${error instanceof Error ? error.message : String(error)}). Send a JSON object.`);
+	}
+	if (exceedsDepth(value, maxDepth)) throw invalidRequest(`The request body is nested deeper than ${maxDepth} levels. Flatten it; no API this gateway serves needs that depth.`);
+	return value;
+}
+
+/** Replace Fastify's JSON parser with one that refuses what the gateway cannot handle, as a 400. */
+export function useJsonBodies(app: FastifyInstance, maxDepth: number): void {
+	app.removeContentTypeParser('application/json');
+	app.addContentTypeParser('application/json', {parseAs: 'string'}, (_request, body, done) => {
+		try {
+			done(null, parseJsonBody(body as string, maxDepth));
+		} catch (error) {
+			done(error as Error, undefined);
+		}
+	});
+}

@@ -1,0 +1,83 @@
+/**
+ * A passed-through stream: the provider's bytes go to the client as they come (whole SSE frames),
+ * a copy to the usage meter. The client's response opens only with the first frame, so a provider
+ * that fails, stalls past the first-byte deadline or sends nothing still fails over.
+ */
+import {GatewayError} from '../base/errors.js';
+import type {IRUsage} from '../base/ir.js';
+import {parseSse, sseFrame, type SseMessage} from '../formats/sse.js';
+import {answered, failed, gone, scrubberOf, type Attempt, type AttemptResult} from './attempt.js';
+import {failedBeforeAnswer, type FirstByteDeadline} from './call-channel.js';
+import {ClientStream, forwardedHeaders} from './client-stream.js';
+import {toGatewayError} from './errors.js';
+import {StreamMeter} from './meter.js';
+import {endStream} from './stream-end.js';
+import {OutboundStreamScrub} from './stream-scrub.js';
+import {upstreamFailure, type UpstreamResponse} from './upstream.js';
+import {headerValue} from './upstream-errors.js';
+
+type Hides = (message: SseMessage) => boolean;
+
+async function* outgoing(upstream: UpstreamResponse, meter: StreamMeter, hides: Hides | undefined, scrub: OutboundStreamScrub): AsyncGenerator<Uint8Array | string> {
+	if (hides) {
+		for await (const message of parseSse(upstream.body)) {
+			meter.pushMessage(message);
+			if (!hides(message)) yield scrub.frame(sseFrame(message.data, message.event));
+		}
+		return;
+	}
+	for await (const chunk of upstream.body) {
+		meter.pushBytes(chunk as Uint8Array);
+		const ready = scrub.push(chunk as Uint8Array);
+		if (ready.length > 0) yield ready;
+	}
+	const rest = scrub.end();
+	if (rest.length > 0) yield rest;
+}
+
+export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, hides: Hides | undefined, abort: AbortController, deadline: FirstByteDeadline): Promise<AttemptResult> {
+	const {inbound, route, ctx} = attempt;
+	const contentType = headerValue(upstream.headers, 'content-type') ?? '';
+	const sse = /text\/event-stream/i.test(contentType);
+	if (!sse && !/json/i.test(contentType)) {
+		await upstream.body.dump().catch(() => {});
+		const error = new GatewayError('upstream', 502, `Channel "${route.channel.name}" answered a stream request with ${contentType || 'no content type'} instead of a stream. Check its base URL with \`gateway-tui channels test ${route.channel.name}\`.`, {code: 'upstream_invalid_response'});
+		return failed(error, attempt.canFailOver, {kind: 'server', reason: 'an answer that is not a stream'});
+	}
+	let usage: IRUsage | null = null;
+	let upstreamError: string | null = null;
+	const meter = new StreamMeter(inbound, hides ? 'messages' : sse ? 'sse' : 'json-array', ctx, {usage: value => (usage = value), error: message => (upstreamError = message)});
+	const scrubber = scrubberOf(attempt);
+	const pieces = outgoing(upstream, meter, hides, new OutboundStreamScrub(scrubber, sse ? 'sse' : 'json-array'));
+	let first: IteratorResult<Uint8Array | string>;
+	try {
+		first = await pieces.next();
+	} catch (error) {
+		meter.end();
+		return abort.signal.aborted ? gone : failedBeforeAnswer(attempt, error, deadline);
+	}
+	deadline.clear();
+	if (first.done) {
+		meter.end();
+		const error = new GatewayError('upstream', 502, `Channel "${route.channel.name}" ended its stream before sending anything. Try again, or check it with \`gateway-tui channels test ${route.channel.name}\`.`, {code: 'upstream_empty_stream'});
+		return failed(error, attempt.canFailOver, {kind: 'server', reason: 'an empty stream'});
+	}
+	const client = new ClientStream(attempt.reply);
+	client.open(upstream.statusCode, scrubber.scrubHeaders(forwardedHeaders(upstream.headers)));
+	let broken: GatewayError | null = null;
+	try {
+		await client.write(first.value);
+		for (let next = await pieces.next(); !next.done; next = await pieces.next()) await client.write(next.value);
+	} catch (failure) {
+		if (!abort.signal.aborted) broken = toGatewayError(upstreamFailure(route.channel, failure));
+	} finally {
+		meter.end();
+		await meter.done;
+	}
+	if (abort.signal.aborted) {
+		client.end();
+		return answered(usage, null, client.firstByteAt);
+	}
+	const end = await endStream(attempt, client, {broken, cutOff: meter.ending === 'cut-off', upstreamError});
+	return answered(usage, end.error, client.firstByteAt, end.fault);
+}

@@ -1,0 +1,70 @@
+/**
+ * A passed-through stream on its way to the client, with the provider's error frames scrubbed.
+ * Successful bytes are forwarded as they are; only what may be an error is decoded and scrubbed:
+ *
+ * - SSE: bytes are forwarded in whole frames (a client can use nothing less), and a frame is
+ *   scrubbed only if it mentions `error` — so a key can never be split between two writes.
+ * - A JSON array (Gemini without alt=sse): chunks are forwarded as they come until one mentions
+ *   `"error"`; from there to the end (an error element is the stream's last) the rest is forwarded in
+ *   whole lines, each scrubbed.
+ */
+import type {Scrubber} from '../base/secrets.js';
+
+const errorWord = Buffer.from('error');
+const quotedError = Buffer.from('"error"');
+const frameEnds: readonly Buffer[] = [Buffer.from('\n\n'), Buffer.from('\r\n\r\n'), Buffer.from('\r\r')];
+
+/** The index just past the last complete SSE frame in `buffer`, or 0. */
+function lastFrameEnd(buffer: Buffer): number {
+	let end = 0;
+	for (const separator of frameEnds) {
+		const at = buffer.lastIndexOf(separator);
+		if (at !== -1) end = Math.max(end, at + separator.length);
+	}
+	return end;
+}
+
+export class OutboundStreamScrub {
+	private pending: Buffer = Buffer.alloc(0);
+	private erroring = false;
+
+	constructor(
+		private readonly scrubber: Scrubber,
+		private readonly framing: 'sse' | 'json-array',
+		private readonly allowed?: string,
+	) {}
+
+	/** What may be written now (possibly nothing). */
+	push(chunk: Uint8Array): Uint8Array | string {
+		const buffer = this.pending.length === 0 ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) : Buffer.concat([this.pending, chunk]);
+		if (this.framing === 'json-array' && !this.erroring) {
+			if (!buffer.includes(quotedError)) return this.keep(buffer, buffer.length);
+			this.erroring = true;
+		}
+		const end = this.framing === 'sse' ? lastFrameEnd(buffer) : buffer.lastIndexOf(0x0a) + 1;
+		return this.keep(buffer, end);
+	}
+
+	/** A whole frame re-encoded by the gateway (the stream whose usage chunk it hides). */
+	frame(text: string): string {
+		return text.includes('error') ? this.scrubber.scrub(text, this.allowed) : text;
+	}
+
+	/** The rest, at the end of the stream. */
+	end(): string | Uint8Array {
+		const rest = this.pending;
+		this.pending = Buffer.alloc(0);
+		return this.clean(rest);
+	}
+
+	private keep(buffer: Buffer, end: number): Uint8Array | string {
+		this.pending = Buffer.from(buffer.subarray(end));
+		return this.clean(buffer.subarray(0, end));
+	}
+
+	private clean(ready: Buffer): Uint8Array | string {
+		if (ready.length === 0) return ready;
+		if (!this.erroring && !ready.includes(errorWord)) return ready;
+		return this.scrubber.scrub(ready.toString('utf8'), this.allowed);
+	}
+}

@@ -1,0 +1,12 @@
+/** Either way requests reach the UI: one at a time (a gateway on this thread) or in batches (the core's worker). */
+import type {EventBus} from '../base/events.js';
+
+/** Call `react` whenever requests finished; returns the unsubscribe function. */
+export function onRequestsFinished(events: EventBus, react: () => void): () => void {
+	const offSingle = events.on('request:finished', () => react());
+	const offBatch = events.on('requests:batch', () => react());
+	return () => {
+		offSingle();
+		offBatch();
+	};
+}
