@@ -38,7 +38,20 @@ export type IRImageSource =
 	| {readonly kind: 'base64'; readonly mediaType: string; readonly data: string}
 	| {readonly kind: 'url'; readonly url: string; readonly mediaType?: string};
 
-export type IRTextPart = {readonly type: 'text'; readonly text: string; readonly cache?: IRCacheControl; readonly signature?: IRSignature};
+/**
+ * A web source the answer cites (Anthropic `web_search_result_location`, OpenAI `url_citation`,
+ * Gemini grounding chunk). `start`/`end` are character offsets into the text part when the source
+ * format gives them; `citedText` is the passage it quotes.
+ */
+export type IRCitation = {readonly url: string; readonly title?: string; readonly citedText?: string; readonly start?: number; readonly end?: number};
+
+export type IRTextPart = {
+	readonly type: 'text';
+	readonly text: string;
+	readonly cache?: IRCacheControl;
+	readonly signature?: IRSignature;
+	readonly citations?: readonly IRCitation[];
+};
 export type IRImagePart = {readonly type: 'image'; readonly source: IRImageSource; readonly cache?: IRCacheControl};
 
 /** A tool call made by the assistant. `arguments` is the JSON text of the arguments object. */
@@ -187,6 +200,8 @@ export type IRStreamEvent =
 	| {readonly type: 'signature'; readonly index: number; readonly signature: IRSignature}
 	| {readonly type: 'redacted-reasoning'; readonly index: number; readonly data: string}
 	| {readonly type: 'tool-args-delta'; readonly index: number; readonly json: string}
+	/** A source cited by the text block `index` (Anthropic streams them as it writes; Gemini with its last chunk). */
+	| {readonly type: 'citation'; readonly index: number; readonly citation: IRCitation}
 	| {readonly type: 'block-end'; readonly index: number}
 	| {readonly type: 'usage'; readonly usage: Partial<IRUsage>}
 	| {readonly type: 'finish'; readonly reason: IRFinishReason; readonly stopSequence?: string; readonly usage: IRUsage}

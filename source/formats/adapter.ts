@@ -5,6 +5,7 @@
 import type {Format, InboundFormat, IREmbedRequest, IREmbedResponse, IRError, IRRequest, IRResponse, IRSignature, IRStreamEvent, JsonObject, JsonValue} from '../base/ir.js';
 import type {ChannelRecord} from '../base/records.js';
 import type {SseMessage} from './sse.js';
+import type {ToolNameMap} from './tool-names.js';
 
 /** Per-request translation context: collects losses and provides I/O the conversion may need. */
 export type TranslationContext = {
@@ -14,6 +15,11 @@ export type TranslationContext = {
 	fetchImage(url: string): Promise<{mediaType: string; data: string}>;
 	/** Reasoning signatures of tool calls whose client format has no slot for them (owned by the gateway, not the module). */
 	readonly signatures: SignatureMemory;
+	/**
+	 * This request's tool-name aliases (names providers reject go upstream as aliases and come back
+	 * under their own name). Created by formats on first use when the caller gives none; one per request.
+	 */
+	toolNames?: ToolNameMap;
 };
 
 /** Tool-call id → the signature its provider attached, for formats that cannot carry it to the client and back. */

@@ -5,7 +5,8 @@
  * - where the client's format has a signature slot (Anthropic thinking `signature`, Gemini
  *   `thoughtSignature`), a foreign signature is wrapped as `gtui1.<format>.<value>` so the decoder
  *   knows its origin when the client echoes it back; an unwrapped value belongs to the slot's own format;
- * - where it has none (OpenAI chat tool calls), a bounded in-memory map from tool-call id to signature.
+ * - where it has none (OpenAI chat tool calls), the gateway's `SignatureMemory` (on the translation
+ *   context), keyed by tool-call id: one per gateway, never a module-level map.
  */
 import type {Format, IRSignature} from '../base/ir.js';
 import type {SignatureMemory} from './adapter.js';
@@ -29,18 +30,6 @@ export function unwrapSignature(value: string, slotFormat: Format): IRSignature 
 }
 
 const maxRemembered = 10_000;
-const byToolCallId = new Map<string, IRSignature>();
-
-/** Remember the signature of a tool call whose client format has no slot for it. */
-export function rememberToolCallSignature(toolCallId: string, signature: IRSignature): void {
-	byToolCallId.delete(toolCallId);
-	byToolCallId.set(toolCallId, signature);
-	if (byToolCallId.size > maxRemembered) byToolCallId.delete(byToolCallId.keys().next().value!);
-}
-
-export function recallToolCallSignature(toolCallId: string): IRSignature | undefined {
-	return byToolCallId.get(toolCallId);
-}
 
 /** For conversions that never see a tool call (token counting). */
 export const forgetfulSignatures: SignatureMemory = {remember() {}, recall: () => undefined};

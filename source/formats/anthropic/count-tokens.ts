@@ -8,7 +8,7 @@ import type {EncodedRequest, TranslationContext, UpstreamTarget} from '../adapte
 import type {IRRequest, JsonObject} from '../../base/ir.js';
 import {GatewayError} from '../../base/errors.js';
 import {buildAnthropicBody, decodeAnthropicRequest} from './request.js';
-import {isRecord, readNumber, toJsonObject} from './schema.js';
+import {isWireObject, asNumber, toJsonObject} from '../wire.js';
 
 const silent: TranslationContext = {
 	warn() {},
@@ -32,7 +32,7 @@ export function encodeAnthropicCountTokensResponse(inputTokens: number): JsonObj
 }
 
 export function decodeAnthropicCountTokensResponse(body: unknown): number {
-	const count = isRecord(body) ? readNumber(body.input_tokens) : undefined;
+	const count = isWireObject(body) ? asNumber(body.input_tokens) : undefined;
 	if (count === undefined) throw new GatewayError('upstream', 502, 'Anthropic answered count_tokens without a numeric "input_tokens".');
 	return count;
 }

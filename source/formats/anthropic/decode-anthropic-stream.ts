@@ -6,37 +6,38 @@ import type {TranslationContext} from '../adapter.js';
 import type {IRError, IRStreamEvent} from '../../base/ir.js';
 import type {SseMessage} from '../sse.js';
 import {decodeAnthropicError} from './errors.js';
+import {decodeAnthropicCitation} from './map-anthropic-citations.js';
 import {decodeAnthropicStopReason} from './map-anthropic-finish-reason.js';
 import {completeUsage, decodeAnthropicUsagePartial} from './map-anthropic-usage.js';
 import {decodeAnswerBlock} from './response.js';
-import {isRecord, readNumber, readString, type WireRecord} from './schema.js';
+import {isWireObject, asNumber, asString, parseJsonObject, type WireObject} from '../wire.js';
 
 export async function* decodeAnthropicStream(messages: AsyncIterable<SseMessage>, ctx: TranslationContext): AsyncGenerator<IRStreamEvent> {
 	// Usage counters are cumulative and `message_delta` may omit fields: keep the latest wire value of each.
-	let usage: WireRecord = {};
+	let usage: WireObject = {};
 	let stop: Stop = {};
 	let started = false;
 	const blocks = blockIndexes();
 	for await (const message of messages) {
-		const data = parseData(message.data);
+		const data = parseJsonObject(message.data);
 		if (!data) {
 			yield streamError(`Anthropic sent a stream event that is not JSON: ${message.data.slice(0, 200)}`);
 			return;
 		}
-		const type = message.event ?? readString(data.type);
+		const type = message.event ?? asString(data.type);
 		if (type === 'error') {
 			yield {type: 'error', error: decodeAnthropicError(0, data)};
 			return;
 		}
 		if (!started && type !== 'ping') {
 			started = true;
-			const start = isRecord(data.message) ? data.message : {};
+			const start = isWireObject(data.message) ? data.message : {};
 			usage = mergeWireUsage(usage, start.usage);
-			yield {type: 'start', id: readString(start.id) ?? '', model: readString(start.model) ?? '', usage: decodeAnthropicUsagePartial(usage)};
+			yield {type: 'start', id: asString(start.id) ?? '', model: asString(start.model) ?? '', usage: decodeAnthropicUsagePartial(usage)};
 		}
 		if (type === 'message_delta') {
-			const delta = isRecord(data.delta) ? data.delta : {};
-			stop = {reason: delta.stop_reason ?? stop.reason, sequence: readString(delta.stop_sequence) ?? stop.sequence};
+			const delta = isWireObject(data.delta) ? data.delta : {};
+			stop = {reason: delta.stop_reason ?? stop.reason, sequence: asString(delta.stop_sequence) ?? stop.sequence};
 			usage = mergeWireUsage(usage, data.usage);
 			yield {type: 'usage', usage: decodeAnthropicUsagePartial(usage)};
 		} else if (type === 'message_stop') {
@@ -52,7 +53,7 @@ export async function* decodeAnthropicStream(messages: AsyncIterable<SseMessage>
 
 type Stop = {readonly reason?: unknown; readonly sequence?: string};
 
-function finishEvent(stop: Stop, usage: WireRecord): IRStreamEvent {
+function finishEvent(stop: Stop, usage: WireObject): IRStreamEvent {
 	return {
 		type: 'finish',
 		reason: decodeAnthropicStopReason(stop.reason),
@@ -92,17 +93,17 @@ function blockIndexes() {
 
 type BlockIndexes = ReturnType<typeof blockIndexes>;
 
-function blockEvents(type: string | undefined, data: WireRecord, blocks: BlockIndexes, ctx: TranslationContext): IRStreamEvent[] {
-	const wireIndex = readNumber(data.index) ?? -1;
+function blockEvents(type: string | undefined, data: WireObject, blocks: BlockIndexes, ctx: TranslationContext): IRStreamEvent[] {
+	const wireIndex = asNumber(data.index) ?? -1;
 	switch (type) {
 		case 'content_block_start': {
-			const events = blockStartEvents(isRecord(data.content_block) ? data.content_block : {}, blocks.next(), ctx);
+			const events = blockStartEvents(isWireObject(data.content_block) ? data.content_block : {}, blocks.next(), ctx);
 			if (events.length > 0) blocks.open(wireIndex);
 			return events;
 		}
 		case 'content_block_delta': {
 			const index = blocks.get(wireIndex);
-			return index === undefined || !isRecord(data.delta) ? [] : deltaEvents(data.delta, index);
+			return index === undefined || !isWireObject(data.delta) ? [] : deltaEvents(data.delta, index, ctx);
 		}
 		case 'content_block_stop': {
 			const index = blocks.close(wireIndex);
@@ -114,20 +115,10 @@ function blockEvents(type: string | undefined, data: WireRecord, blocks: BlockIn
 	}
 }
 
-function parseData(data: string): WireRecord | undefined {
-	try {
-		const value: unknown = JSON.parse(data);
-		return isRecord(value) ? value : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-function mergeWireUsage(usage: WireRecord, update: unknown): WireRecord {
-	if (!isRecord(update)) return usage;
-	const merged: WireRecord = {...usage};
-	for (const [key, value] of Object.entries(update)) if (value !== null && value !== undefined) merged[key] = value;
-	return merged;
+function mergeWireUsage(usage: WireObject, update: unknown): WireObject {
+	if (!isWireObject(update)) return usage;
+	const present = Object.entries(update).filter(([, value]) => value !== null && value !== undefined);
+	return {...usage, ...Object.fromEntries(present)};
 }
 
 function streamError(message: string): IRStreamEvent {
@@ -136,12 +127,16 @@ function streamError(message: string): IRStreamEvent {
 }
 
 /** A block may arrive with content already in its start event (some compatible servers send it whole). */
-function blockStartEvents(block: WireRecord, index: number, ctx: TranslationContext): IRStreamEvent[] {
+function blockStartEvents(block: WireObject, index: number, ctx: TranslationContext): IRStreamEvent[] {
 	const part = decodeAnswerBlock(block, ctx);
 	if (!part) return [];
 	switch (part.type) {
 		case 'text':
-			return [{type: 'block-start', index, block: {kind: 'text'}}, ...(part.text ? [{type: 'text-delta' as const, index, text: part.text}] : [])];
+			return [
+				{type: 'block-start', index, block: {kind: 'text'}},
+				...(part.text ? [{type: 'text-delta' as const, index, text: part.text}] : []),
+				...(part.citations ?? []).map(citation => ({type: 'citation' as const, index, citation})),
+			];
 		case 'reasoning': {
 			const events: IRStreamEvent[] = [{type: 'block-start', index, block: {kind: 'reasoning'}}];
 			if (part.redacted !== undefined) events.push({type: 'redacted-reasoning', index, data: part.redacted});
@@ -157,22 +152,26 @@ function blockStartEvents(block: WireRecord, index: number, ctx: TranslationCont
 	}
 }
 
-function deltaEvents(delta: WireRecord, index: number): IRStreamEvent[] {
+function deltaEvents(delta: WireObject, index: number, ctx: TranslationContext): IRStreamEvent[] {
 	switch (delta.type) {
 		case 'text_delta':
 			return textEvent('text-delta', index, delta.text);
 		case 'thinking_delta':
 			return textEvent('reasoning-delta', index, delta.thinking);
 		case 'input_json_delta': {
-			const json = readString(delta.partial_json) ?? '';
+			const json = asString(delta.partial_json) ?? '';
 			return json === '' ? [] : [{type: 'tool-args-delta', index, json}];
 		}
 		case 'signature_delta': {
-			const value = readString(delta.signature) ?? '';
+			const value = asString(delta.signature) ?? '';
 			return value === '' ? [] : [{type: 'signature', index, signature: {format: 'anthropic', value}}];
 		}
+		case 'citations_delta': {
+			const citation = decodeAnthropicCitation(delta.citation, ctx);
+			return citation ? [{type: 'citation', index, citation}] : [];
+		}
 		default:
-			// `citations_delta` and newer delta types carry nothing the IR can hold.
+			// Newer delta types carry nothing the IR can hold.
 			return [];
 	}
 }

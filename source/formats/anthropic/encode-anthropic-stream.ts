@@ -6,16 +6,22 @@
  */
 import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
 import {assertNever, type IRBlockStart, type IRError, type IRStreamEvent, type IRUsage, type JsonValue} from '../../base/ir.js';
-import {rememberToolCallSignature, wrapSignature} from '../signature.js';
+import {wrapSignature} from '../signature.js';
 import {sseFrame} from '../sse.js';
 import {anthropicErrorType} from './errors.js';
 import {encodeAnthropicStopReason} from './map-anthropic-finish-reason.js';
 import {encodeAnthropicUsage} from './map-anthropic-usage.js';
-import {toJsonValue} from './schema.js';
+import {encodeAnthropicCitation} from './map-anthropic-citations.js';
+import {toJsonValue} from '../wire.js';
 import {serializeStreamBlocks} from './serialize-stream-blocks.js';
 
-/** The block being written. A thinking block's start waits for its first event: it may turn out to be redacted. */
-type Current = {readonly index: number; readonly wire: number; readonly block: IRBlockStart; started: boolean};
+/**
+ * The block being written. A thinking block's start waits for its first event (it may turn out to be
+ * redacted); a text block's for its first text, so an empty one is never written: Anthropic rejects
+ * "text content blocks must be non-empty" when the client sends the history back. The wire index is
+ * given when the block starts, so indices stay consecutive.
+ */
+type Current = {readonly index: number; wire: number; readonly block: IRBlockStart; started: boolean};
 
 export async function* encodeAnthropicStream(events: AsyncIterable<IRStreamEvent>, options: EncodeStreamOptions, ctx: TranslationContext): AsyncGenerator<string> {
 	let started = false;
@@ -33,9 +39,11 @@ export async function* encodeAnthropicStream(events: AsyncIterable<IRStreamEvent
 			yield frame('ping', {type: 'ping'});
 		}
 		if (event.type === 'block-start') {
-			current = {index: event.index, wire: nextWire, block: event.block, started: event.block.kind !== 'reasoning'};
-			nextWire += 1;
-			if (current.started) yield blockStartFrame(current);
+			current = {index: event.index, wire: nextWire, block: event.block, started: event.block.kind === 'tool_call'};
+			if (current.started) {
+				nextWire += 1;
+				yield blockStartFrame(current);
+			}
 			continue;
 		}
 		if (event.type === 'finish') {
@@ -48,7 +56,10 @@ export async function* encodeAnthropicStream(events: AsyncIterable<IRStreamEvent
 			return;
 		}
 		if (current && 'index' in event && event.index === current.index) {
+			const wasStarted = current.started;
+			if (!wasStarted) current.wire = nextWire;
 			yield* blockFrames(event, current, ctx);
+			if (current.started && !wasStarted) nextWire += 1;
 			if (event.type === 'block-end') current = undefined;
 		}
 	}
@@ -96,8 +107,18 @@ function contentBlock(block: IRBlockStart, redactedData: string | undefined): Js
 
 type BlockEvent = Exclude<Extract<IRStreamEvent, {index: number}>, {type: 'block-start'}>;
 
+/** Whether this event opens a block not yet written: an empty text block never opens. */
+function opens(event: BlockEvent, current: Current): boolean {
+	if (current.block.kind !== 'text') return true;
+	return (event.type === 'text-delta' && event.text !== '') || event.type === 'citation';
+}
+
 function* blockFrames(event: BlockEvent, current: Current, ctx: TranslationContext): Generator<string> {
 	if (!current.started) {
+		if (!opens(event, current)) {
+			if (event.type === 'signature') ctx.warn(`A ${event.signature.format} signature on streamed text was dropped: Anthropic text blocks have no slot for it.`);
+			return;
+		}
 		current.started = true;
 		yield blockStartFrame(current, event.type === 'redacted-reasoning' ? event.data : undefined);
 		if (event.type === 'redacted-reasoning') return;
@@ -115,11 +136,14 @@ function* blockFrames(event: BlockEvent, current: Current, ctx: TranslationConte
 			return;
 		case 'signature':
 			if (current.block.kind === 'reasoning') yield delta({type: 'signature_delta', signature: wrapSignature(event.signature, 'anthropic')});
-			else if (current.block.kind === 'tool_call') rememberToolCallSignature(current.block.id, event.signature);
+			else if (current.block.kind === 'tool_call') ctx.signatures.remember(current.block.id, event.signature);
 			else ctx.warn(`A ${event.signature.format} signature on streamed text was dropped: Anthropic text blocks have no slot for it.`);
 			return;
 		case 'redacted-reasoning':
 			ctx.warn('Redacted reasoning arrived inside a thinking block that had already started; dropped.');
+			return;
+		case 'citation':
+			if (current.block.kind === 'text') yield delta({type: 'citations_delta', citation: encodeAnthropicCitation(event.citation)});
 			return;
 		case 'block-end':
 			yield frame('content_block_stop', {type: 'content_block_stop', index: current.wire});

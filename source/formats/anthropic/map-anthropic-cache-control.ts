@@ -3,10 +3,11 @@
  * @see https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching
  */
 import type {IRCacheControl} from '../../base/ir.js';
-import {isRecord, type AnthropicCacheControl} from './schema.js';
+import {isWireObject} from '../wire.js';
+import type {AnthropicCacheControl} from './schema.js';
 
 export function decodeAnthropicCacheControl(value: unknown): IRCacheControl | undefined {
-	if (!isRecord(value) || value.type !== 'ephemeral') return undefined;
+	if (!isWireObject(value) || value.type !== 'ephemeral') return undefined;
 	return typeof value.ttl === 'string' ? {type: 'ephemeral', ttl: value.ttl} : {type: 'ephemeral'};
 }
 

@@ -5,11 +5,12 @@
  */
 import type {TranslationContext} from '../adapter.js';
 import {assertNever, type IRResponseFormat, type IRSystemBlock, type JsonObject, type JsonValue} from '../../base/ir.js';
-import {isJsonObject, isRecord, type AnthropicOutputConfig} from './schema.js';
+import {isJsonObject, isWireObject} from '../wire.js';
+import type {AnthropicOutputConfig} from './schema.js';
 
 export function decodeAnthropicOutputFormat(outputConfig: unknown, betaOutputFormat: unknown): IRResponseFormat | undefined {
-	const format = isRecord(outputConfig) ? outputConfig.format : betaOutputFormat;
-	if (!isRecord(format) || format.type !== 'json_schema' || !isJsonObject(format.schema)) return undefined;
+	const format = isWireObject(outputConfig) ? outputConfig.format : betaOutputFormat;
+	if (!isWireObject(format) || format.type !== 'json_schema' || !isJsonObject(format.schema)) return undefined;
 	return {type: 'json_schema', schema: format.schema};
 }
 

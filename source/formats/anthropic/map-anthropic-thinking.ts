@@ -6,8 +6,7 @@
 import type {TranslationContext} from '../adapter.js';
 import type {IRReasoningConfig, IRReasoningEffort} from '../../base/ir.js';
 import {invalidRequest} from '../../base/errors.js';
-import type {AnthropicThinking} from './schema.js';
-import {expectRecord, optionalNumber} from './wire-fields.js';
+import {type AnthropicThinking, requireObject, optionalNumber} from './schema.js';
 
 /** The API rejects budgets below 1,024 tokens. */
 export const minThinkingBudget = 1024;
@@ -20,7 +19,7 @@ export const thinkingBudgetForEffort: Readonly<Record<IRReasoningEffort, number>
 
 export function decodeAnthropicThinking(thinking: unknown, outputConfig: unknown): IRReasoningConfig | undefined {
 	if (thinking === undefined || thinking === null) return undefined;
-	const config = expectRecord(thinking, 'thinking');
+	const config = requireObject(thinking, 'thinking');
 	const effort = decodeEffort(outputConfig);
 	const withEffort = effort ? {effort} : {};
 	switch (config.type) {

@@ -6,25 +6,25 @@ import type {TranslationContext} from '../adapter.js';
 import {assertNever, type IRTool, type IRToolChoice, type JsonObject} from '../../base/ir.js';
 import {invalidRequest} from '../../base/errors.js';
 import {decodeAnthropicCacheControl, encodeAnthropicCacheControl} from './map-anthropic-cache-control.js';
-import {isJsonObject, type AnthropicTool, type AnthropicToolChoice} from './schema.js';
-import {expectArray, expectRecord, expectString, optionalBoolean, optionalString} from './wire-fields.js';
+import {isJsonObject} from '../wire.js';
+import {type AnthropicTool, type AnthropicToolChoice, requireArray, requireObject, requireString, optionalBoolean, optionalString} from './schema.js';
 
 /** Custom tools only: server tools (`web_search_20250305`, `bash_20250124` …) run inside Anthropic and have no equivalent elsewhere. */
 export function decodeAnthropicTools(value: unknown, ctx: TranslationContext): IRTool[] {
 	if (value === undefined || value === null) return [];
 	const tools: IRTool[] = [];
-	for (const [index, item] of expectArray(value, 'tools').entries()) {
+	for (const [index, item] of requireArray(value, 'tools').entries()) {
 		const path = `tools.${index}`;
-		const tool = expectRecord(item, path);
+		const tool = requireObject(item, path);
 		if (tool.type !== undefined && tool.type !== null && tool.type !== 'custom') {
 			ctx.warn(`${path}: the Anthropic server tool "${String(tool.type)}" (${String(tool.name)}) cannot run on this channel and was dropped.`);
 			continue;
 		}
-		const schema = expectRecord(tool.input_schema, `${path}.input_schema`);
+		const schema = requireObject(tool.input_schema, `${path}.input_schema`);
 		const description = optionalString(tool.description, `${path}.description`);
 		const cache = decodeAnthropicCacheControl(tool.cache_control);
 		tools.push({
-			name: expectString(tool.name, `${path}.name`),
+			name: requireString(tool.name, `${path}.name`),
 			...(description === undefined ? {} : {description}),
 			parameters: isJsonObject(schema) ? schema : {},
 			...(cache ? {cache} : {}),
@@ -35,7 +35,7 @@ export function decodeAnthropicTools(value: unknown, ctx: TranslationContext): I
 
 export function decodeAnthropicToolChoice(value: unknown): {toolChoice?: IRToolChoice; parallelToolCalls?: boolean} {
 	if (value === undefined || value === null) return {};
-	const choice = expectRecord(value, 'tool_choice');
+	const choice = requireObject(value, 'tool_choice');
 	const disabled = optionalBoolean(choice.disable_parallel_tool_use, 'tool_choice.disable_parallel_tool_use');
 	const parallel = disabled === true ? {parallelToolCalls: false} : {};
 	switch (choice.type) {
@@ -46,7 +46,7 @@ export function decodeAnthropicToolChoice(value: unknown): {toolChoice?: IRToolC
 		case 'none':
 			return {toolChoice: {type: 'none'}};
 		case 'tool':
-			return {toolChoice: {type: 'tool', name: expectString(choice.name, 'tool_choice.name')}, ...parallel};
+			return {toolChoice: {type: 'tool', name: requireString(choice.name, 'tool_choice.name')}, ...parallel};
 		default:
 			throw invalidRequest(`tool_choice.type: expected "auto", "any", "tool" or "none", got ${JSON.stringify(choice.type)}.`, 'tool_choice.type');
 	}

@@ -4,16 +4,17 @@
  * @see https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching#tracking-cache-performance
  */
 import type {IRUsage} from '../../base/ir.js';
-import {isRecord, readNumber, type AnthropicUsage} from './schema.js';
+import {isWireObject, asNumber} from '../wire.js';
+import type {AnthropicUsage} from './schema.js';
 
 /** Usage as far as known: stream `message_start` has no final output count, `message_delta` may omit the input fields. */
 export function decodeAnthropicUsagePartial(usage: unknown): Partial<IRUsage> {
-	if (!isRecord(usage)) return {};
-	const input = readNumber(usage.input_tokens);
-	const cached = readNumber(usage.cache_read_input_tokens);
-	const created = readNumber(usage.cache_creation_input_tokens);
-	const output = readNumber(usage.output_tokens);
-	const reasoning = isRecord(usage.output_tokens_details) ? readNumber(usage.output_tokens_details.thinking_tokens) : undefined;
+	if (!isWireObject(usage)) return {};
+	const input = asNumber(usage.input_tokens);
+	const cached = asNumber(usage.cache_read_input_tokens);
+	const created = asNumber(usage.cache_creation_input_tokens);
+	const output = asNumber(usage.output_tokens);
+	const reasoning = isWireObject(usage.output_tokens_details) ? asNumber(usage.output_tokens_details.thinking_tokens) : undefined;
 	const out: {-readonly [K in keyof IRUsage]?: IRUsage[K]} = {};
 	if (input !== undefined || cached !== undefined || created !== undefined) out.inputTokens = (input ?? 0) + (cached ?? 0) + (created ?? 0);
 	if (output !== undefined) out.outputTokens = output;

@@ -5,17 +5,17 @@
 import type {DecodeRequestOptions, EncodedRequest, TranslationContext, UpstreamTarget} from '../adapter.js';
 import type {IRReasoningConfig, IRRequest} from '../../base/ir.js';
 import {invalidRequest} from '../../base/errors.js';
-import {decodeAnthropicMessages, decodeAnthropicSystem} from './convert-from-anthropic-messages.js';
-import {encodeAnthropicMessages} from './convert-to-anthropic-messages.js';
+import {decodeAnthropicMessages, decodeAnthropicSystem} from './decode-anthropic-messages.js';
+import {encodeAnthropicMessages} from './encode-anthropic-messages.js';
 import {encodeAnthropicCacheControl} from './map-anthropic-cache-control.js';
 import {decodeAnthropicOutputFormat, encodeAnthropicOutputFormat} from './map-anthropic-output-format.js';
 import {decodeAnthropicThinking, encodeAnthropicThinking, samplingForThinking} from './map-anthropic-thinking.js';
 import {decodeAnthropicToolChoice, decodeAnthropicTools, encodeAnthropicToolChoice, encodeAnthropicTools} from './map-anthropic-tools.js';
-import {isRecord, toJsonObject, type AnthropicMessage, type AnthropicRequestBody} from './schema.js';
-import {optionalBoolean, optionalNumber, optionalString, optionalStringArray} from './wire-fields.js';
+import {isWireObject, toJsonObject} from '../wire.js';
+import {type AnthropicMessage, type AnthropicRequestBody, optionalBoolean, optionalNumber, optionalString, optionalStringArray} from './schema.js';
 
 export function decodeAnthropicRequest(body: unknown, options: DecodeRequestOptions, ctx: TranslationContext): IRRequest {
-	if (!isRecord(body)) throw invalidRequest('The request body must be a JSON object with "model", "max_tokens" and "messages".');
+	if (!isWireObject(body)) throw invalidRequest('The request body must be a JSON object with "model", "max_tokens" and "messages".');
 	const model = optionalString(body.model, 'model') ?? options.model;
 	if (!model) throw invalidRequest('model: Field required.', 'model');
 	const {system: inlineSystem, messages} = decodeAnthropicMessages(body.messages, ctx);
@@ -38,7 +38,7 @@ export function decodeAnthropicRequest(body: unknown, options: DecodeRequestOpti
 }
 
 function decodeUser(metadata: unknown): string | undefined {
-	return isRecord(metadata) ? optionalString(metadata.user_id, 'metadata.user_id') : undefined;
+	return isWireObject(metadata) ? optionalString(metadata.user_id, 'metadata.user_id') : undefined;
 }
 
 /** Keeps IR objects free of `undefined` keys, so they compare and log cleanly. */

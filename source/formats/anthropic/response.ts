@@ -3,27 +3,29 @@
  * @see https://docs.anthropic.com/en/api/messages#response-content
  */
 import type {EncodeResponseOptions, TranslationContext} from '../adapter.js';
-import {assertNever, type IRResponse, type JsonValue} from '../../base/ir.js';
-import {rememberToolCallSignature, wrapSignature} from '../signature.js';
+import {assertNever, type IRResponse, type IRTextPart, type JsonValue} from '../../base/ir.js';
+import {wrapSignature} from '../signature.js';
 import {GatewayError} from '../../base/errors.js';
 import {decodeAnthropicStopReason, encodeAnthropicStopReason} from './map-anthropic-finish-reason.js';
 import {decodeAnthropicUsage, encodeAnthropicUsage} from './map-anthropic-usage.js';
-import {parseToolInput} from './parse-tool-input.js';
-import {isRecord, readString, toJsonValue, type AnthropicAnswerBlock, type AnthropicResponseBody, type WireRecord} from './schema.js';
+import {decodeToolInput} from '../decode-tool-input.js';
+import {decodeAnthropicCitations, encodeAnthropicCitation} from './map-anthropic-citations.js';
+import {isWireObject, asString, toJsonValue, type WireObject} from '../wire.js';
+import type {AnthropicAnswerBlock, AnthropicResponseBody} from './schema.js';
 
 type AnswerPart = IRResponse['parts'][number];
 
 export function decodeAnthropicResponse(body: unknown, ctx: TranslationContext): IRResponse {
-	if (!isRecord(body) || !Array.isArray(body.content)) throw new GatewayError('upstream', 502, 'Anthropic answered without a message "content" array.');
+	if (!isWireObject(body) || !Array.isArray(body.content)) throw new GatewayError('upstream', 502, 'Anthropic answered without a message "content" array.');
 	const parts: AnswerPart[] = [];
 	for (const block of body.content) {
-		const part = isRecord(block) ? decodeAnswerBlock(block, ctx) : undefined;
+		const part = isWireObject(block) ? decodeAnswerBlock(block, ctx) : undefined;
 		if (part) parts.push(part);
 	}
-	const stopSequence = readString(body.stop_sequence);
+	const stopSequence = asString(body.stop_sequence);
 	return {
-		id: readString(body.id) ?? '',
-		model: readString(body.model) ?? '',
+		id: asString(body.id) ?? '',
+		model: asString(body.model) ?? '',
 		parts,
 		finishReason: decodeAnthropicStopReason(body.stop_reason),
 		...(stopSequence === undefined ? {} : {stopSequence}),
@@ -32,23 +34,31 @@ export function decodeAnthropicResponse(body: unknown, ctx: TranslationContext):
 }
 
 /** One answer block (response `content` item or stream `content_block_start`) → IR part. */
-export function decodeAnswerBlock(block: WireRecord, ctx: TranslationContext): AnswerPart | undefined {
+export function decodeAnswerBlock(block: WireObject, ctx: TranslationContext): AnswerPart | undefined {
 	switch (block.type) {
-		case 'text':
-			return {type: 'text', text: readString(block.text) ?? ''};
+		case 'text': {
+			const citations = decodeAnthropicCitations(block.citations, ctx);
+			return {type: 'text', text: asString(block.text) ?? '', ...(citations.length > 0 ? {citations} : {})};
+		}
 		case 'thinking': {
-			const signature = readString(block.signature);
-			return {type: 'reasoning', text: readString(block.thinking) ?? '', ...(signature ? {signature: {format: 'anthropic' as const, value: signature}} : {})};
+			const signature = asString(block.signature);
+			return {type: 'reasoning', text: asString(block.thinking) ?? '', ...(signature ? {signature: {format: 'anthropic' as const, value: signature}} : {})};
 		}
 		case 'redacted_thinking':
-			return {type: 'reasoning', text: '', redacted: readString(block.data) ?? ''};
+			return {type: 'reasoning', text: '', redacted: asString(block.data) ?? ''};
 		case 'tool_use':
-			return {type: 'tool_call', id: readString(block.id) ?? '', name: readString(block.name) ?? '', arguments: JSON.stringify(block.input ?? {})};
+			return {type: 'tool_call', id: asString(block.id) ?? '', name: asString(block.name) ?? '', arguments: JSON.stringify(block.input ?? {})};
 		default:
 			// Server-tool blocks (server_tool_use, web_search_tool_result …) only make sense to Anthropic clients.
 			ctx.warn(`Anthropic answered with a "${String(block.type)}" block, which cannot be translated; dropped.`);
 			return undefined;
 	}
+}
+
+/** Always false: says what the dropped empty text carried. */
+function dropEmptyText(part: IRTextPart, ctx: TranslationContext): boolean {
+	if (part.signature) ctx.warn(`A ${part.signature.format} signature on answer text was dropped: Anthropic text blocks have no slot for it.`);
+	return false;
 }
 
 export function encodeAnthropicResponse(response: IRResponse, options: EncodeResponseOptions, ctx: TranslationContext): JsonValue {
@@ -57,7 +67,8 @@ export function encodeAnthropicResponse(response: IRResponse, options: EncodeRes
 		type: 'message',
 		role: 'assistant',
 		model: options.model,
-		content: response.parts.map(part => encodeAnswerPart(part, ctx)),
+		// No empty text blocks (a Gemini answer's closing signature part): the client would send them back, and Anthropic rejects them.
+		content: response.parts.filter(part => part.type !== 'text' || part.text !== '' || dropEmptyText(part, ctx)).map(part => encodeAnswerPart(part, ctx)),
 		stop_reason: encodeAnthropicStopReason(response.finishReason),
 		stop_sequence: response.stopSequence ?? null,
 		usage: encodeAnthropicUsage(response.usage),
@@ -73,13 +84,13 @@ export function encodeAnswerPart(part: AnswerPart, ctx: TranslationContext): Ant
 	switch (part.type) {
 		case 'text':
 			if (part.signature) ctx.warn(`A ${part.signature.format} signature on answer text was dropped: Anthropic text blocks have no slot for it.`);
-			return {type: 'text', text: part.text};
+			return {type: 'text', text: part.text, ...(part.citations?.length ? {citations: part.citations.map(encodeAnthropicCitation)} : {})};
 		case 'reasoning':
 			if (part.redacted !== undefined) return {type: 'redacted_thinking', data: part.redacted};
 			return {type: 'thinking', thinking: part.text, signature: part.signature ? wrapSignature(part.signature, 'anthropic') : ''};
 		case 'tool_call':
-			if (part.signature) rememberToolCallSignature(part.id, part.signature);
-			return {type: 'tool_use', id: part.id, name: part.name, input: parseToolInput(part.arguments, part.id, ctx)};
+			if (part.signature) ctx.signatures.remember(part.id, part.signature);
+			return {type: 'tool_use', id: part.id, name: part.name, input: decodeToolInput(part.arguments, part.id, ctx)};
 		default:
 			return assertNever(part, 'answer part');
 	}

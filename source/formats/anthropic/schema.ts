@@ -1,14 +1,16 @@
 /**
  * Loose Anthropic Messages wire types: only the fields this adapter reads or writes.
- * Inbound bodies are `unknown` and narrowed with the readers in `wire-fields.ts`; these types
- * describe what we build and what we expect from the provider.
+ * Inbound bodies are `unknown` and narrowed with the strict readers below (one implementation, in
+ * `../wire.ts`); these types describe what we build and what we expect from the provider.
  * @see https://docs.anthropic.com/en/api/messages
  */
 import type {JsonObject, JsonValue} from '../../base/ir.js';
+import {pydanticWording, wireReaders} from '../wire.js';
+import type {AnthropicWebCitation} from './map-anthropic-citations.js';
 
 export type AnthropicCacheControl = {type: 'ephemeral'; ttl?: string};
 
-export type AnthropicTextBlock = {type: 'text'; text: string; cache_control?: AnthropicCacheControl};
+export type AnthropicTextBlock = {type: 'text'; text: string; cache_control?: AnthropicCacheControl; citations?: AnthropicWebCitation[]};
 
 export type AnthropicImageSource = {type: 'base64'; media_type: string; data: string} | {type: 'url'; url: string};
 
@@ -95,38 +97,5 @@ export type AnthropicResponseBody = {
 	usage: AnthropicUsage;
 };
 
-export type WireRecord = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is WireRecord {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** For values that came out of JSON.parse: a record's values are JSON already. */
-export function isJsonObject(value: unknown): value is JsonObject {
-	return isRecord(value);
-}
-
-/** Our wire objects carry optional keys as `undefined`; drop them so the body is plain JSON (and the strict API sees no nulls we did not mean). */
-export function toJsonValue(value: unknown): JsonValue {
-	if (Array.isArray(value)) return value.map(item => toJsonValue(item));
-	if (isRecord(value)) {
-		const out: JsonObject = {};
-		for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = toJsonValue(item);
-		return out;
-	}
-	if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
-	return null;
-}
-
-export function toJsonObject(value: object): JsonObject {
-	const json = toJsonValue(value);
-	return isRecord(json) ? json : {};
-}
-
-export function readNumber(value: unknown): number | undefined {
-	return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-export function readString(value: unknown): string | undefined {
-	return typeof value === 'string' ? value : undefined;
-}
+/** Strict readers for client requests, worded as Anthropic's validation words a bad field (`messages.0.content.1.text: Field required`). */
+export const {requireString, optionalString, optionalNumber, optionalBoolean, requireObject, requireArray, optionalStringArray} = wireReaders(pydanticWording);

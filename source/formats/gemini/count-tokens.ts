@@ -10,7 +10,8 @@ import type {IRRequest} from '../../base/ir.js';
 import {GatewayError, invalidRequest} from '../../base/errors.js';
 import {bareName} from './model-family.js';
 import {decodeGeminiRequestBody, encodeGeminiRequestBody} from './request.js';
-import {compact, isRecord, pickNumber, pickRecord} from './schema.js';
+import {compact, isWireObject} from '../wire.js';
+import {pickNumber, pickRecord} from './schema.js';
 
 const noContext: TranslationContext = {
 	warn() {},
@@ -30,7 +31,7 @@ export async function encodeGeminiCountTokensRequest(ir: IRRequest, target: Upst
 }
 
 export function decodeGeminiCountTokensRequest(body: unknown, model: string, ctx: TranslationContext = noContext): IRRequest {
-	if (!isRecord(body)) throw invalidRequest('The countTokens body must be a JSON object with contents or generateContentRequest.');
+	if (!isWireObject(body)) throw invalidRequest('The countTokens body must be a JSON object with contents or generateContentRequest.');
 	const inner = pickRecord(body, 'generateContentRequest') ?? body;
 	return decodeGeminiRequestBody(inner, bareName(model), false, ctx);
 }
@@ -40,7 +41,7 @@ export function encodeGeminiCountTokensResponse(totalTokens: number): {totalToke
 }
 
 export function decodeGeminiCountTokensResponse(body: unknown): number {
-	const total = isRecord(body) ? pickNumber(body, 'totalTokens') : undefined;
+	const total = isWireObject(body) ? pickNumber(body, 'totalTokens') : undefined;
 	if (total === undefined) throw new GatewayError('upstream', 502, 'Gemini answered countTokens without totalTokens.');
 	return total;
 }

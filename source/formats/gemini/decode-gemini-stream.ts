@@ -15,23 +15,20 @@ import {unwrapSignature} from '../signature.js';
 import {decodeGeminiError} from './errors.js';
 import {generateResponseId, generateToolCallId} from './ids.js';
 import {mapGeminiFinishReason} from './map-gemini-finish-reason.js';
+import {decodeGeminiGrounding} from './map-gemini-grounding.js';
 import {decodeGeminiUsage} from './map-gemini-usage.js';
 import {firstCandidate, promptBlockReason} from './response.js';
-import {isRecord, pick, pickNumber, pickRecord, pickString, readParts, type GeminiPartIn, type UnknownRecord} from './schema.js';
+import {isWireObject, parseJsonObject, type WireObject} from '../wire.js';
+import {pick, pickNumber, pickRecord, pickString, readParts, type GeminiPartIn} from './schema.js';
 
-type OpenBlock = {readonly index: number; readonly kind: 'text' | 'reasoning'; signed: boolean};
-type Frame = {readonly frame: UnknownRecord} | {readonly failure: IRError};
+type OpenBlock = {readonly index: number; readonly kind: 'text' | 'reasoning'; signed: boolean; text: string};
+type Frame = {readonly frame: WireObject} | {readonly failure: IRError};
 
 const upstreamFailure = (message: string): IRError => ({kind: 'upstream', status: 502, message});
 
-function parseFrame(data: string): UnknownRecord | 'empty' | 'invalid' {
+function parseFrame(data: string): WireObject | 'empty' | 'invalid' {
 	if (data.trim() === '') return 'empty';
-	try {
-		const value: unknown = JSON.parse(data);
-		return isRecord(value) ? value : 'invalid';
-	} catch {
-		return 'invalid';
-	}
+	return parseJsonObject(data) ?? 'invalid';
 }
 
 /** SSE messages → parsed frames, ending at the first error frame, unparsable frame or broken connection. */
@@ -67,73 +64,104 @@ function functionCallEvents(part: GeminiPartIn, index: number): IRStreamEvent[] 
 	];
 }
 
+/** The decoder's state: created per stream, never shared between streams. */
+type State = {
+	readonly ctx: TranslationContext;
+	started: boolean;
+	nextIndex: number;
+	open?: OpenBlock;
+	hasCalls: boolean;
+	usage: IRUsage;
+	finishReason?: string;
+	blocked: boolean;
+	grounded: boolean;
+};
+
+function* closeOpen(state: State): Generator<IRStreamEvent> {
+	if (state.open) yield {type: 'block-end', index: state.open.index};
+	state.open = undefined;
+}
+
+function* onText(state: State, part: GeminiPartIn, text: string): Generator<IRStreamEvent> {
+	const kind = part.thought ? 'reasoning' : 'text';
+	if (text === '' && !part.thoughtSignature) return;
+	// A signature-only part with empty text signs the block before it (Gemini 3 sends one last).
+	if (!state.open || state.open.kind !== kind || state.open.signed) {
+		yield* closeOpen(state);
+		state.open = {index: state.nextIndex++, kind, signed: false, text: ''};
+		yield {type: 'block-start', index: state.open.index, block: {kind}};
+	}
+	const open = state.open;
+	open.text += text;
+	if (text !== '') yield {type: kind === 'text' ? 'text-delta' : 'reasoning-delta', index: open.index, text};
+	if (part.thoughtSignature) {
+		yield {type: 'signature', index: open.index, signature: unwrapSignature(part.thoughtSignature, 'gemini')};
+		open.signed = true;
+	}
+}
+
+/** Grounding arrives once, with the last text: its sources cite the text block still open. */
+function* onGrounding(state: State, metadata: unknown): Generator<IRStreamEvent> {
+	if (!isWireObject(metadata)) return;
+	state.grounded = true;
+	const open = state.open?.kind === 'text' ? state.open : undefined;
+	const citations = decodeGeminiGrounding(metadata, open?.text ?? '');
+	if (citations.length === 0) return;
+	if (!open) state.ctx.warn(`Dropped ${citations.length} grounding source(s): no answer text was open to cite them.`);
+	else for (const citation of citations) yield {type: 'citation', index: open.index, citation};
+}
+
+/** Every frame carries the prompt's token count: clients that show context use from the start (Claude Code) get it at once. */
+function startEvent(frame: WireObject): IRStreamEvent {
+	const metadata = pick(frame, 'usageMetadata');
+	const prompt = isWireObject(metadata) ? {usage: {inputTokens: decodeGeminiUsage(metadata).inputTokens}} : {};
+	return {type: 'start', id: pickString(frame, 'responseId') ?? generateResponseId(), model: pickString(frame, 'modelVersion') ?? '', ...prompt};
+}
+
+function* onParts(state: State, candidate: WireObject | undefined): Generator<IRStreamEvent> {
+	for (const part of readParts(candidate ? pick(candidate, 'content') : undefined)) {
+		// Nameless functionCall fragments are Vertex's streamed arguments, which this gateway never asks for.
+		if (part.functionCall?.name) {
+			yield* closeOpen(state);
+			state.hasCalls = true;
+			yield* functionCallEvents(part, state.nextIndex++);
+		} else if (part.text !== undefined) yield* onText(state, part, part.text);
+		else if (part.inlineData || part.fileData) state.ctx.warn('Dropped media the model generated: only text, thoughts and function calls translate.');
+	}
+}
+
+function* onFrame(state: State, frame: WireObject): Generator<IRStreamEvent> {
+	if (!state.started) {
+		state.started = true;
+		yield startEvent(frame);
+	}
+	const candidate = firstCandidate(frame);
+	yield* onParts(state, candidate);
+	if (candidate && !state.grounded) yield* onGrounding(state, pick(candidate, 'groundingMetadata'));
+	const metadata = pick(frame, 'usageMetadata');
+	if (isWireObject(metadata)) {
+		state.usage = decodeGeminiUsage(metadata);
+		yield {type: 'usage', usage: state.usage};
+	}
+	state.finishReason = (candidate ? pickString(candidate, 'finishReason') : undefined) ?? state.finishReason;
+	state.blocked ||= promptBlockReason(frame) !== undefined;
+}
+
 export async function* decodeGeminiStream(messages: AsyncIterable<SseMessage>, ctx: TranslationContext): AsyncGenerator<IRStreamEvent> {
-	let started = false;
-	let nextIndex = 0;
-	let open: OpenBlock | undefined;
-	let hasCalls = false;
-	let usage: IRUsage = {inputTokens: 0, outputTokens: 0};
-	let finishReason: string | undefined;
-	let blocked = false;
-
-	function* closeOpen(): Generator<IRStreamEvent> {
-		if (open) yield {type: 'block-end', index: open.index};
-		open = undefined;
-	}
-
-	function* onText(part: GeminiPartIn, text: string): Generator<IRStreamEvent> {
-		const kind = part.thought ? 'reasoning' : 'text';
-		if (text === '' && !part.thoughtSignature) return;
-		// A signature-only part with empty text signs the block before it (Gemini 3 sends one last).
-		if (!open || open.kind !== kind || open.signed) {
-			yield* closeOpen();
-			open = {index: nextIndex++, kind, signed: false};
-			yield {type: 'block-start', index: open.index, block: {kind}};
-		}
-		if (text !== '') yield {type: kind === 'text' ? 'text-delta' : 'reasoning-delta', index: open.index, text};
-		if (part.thoughtSignature) {
-			yield {type: 'signature', index: open.index, signature: unwrapSignature(part.thoughtSignature, 'gemini')};
-			open.signed = true;
-		}
-	}
-
-	function* onFrame(frame: UnknownRecord): Generator<IRStreamEvent> {
-		if (!started) {
-			started = true;
-			yield {type: 'start', id: pickString(frame, 'responseId') ?? generateResponseId(), model: pickString(frame, 'modelVersion') ?? ''};
-		}
-		const candidate = firstCandidate(frame);
-		for (const part of readParts(candidate ? pick(candidate, 'content') : undefined)) {
-			// Nameless functionCall fragments are Vertex's streamed arguments, which this gateway never asks for.
-			if (part.functionCall?.name) {
-				yield* closeOpen();
-				hasCalls = true;
-				yield* functionCallEvents(part, nextIndex++);
-			} else if (part.text !== undefined) yield* onText(part, part.text);
-			else if (part.inlineData || part.fileData) ctx.warn('Dropped media the model generated: only text, thoughts and function calls translate.');
-		}
-		const metadata = pick(frame, 'usageMetadata');
-		if (isRecord(metadata)) {
-			usage = decodeGeminiUsage(metadata);
-			yield {type: 'usage', usage};
-		}
-		finishReason = (candidate ? pickString(candidate, 'finishReason') : undefined) ?? finishReason;
-		blocked ||= promptBlockReason(frame) !== undefined;
-	}
-
+	const state: State = {ctx, started: false, nextIndex: 0, hasCalls: false, usage: {inputTokens: 0, outputTokens: 0}, blocked: false, grounded: false};
 	for await (const item of readFrames(messages)) {
 		if ('failure' in item) {
-			yield* closeOpen();
+			yield* closeOpen(state);
 			yield {type: 'error', error: item.failure};
 			return;
 		}
-		yield* onFrame(item.frame);
+		yield* onFrame(state, item.frame);
 	}
-	yield* closeOpen();
-	if (finishReason === undefined && !blocked) {
+	yield* closeOpen(state);
+	if (state.finishReason === undefined && !state.blocked) {
 		yield {type: 'error', error: upstreamFailure('The Gemini stream ended without a finishReason; the answer is incomplete.')};
 		return;
 	}
-	const reason = finishReason === undefined ? 'content_filter' : mapGeminiFinishReason(finishReason, hasCalls);
-	yield {type: 'finish', reason, usage};
+	const reason = state.finishReason === undefined ? 'content_filter' : mapGeminiFinishReason(state.finishReason, state.hasCalls);
+	yield {type: 'finish', reason, usage: state.usage};
 }

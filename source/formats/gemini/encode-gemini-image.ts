@@ -8,7 +8,7 @@
 import type {TranslationContext} from '../adapter.js';
 import type {IRImageSource, JsonObject} from '../../base/ir.js';
 import {invalidRequest} from '../../base/errors.js';
-import {compact} from './schema.js';
+import {compact} from '../wire.js';
 
 const googleHosted = /^(?:gs:\/\/|https:\/\/generativelanguage\.googleapis\.com\/)/;
 

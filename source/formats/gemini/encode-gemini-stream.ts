@@ -13,104 +13,128 @@
  * @see https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent
  */
 import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
-import {assertNever, type IRSignature, type IRStreamEvent, type JsonObject} from '../../base/ir.js';
+import {assertNever, type IRCitation, type IRSignature, type IRStreamEvent, type JsonObject} from '../../base/ir.js';
 import {wrapSignature} from '../signature.js';
 import {renderGeminiError} from './errors.js';
 import {toGeminiFinishReason} from './map-gemini-finish-reason.js';
 import {encodeGeminiUsage} from './map-gemini-usage.js';
-import {parseArgs} from './response.js';
-import {compact} from './schema.js';
+import {encodeGeminiGrounding, joinCitations} from './map-gemini-grounding.js';
+import {decodeToolInput} from '../decode-tool-input.js';
+import {compact} from '../wire.js';
 
 type PendingCall = {readonly id: string; readonly name: string; args: string; signature?: IRSignature};
 type BlockEvent = Exclude<IRStreamEvent, {type: 'finish'} | {type: 'error'}>;
+type Last = {readonly finishReason?: string; readonly usageMetadata?: JsonObject; readonly groundingMetadata?: JsonObject};
 
-const callPart = (call: PendingCall): JsonObject =>
+/** The encoder's state: created per stream, never shared between streams. */
+type State = {
+	readonly options: EncodeStreamOptions;
+	readonly ctx: TranslationContext;
+	written: number;
+	responseId?: string;
+	readonly calls: Map<number, PendingCall>;
+	readonly reasoningBlocks: Set<number>;
+	/** Each text block's text and citations: grounding goes out with the last frame. */
+	readonly texts: Map<number, {text: string; citations: IRCitation[]}>;
+};
+
+const callPart = (call: PendingCall, ctx: TranslationContext): JsonObject =>
 	compact({
-		functionCall: {id: call.id, name: call.name, args: parseArgs(call.args)},
+		functionCall: {id: call.id, name: call.name, args: decodeToolInput(call.args, call.id, ctx)},
 		thoughtSignature: call.signature ? wrapSignature(call.signature, 'gemini') : undefined,
 	});
 
-export async function* encodeGeminiStream(
-	events: AsyncIterable<IRStreamEvent>,
-	options: EncodeStreamOptions,
-	ctx: TranslationContext,
-): AsyncGenerator<string> {
-	let written = 0;
-	let responseId: string | undefined;
-	const calls = new Map<number, PendingCall>();
-	const reasoningBlocks = new Set<number>();
+function frame(state: State, body: JsonObject): string {
+	const json = JSON.stringify(body);
+	const text = state.options.sse ? `data: ${json}\r\n\r\n` : `${state.written === 0 ? '[' : ',\r\n'}${json}`;
+	state.written++;
+	return text;
+}
 
-	const frame = (body: JsonObject): string => {
-		const json = JSON.stringify(body);
-		const text = options.sse ? `data: ${json}\r\n\r\n` : `${written === 0 ? '[' : ',\r\n'}${json}`;
-		written++;
-		return text;
-	};
-	const chunk = (part: JsonObject, last: {finishReason?: string; usageMetadata?: JsonObject} = {}): string =>
-		frame(compact({
-			candidates: [compact({content: {parts: [part], role: 'model'}, finishReason: last.finishReason, index: 0})],
-			usageMetadata: last.usageMetadata,
-			modelVersion: options.model,
-			responseId,
-		}));
+function chunk(state: State, part: JsonObject, last: Last = {}): string {
+	return frame(state, compact({
+		candidates: [compact({content: {parts: [part], role: 'model'}, finishReason: last.finishReason, index: 0, groundingMetadata: last.groundingMetadata})],
+		usageMetadata: last.usageMetadata,
+		modelVersion: state.options.model,
+		responseId: state.responseId,
+	}));
+}
 
-	function* onSignature(index: number, signature: IRSignature): Generator<string> {
-		const call = calls.get(index);
-		if (call) call.signature = signature;
-		else yield chunk(compact({text: '', thought: reasoningBlocks.has(index) || undefined, thoughtSignature: wrapSignature(signature, 'gemini')}));
-	}
+function onSignature(state: State, index: number, signature: IRSignature): string[] {
+	const call = state.calls.get(index);
+	if (call) call.signature = signature;
+	return call ? [] : [chunk(state, compact({text: '', thought: state.reasoningBlocks.has(index) || undefined, thoughtSignature: wrapSignature(signature, 'gemini')}))];
+}
 
-	function* onBlockEvent(event: BlockEvent): Generator<string> {
-		switch (event.type) {
-			case 'start':
-				responseId = event.id;
-				return;
-			case 'block-start':
-				if (event.block.kind === 'tool_call') calls.set(event.index, {id: event.block.id, name: event.block.name, args: ''});
-				if (event.block.kind === 'reasoning') reasoningBlocks.add(event.index);
-				return;
-			case 'text-delta':
-				yield chunk({text: event.text});
-				return;
-			case 'reasoning-delta':
-				yield chunk({text: event.text, thought: true});
-				return;
-			case 'signature':
-				yield* onSignature(event.index, event.signature);
-				return;
-			case 'redacted-reasoning':
-				ctx.warn('Dropped a redacted reasoning block: a Gemini client has no slot for its encrypted data.');
-				return;
-			case 'tool-args-delta': {
-				const call = calls.get(event.index);
-				if (call) call.args += event.json;
-				return;
-			}
-			case 'block-end': {
-				const call = calls.get(event.index);
-				calls.delete(event.index);
-				if (call) yield chunk(callPart(call));
-				return;
-			}
-			case 'usage':
-				return;
-			default:
-				assertNever(event, 'stream event');
+function onBlockStart(state: State, event: Extract<IRStreamEvent, {type: 'block-start'}>): void {
+	if (event.block.kind === 'tool_call') state.calls.set(event.index, {id: event.block.id, name: event.block.name, args: ''});
+	if (event.block.kind === 'reasoning') state.reasoningBlocks.add(event.index);
+	if (event.block.kind === 'text') state.texts.set(event.index, {text: '', citations: []});
+}
+
+function onBlockEnd(state: State, index: number): string[] {
+	const call = state.calls.get(index);
+	state.calls.delete(index);
+	return call ? [chunk(state, callPart(call, state.ctx))] : [];
+}
+
+function onBlockEvent(state: State, event: BlockEvent): string[] {
+	switch (event.type) {
+		case 'start':
+			state.responseId = event.id;
+			return [];
+		case 'block-start':
+			onBlockStart(state, event);
+			return [];
+		case 'text-delta': {
+			const block = state.texts.get(event.index);
+			if (block) block.text += event.text;
+			return [chunk(state, {text: event.text})];
 		}
+		case 'reasoning-delta':
+			return [chunk(state, {text: event.text, thought: true})];
+		case 'citation':
+			state.texts.get(event.index)?.citations.push(event.citation);
+			return [];
+		case 'signature':
+			return onSignature(state, event.index, event.signature);
+		case 'redacted-reasoning':
+			state.ctx.warn('Dropped a redacted reasoning block: a Gemini client has no slot for its encrypted data.');
+			return [];
+		case 'tool-args-delta': {
+			const call = state.calls.get(event.index);
+			if (call) call.args += event.json;
+			return [];
+		}
+		case 'block-end':
+			return onBlockEnd(state, event.index);
+		case 'usage':
+			return [];
+		default:
+			return assertNever(event, 'stream event');
 	}
+}
 
+/** Calls still open, then Gemini's own last frame: an empty text part beside finishReason, usage and grounding. */
+function finish(state: State, event: Extract<IRStreamEvent, {type: 'finish'}>): string[] {
+	const calls = [...state.calls.values()].map(call => chunk(state, callPart(call, state.ctx)));
+	const {text, citations} = joinCitations([...state.texts.values()]);
+	const last = {finishReason: toGeminiFinishReason(event.reason), usageMetadata: encodeGeminiUsage(event.usage), groundingMetadata: encodeGeminiGrounding(citations, text)};
+	return [...calls, chunk(state, {text: ''}, last)];
+}
+
+export async function* encodeGeminiStream(events: AsyncIterable<IRStreamEvent>, options: EncodeStreamOptions, ctx: TranslationContext): AsyncGenerator<string> {
+	const state: State = {options, ctx, written: 0, calls: new Map(), reasoningBlocks: new Set(), texts: new Map()};
 	for await (const event of events) {
 		if (event.type === 'finish') {
-			for (const call of calls.values()) yield chunk(callPart(call));
-			// Gemini's own last frame carries an empty text part beside finishReason and usage.
-			yield chunk({text: ''}, {finishReason: toGeminiFinishReason(event.reason), usageMetadata: encodeGeminiUsage(event.usage)});
+			yield* finish(state, event);
 			break;
 		}
 		if (event.type === 'error') {
-			yield frame(renderGeminiError(event.error).body);
+			yield frame(state, renderGeminiError(event.error).body);
 			break;
 		}
-		yield* onBlockEvent(event);
+		yield* onBlockEvent(state, event);
 	}
-	if (!options.sse) yield written === 0 ? '[]' : ']';
+	if (!options.sse) yield state.written === 0 ? '[]' : ']';
 }

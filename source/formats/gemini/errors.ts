@@ -3,7 +3,8 @@
  * @see https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes
  */
 import {assertNever, type IRError, type IRErrorKind, type JsonObject} from '../../base/ir.js';
-import {isRecord, pick, pickRecord, pickString} from './schema.js';
+import {isWireObject} from '../wire.js';
+import {pick, pickRecord, pickString} from './schema.js';
 
 export function geminiStatus(kind: IRErrorKind): string {
 	switch (kind) {
@@ -88,7 +89,7 @@ function readDetails(details: unknown): ErrorDetails {
 	let reason: string | undefined;
 	let retryDelay: string | undefined;
 	for (const detail of Array.isArray(details) ? details : []) {
-		if (!isRecord(detail)) continue;
+		if (!isWireObject(detail)) continue;
 		reason ??= pickString(detail, 'reason');
 		retryDelay ??= pickString(detail, 'retryDelay');
 	}
@@ -110,19 +111,21 @@ function retryAfterSeconds(delay: string | undefined): string | undefined {
  */
 export function decodeGeminiError(status: number, body: unknown): IRError {
 	const root = Array.isArray(body) ? body[0] : body;
-	const error = isRecord(root) ? pickRecord(root, 'error') : undefined;
+	const error = isWireObject(root) ? pickRecord(root, 'error') : undefined;
 	if (!error) {
 		const text = typeof body === 'string' && body.trim() !== '' ? body.trim() : `Gemini answered HTTP ${status} without an error body.`;
 		return {kind: kindFromHttpStatus(status), status, message: text};
 	}
 	const statusName = pickString(error, 'status');
 	const {reason, retryDelay} = readDetails(pick(error, 'details'));
-	const kind = reason === 'API_KEY_INVALID' ? 'authentication' : (kindFromStatusName(statusName) ?? kindFromHttpStatus(status));
+	const badKey = reason === 'API_KEY_INVALID';
+	const kind = badKey ? 'authentication' : (kindFromStatusName(statusName) ?? kindFromHttpStatus(status));
 	const code = reason ?? statusName;
 	const retryAfter = retryAfterSeconds(retryDelay);
 	return {
 		kind,
-		status,
+		// 401 like every other provider's refused key, so the proxy says the channel's key is wrong, not the client's.
+		status: badKey ? 401 : status,
 		message: pickString(error, 'message') ?? `Gemini answered HTTP ${status} (${statusName ?? 'no status'}).`,
 		...(code === undefined ? {} : {code}),
 		...(retryAfter === undefined ? {} : {retryAfter}),

@@ -5,7 +5,7 @@
  */
 import {GatewayError, invalidRequest} from '../../base/errors.js';
 import type {JsonObject} from '../../base/ir.js';
-import type {InboundAdapter, InboundCall, ModelEntry, WireRequest} from '../adapter.js';
+import type {InboundAdapter, InboundCall, InboundRoute, ModelEntry, WireRequest} from '../adapter.js';
 import {decodePathSegment, readBearer, readHeader, readQuery, sseContentType} from '../http.js';
 import {sseFrame} from '../sse.js';
 import {renderGeminiError} from './errors.js';
@@ -45,13 +45,27 @@ function upstreamMethod(call: InboundCall): Method {
 	return call.stream ? 'streamGenerateContent' : 'generateContent';
 }
 
+const modelId = (request: WireRequest) => bareName(decodePathSegment(request.params['*'] ?? ''));
+
+/**
+ * Gemini's routes under a version prefix. Clients given a base URL that already ends in the version,
+ * or none (`…/models/{m}:streamGenerateContent`), must get the same answer as /v1beta clients.
+ */
+function modelRoutes(prefix: string): InboundRoute[] {
+	return [
+		{kind: 'call', method: 'POST', url: `${prefix}/models/*`, read: readGeminiCall},
+		{kind: 'models', method: 'GET', url: `${prefix}/models`},
+		{kind: 'model', method: 'GET', url: `${prefix}/models/*`, id: modelId},
+	];
+}
+
 export const geminiHttp = {
 	routes: [
-		{kind: 'call', method: 'POST', url: '/v1beta/models/*', read: readGeminiCall},
-		{kind: 'models', method: 'GET', url: '/v1beta/models'},
-		{kind: 'model', method: 'GET', url: '/v1beta/models/*', id: request => bareName(decodePathSegment(request.params['*'] ?? ''))},
+		...[`/v1beta`, ''].flatMap(prefix => modelRoutes(prefix)),
+		// The stable version's path (`apiVersion: 'v1'`); GET /v1/models belongs to OpenAI.
+		{kind: 'call', method: 'POST', url: '/v1/models/*', read: readGeminiCall},
 	],
-	ownsPath: request => request.url.startsWith('/v1beta'),
+	ownsPath: request => /^\/(v1beta\/|v1beta$|models\b)/.test(request.url) || (request.method === 'POST' && request.url.startsWith('/v1/models/')),
 	presentedKey: request => readHeader(request, 'x-goog-api-key') ?? readQuery(request, 'key') ?? readBearer(request),
 	affinity: channel => (channel.format === 'gemini' ? 2 : 0),
 	passthrough(body, {call, upstreamModel}) {

@@ -9,15 +9,16 @@
  */
 import type {TranslationContext} from '../adapter.js';
 import type {IRRequest, IRResponseFormat, JsonObject} from '../../base/ir.js';
-import {convertGeminiSchemaToJsonSchema} from './convert-gemini-schema-to-json-schema.js';
+import {decodeGeminiSchema} from './decode-gemini-schema.js';
 import {decodeGeminiThinking, encodeGeminiThinking} from './map-gemini-thinking.js';
-import {asJsonObject, compact, pick, pickArray, pickNumber, pickRecord, pickString, type UnknownRecord} from './schema.js';
+import {asJsonObject, compact, type WireObject} from '../wire.js';
+import {pick, pickArray, pickNumber, pickRecord, pickString} from './schema.js';
 
 const maxStopSequences = 5;
 
 type GenerationFields = Pick<IRRequest, 'maxTokens' | 'temperature' | 'topP' | 'topK' | 'stop' | 'responseFormat' | 'reasoning'>;
 
-function decodeResponseFormat(config: UnknownRecord, ctx: TranslationContext): IRResponseFormat | undefined {
+function decodeResponseFormat(config: WireObject, ctx: TranslationContext): IRResponseFormat | undefined {
 	const mimeType = pickString(config, 'responseMimeType');
 	if (mimeType === undefined || mimeType === 'text/plain') return undefined;
 	if (mimeType !== 'application/json') {
@@ -27,11 +28,11 @@ function decodeResponseFormat(config: UnknownRecord, ctx: TranslationContext): I
 	const jsonSchema = asJsonObject(pick(config, 'responseJsonSchema'));
 	const schema = asJsonObject(pick(config, 'responseSchema'));
 	if (jsonSchema) return {type: 'json_schema', schema: jsonSchema};
-	if (schema) return {type: 'json_schema', schema: convertGeminiSchemaToJsonSchema(schema)};
+	if (schema) return {type: 'json_schema', schema: decodeGeminiSchema(schema)};
 	return {type: 'json_object'};
 }
 
-export function decodeGeminiGenerationConfig(config: UnknownRecord | undefined, ctx: TranslationContext): GenerationFields {
+export function decodeGeminiGenerationConfig(config: WireObject | undefined, ctx: TranslationContext): GenerationFields {
 	if (!config) return {};
 	const candidates = pickNumber(config, 'candidateCount');
 	if (candidates !== undefined && candidates > 1) ctx.warn(`candidateCount ${candidates} is not translated; one candidate will be returned.`);

@@ -16,14 +16,15 @@
 import type {TranslationContext} from '../adapter.js';
 import type {IRReasoningConfig, IRReasoningEffort, JsonObject} from '../../base/ir.js';
 import {isGemini25Pro, isGemini3, isGemini3Pro} from './model-family.js';
-import {pick, pickNumber, pickString, type UnknownRecord} from './schema.js';
+import type {WireObject} from '../wire.js';
+import {pick, pickNumber, pickString} from './schema.js';
 
 const efforts: readonly IRReasoningEffort[] = ['minimal', 'low', 'medium', 'high'];
 const budgetByEffort: Record<IRReasoningEffort, number> = {minimal: 512, low: 1024, medium: 8192, high: 24_576};
 
 const isEffort = (value: string | undefined): value is IRReasoningEffort => efforts.includes(value as IRReasoningEffort);
 
-export function decodeGeminiThinking(config: UnknownRecord | undefined): IRReasoningConfig | undefined {
+export function decodeGeminiThinking(config: WireObject | undefined): IRReasoningConfig | undefined {
 	if (!config) return undefined;
 	const budget = pickNumber(config, 'thinkingBudget');
 	const level = pickString(config, 'thinkingLevel')?.toLowerCase();

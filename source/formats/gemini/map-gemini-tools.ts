@@ -6,19 +6,20 @@
 import type {TranslationContext} from '../adapter.js';
 import {assertNever, type IRTool, type IRToolChoice, type JsonObject} from '../../base/ir.js';
 import {invalidRequest} from '../../base/errors.js';
-import {cleanGeminiSchema, hasNoProperties} from './clean-gemini-schema.js';
-import {convertGeminiSchemaToJsonSchema} from './convert-gemini-schema-to-json-schema.js';
-import {asJsonObject, compact, isRecord, pick, pickArray, pickRecord, pickString, type UnknownRecord} from './schema.js';
+import {encodeGeminiSchema, hasNoProperties} from './encode-gemini-schema.js';
+import {decodeGeminiSchema} from './decode-gemini-schema.js';
+import {asJsonObject, compact, isWireObject, type WireObject} from '../wire.js';
+import {pick, pickArray, pickRecord, pickString} from './schema.js';
 
 const emptyParameters: JsonObject = {type: 'object', properties: {}};
 
 function decodeDeclaration(declaration: unknown, where: string): IRTool {
-	if (!isRecord(declaration)) throw invalidRequest(`${where} must be an object with a name.`, where);
+	if (!isWireObject(declaration)) throw invalidRequest(`${where} must be an object with a name.`, where);
 	const name = pickString(declaration, 'name');
 	if (!name) throw invalidRequest(`${where}.name is required: every function declaration needs a name.`, `${where}.name`);
 	const jsonSchema = asJsonObject(pick(declaration, 'parametersJsonSchema'));
 	const schema = asJsonObject(pick(declaration, 'parameters'));
-	const parameters = jsonSchema ?? (schema ? convertGeminiSchemaToJsonSchema(schema) : emptyParameters);
+	const parameters = jsonSchema ?? (schema ? decodeGeminiSchema(schema) : emptyParameters);
 	const description = pickString(declaration, 'description');
 	return description === undefined ? {name, parameters} : {name, description, parameters};
 }
@@ -29,7 +30,7 @@ export function decodeGeminiTools(tools: unknown, ctx: TranslationContext): IRTo
 	if (!Array.isArray(tools)) throw invalidRequest('tools must be an array of Tool objects.', 'tools');
 	const out: IRTool[] = [];
 	tools.forEach((tool, index) => {
-		if (!isRecord(tool)) throw invalidRequest(`tools[${index}] must be an object.`, `tools[${index}]`);
+		if (!isWireObject(tool)) throw invalidRequest(`tools[${index}] must be an object.`, `tools[${index}]`);
 		const declarations = pickArray(tool, 'functionDeclarations') ?? [];
 		declarations.forEach((declaration, at) => out.push(decodeDeclaration(declaration, `tools[${index}].functionDeclarations[${at}]`)));
 		const builtIns = Object.keys(tool).filter(key => key !== 'functionDeclarations' && key !== 'function_declarations');
@@ -42,7 +43,7 @@ export function decodeGeminiTools(tools: unknown, ctx: TranslationContext): IRTo
  * ANY with exactly one allowed name is a named tool choice. ANY with several names has no IR form,
  * so the tools offered are narrowed to those names instead (same effect: one of them must be called).
  */
-export function decodeGeminiToolConfig(toolConfig: UnknownRecord | undefined, tools: IRTool[]): {toolChoice?: IRToolChoice; tools: IRTool[]} {
+export function decodeGeminiToolConfig(toolConfig: WireObject | undefined, tools: IRTool[]): {toolChoice?: IRToolChoice; tools: IRTool[]} {
 	const config = toolConfig ? pickRecord(toolConfig, 'functionCallingConfig') : undefined;
 	const mode = config ? pickString(config, 'mode')?.toUpperCase() : undefined;
 	const allowed = (config ? pickArray(config, 'allowedFunctionNames') ?? [] : []).filter((name): name is string => typeof name === 'string');
@@ -64,7 +65,7 @@ export function decodeGeminiToolConfig(toolConfig: UnknownRecord | undefined, to
 export function encodeGeminiTools(tools: readonly IRTool[]): JsonObject[] | undefined {
 	if (tools.length === 0) return undefined;
 	const functionDeclarations = tools.map(tool => {
-		const parameters = cleanGeminiSchema(tool.parameters);
+		const parameters = encodeGeminiSchema(tool.parameters);
 		return compact({name: tool.name, description: tool.description, parameters: hasNoProperties(parameters) ? undefined : parameters});
 	});
 	return [{functionDeclarations}];

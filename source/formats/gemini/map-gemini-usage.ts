@@ -7,10 +7,11 @@
  * @see https://ai.google.dev/api/generate-content#UsageMetadata
  */
 import type {IRUsage, JsonObject} from '../../base/ir.js';
-import {compact, isRecord, pickNumber} from './schema.js';
+import {compact, isWireObject} from '../wire.js';
+import {pickNumber} from './schema.js';
 
 export function decodeGeminiUsage(metadata: unknown): IRUsage {
-	if (!isRecord(metadata)) return {inputTokens: 0, outputTokens: 0};
+	if (!isWireObject(metadata)) return {inputTokens: 0, outputTokens: 0};
 	const prompt = pickNumber(metadata, 'promptTokenCount') ?? 0;
 	const toolUsePrompt = pickNumber(metadata, 'toolUsePromptTokenCount') ?? 0;
 	const candidates = pickNumber(metadata, 'candidatesTokenCount') ?? 0;
@@ -24,13 +25,15 @@ export function decodeGeminiUsage(metadata: unknown): IRUsage {
 	};
 }
 
+/** The three counts always add up to the total, even for usage whose reasoning exceeds its output (then the output is taken as all reasoning). */
 export function encodeGeminiUsage(usage: IRUsage): JsonObject {
-	const reasoning = usage.reasoningTokens ?? 0;
+	const thoughts = Math.min(usage.reasoningTokens ?? 0, usage.outputTokens);
+	const candidates = usage.outputTokens - thoughts;
 	return compact({
 		promptTokenCount: usage.inputTokens,
-		candidatesTokenCount: Math.max(0, usage.outputTokens - reasoning),
-		totalTokenCount: usage.inputTokens + usage.outputTokens,
+		candidatesTokenCount: candidates,
+		totalTokenCount: usage.inputTokens + candidates + thoughts,
 		cachedContentTokenCount: usage.cachedTokens || undefined,
-		thoughtsTokenCount: usage.reasoningTokens || undefined,
+		thoughtsTokenCount: thoughts || undefined,
 	});
 }

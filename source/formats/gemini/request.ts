@@ -7,22 +7,23 @@
 import type {DecodeRequestOptions, EncodedRequest, TranslationContext, UpstreamTarget} from '../adapter.js';
 import type {IRRequest, IRSystemBlock, JsonObject} from '../../base/ir.js';
 import {invalidRequest} from '../../base/errors.js';
-import {convertFromGeminiContents} from './convert-from-gemini-contents.js';
-import {convertToGeminiContents} from './convert-to-gemini-contents.js';
+import {decodeGeminiContents} from './decode-gemini-contents.js';
+import {encodeGeminiContents} from './encode-gemini-contents.js';
 import {decodeGeminiGenerationConfig, encodeGeminiGenerationConfig} from './map-gemini-generation-config.js';
 import {decodeGeminiToolConfig, decodeGeminiTools, encodeGeminiToolConfig, encodeGeminiTools} from './map-gemini-tools.js';
 import {bareName} from './model-family.js';
-import {compact, isRecord, pick, pickArray, pickRecord, pickString, readParts, type UnknownRecord} from './schema.js';
+import {compact, isWireObject, type WireObject} from '../wire.js';
+import {pick, pickArray, pickRecord, pickString, readParts} from './schema.js';
 
 /** `systemInstruction` is a Content; clients also send a bare string, which the API accepts too. */
 function decodeSystem(value: unknown): IRSystemBlock[] {
 	if (typeof value === 'string') return value === '' ? [] : [{text: value}];
-	if (!isRecord(value)) return [];
+	if (!isWireObject(value)) return [];
 	return readParts(value).flatMap(part => (part.text ? [{text: part.text}] : []));
 }
 
 /** The parts of a request that countTokens shares with generateContent. */
-export function decodeGeminiRequestBody(body: UnknownRecord, model: string, stream: boolean, ctx: TranslationContext): IRRequest {
+export function decodeGeminiRequestBody(body: WireObject, model: string, stream: boolean, ctx: TranslationContext): IRRequest {
 	const contents = pickArray(body, 'contents');
 	if (!contents) throw invalidRequest('contents is required: an array of {"role", "parts"} turns.', 'contents');
 	const {toolChoice, tools} = decodeGeminiToolConfig(pickRecord(body, 'toolConfig'), decodeGeminiTools(pick(body, 'tools'), ctx));
@@ -30,7 +31,7 @@ export function decodeGeminiRequestBody(body: UnknownRecord, model: string, stre
 	return {
 		model,
 		system: decodeSystem(pick(body, 'systemInstruction')),
-		messages: convertFromGeminiContents(contents, ctx),
+		messages: decodeGeminiContents(contents, ctx),
 		tools,
 		...(toolChoice ? {toolChoice} : {}),
 		...decodeGeminiGenerationConfig(pickRecord(body, 'generationConfig'), ctx),
@@ -39,7 +40,7 @@ export function decodeGeminiRequestBody(body: UnknownRecord, model: string, stre
 }
 
 export function decodeGeminiRequest(body: unknown, options: DecodeRequestOptions, ctx: TranslationContext): IRRequest {
-	if (!isRecord(body)) throw invalidRequest('The request body must be a JSON object (a GenerateContentRequest).');
+	if (!isWireObject(body)) throw invalidRequest('The request body must be a JSON object (a GenerateContentRequest).');
 	const model = options.model ?? pickString(body, 'model');
 	if (!model) throw invalidRequest('No model given: call /v1beta/models/{model}:generateContent.');
 	return decodeGeminiRequestBody(body, bareName(model), options.stream ?? false, ctx);
@@ -51,7 +52,7 @@ export async function encodeGeminiRequestBody(request: IRRequest, model: string,
 	if (request.parallelToolCalls === false && tools) ctx.warn('Gemini has no switch for parallel tool calls; parallel_tool_calls=false was not applied.');
 	const system = request.system.filter(block => block.text !== '').map(block => ({text: block.text}));
 	return compact({
-		contents: await convertToGeminiContents(request.messages, model, ctx),
+		contents: await encodeGeminiContents(request.messages, model, ctx),
 		systemInstruction: system.length > 0 ? {parts: system} : undefined,
 		tools,
 		toolConfig: encodeGeminiToolConfig(request.toolChoice, tools !== undefined),

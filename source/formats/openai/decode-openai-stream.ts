@@ -5,11 +5,12 @@
 import type {TranslationContext} from '../adapter.js';
 import type {IRFinishReason, IRStreamEvent, IRUsage} from '../../base/ir.js';
 import type {SseMessage} from '../sse.js';
-import {convertOpenaiUsage} from './convert-openai-usage.js';
+import {decodeOpenaiUsage} from './map-openai-usage.js';
 import {decodeOpenaiError} from './errors.js';
 import {newToolCallId} from './ids.js';
 import {mapOpenaiFinishReason} from './map-openai-finish-reason.js';
-import {arrayField, isObject, numberField, objectField, stringField, type WireObject} from './schema.js';
+import {decodeOpenaiAnnotations} from './map-openai-citations.js';
+import {isWireObject, asString, asNumber, asObject, asArray, parseJsonObject, type WireObject} from '../wire.js';
 
 /** One streamed tool call. `block` is -1 until its name is known (the IR block start needs it). */
 type ToolSlot = {id: string; block: number; pending: string; ended: boolean};
@@ -49,11 +50,11 @@ function argumentsPiece(fn: WireObject | undefined): string {
  * index 0 for every call with a new id: a new id at a known index starts a new call.
  */
 function* toolDelta(state: State, call: unknown, position: number): Generator<IRStreamEvent> {
-	if (!isObject(call)) return;
-	const key = numberField(call, 'index') ?? position;
-	const fn = objectField(call, 'function');
-	const id = stringField(call, 'id');
-	const name = fn && stringField(fn, 'name');
+	if (!isWireObject(call)) return;
+	const key = asNumber(call.index) ?? position;
+	const fn = asObject(call.function);
+	const id = asString(call.id);
+	const name = fn && asString(fn.name);
 	const args = argumentsPiece(fn);
 	let slot = state.tools.get(key);
 	if (slot && id && slot.id !== id && slot.block >= 0) slot = undefined;
@@ -87,23 +88,17 @@ function* closeAll(state: State, ctx: TranslationContext): Generator<IRStreamEve
 
 function* deltaEvents(state: State, delta: WireObject): Generator<IRStreamEvent> {
 	// DeepSeek streams `reasoning_content`; vLLM and OpenRouter call it `reasoning`.
-	const reasoning = stringField(delta, 'reasoning_content') || stringField(delta, 'reasoning');
+	const reasoning = asString(delta.reasoning_content) || asString(delta.reasoning);
 	if (reasoning) yield* textDelta(state, 'reasoning', reasoning);
-	const content = stringField(delta, 'content');
+	const content = asString(delta.content);
 	if (content) yield* textDelta(state, 'text', content);
-	const refusal = stringField(delta, 'refusal');
+	const refusal = asString(delta.refusal);
 	if (refusal) yield* textDelta(state, 'text', refusal);
-	const calls = arrayField(delta, 'tool_calls') ?? [];
+	// Web search models stream their `url_citation`s with (or after) the content they support.
+	const open = state.open?.kind === 'text' ? state.open.block : undefined;
+	for (const citation of decodeOpenaiAnnotations(delta.annotations)) if (open !== undefined) yield {type: 'citation', index: open, citation};
+	const calls = asArray(delta.tool_calls) ?? [];
 	for (const [position, call] of calls.entries()) yield* toolDelta(state, call, position);
-}
-
-function parseChunk(data: string): WireObject | undefined {
-	try {
-		const value: unknown = JSON.parse(data);
-		return isObject(value) ? value : undefined;
-	} catch {
-		return undefined;
-	}
 }
 
 const malformed = (data: string): IRStreamEvent => ({
@@ -133,7 +128,7 @@ export async function* decodeOpenaiStream(messages: AsyncIterable<SseMessage>, c
 			done = true;
 			break;
 		}
-		const chunk = parseChunk(message.data);
+		const chunk = parseJsonObject(message.data);
 		if (!chunk) {
 			yield malformed(message.data);
 			return;
@@ -144,18 +139,21 @@ export async function* decodeOpenaiStream(messages: AsyncIterable<SseMessage>, c
 		}
 		if (!started) {
 			started = true;
-			yield {type: 'start', id: stringField(chunk, 'id') ?? '', model: stringField(chunk, 'model') ?? ''};
+			// Servers that report usage on every chunk (vLLM's continuous usage stats) give the prompt's size at once.
+			const early = asObject(chunk.usage);
+			const prompt = early && asNumber(early.prompt_tokens) ? {usage: {inputTokens: asNumber(early.prompt_tokens)}} : {};
+			yield {type: 'start', id: asString(chunk.id) ?? '', model: asString(chunk.model) ?? '', ...prompt};
 		}
-		const choice = arrayField(chunk, 'choices')?.find(isObject);
-		const delta = choice && objectField(choice, 'delta');
+		const choice = asArray(chunk.choices)?.find(isWireObject);
+		const delta = choice && asObject(choice.delta);
 		if (delta) yield* deltaEvents(state, delta);
-		if (delta && stringField(delta, 'refusal')) refused = true;
+		if (delta && asString(delta.refusal)) refused = true;
 		if (choice && typeof choice.finish_reason === 'string') {
 			yield* closeAll(state, ctx);
 			finish = mapOpenaiFinishReason(choice.finish_reason);
 		}
-		const chunkUsage = objectField(chunk, 'usage');
-		if (chunkUsage) usage = convertOpenaiUsage(chunkUsage);
+		const chunkUsage = asObject(chunk.usage);
+		if (chunkUsage) usage = decodeOpenaiUsage(chunkUsage);
 	}
 	if (!done && finish === undefined) {
 		yield endedEarly;

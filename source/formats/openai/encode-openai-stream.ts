@@ -3,13 +3,13 @@
  * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
  */
 import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
-import {assertNever, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage, type JsonObject, type JsonValue} from '../../base/ir.js';
-import {rememberToolCallSignature} from '../signature.js';
+import {assertNever, type IRCitation, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage, type JsonObject, type JsonValue} from '../../base/ir.js';
 import {sseFrame} from '../sse.js';
-import {toOpenaiUsage} from './convert-openai-usage.js';
+import {encodeOpenaiUsage} from './map-openai-usage.js';
 import {renderOpenAIError} from './errors.js';
 import {newResponseId, toChatCompletionId} from './ids.js';
 import {toOpenaiFinishReason} from './map-openai-finish-reason.js';
+import {encodeOpenaiAnnotation} from './map-openai-citations.js';
 
 /** The encoder's state: created per stream inside the generator, never shared between streams. */
 type State = {
@@ -17,9 +17,12 @@ type State = {
 	readonly created: number;
 	readonly options: EncodeStreamOptions;
 	started: boolean;
-	/** IR block index → OpenAI `tool_calls[].index` and call id. */
-	readonly tools: Map<number, {index: number; id: string}>;
+	/** IR block index → OpenAI `tool_calls[].index`, call id, and whether an argument piece went out. */
+	readonly tools: Map<number, {index: number; id: string; sentArguments: boolean}>;
 	warnedSignature: boolean;
+	/** Characters of content written so far, and where each text block began: citation ranges count from them. */
+	textLength: number;
+	readonly texts: Map<number, {start: number; citations: IRCitation[]}>;
 };
 
 const done = 'data: [DONE]\n\n';
@@ -45,27 +48,45 @@ function start(state: State, id?: string): string[] {
 
 function finish(state: State, reason: IRFinishReason, usage: IRUsage): string[] {
 	const frames = [deltaChunk(state, {}, toOpenaiFinishReason(reason, state.tools.size > 0))];
-	if (state.options.includeUsage) frames.push(chunk(state, [], toOpenaiUsage(usage)));
+	if (state.options.includeUsage) frames.push(chunk(state, [], encodeOpenaiUsage(usage)));
 	frames.push(done);
 	return frames;
 }
 
 function toolStart(state: State, block: number, id: string, name: string): string[] {
 	const index = state.tools.size;
-	state.tools.set(block, {index, id});
+	state.tools.set(block, {index, id, sentArguments: false});
 	return [deltaChunk(state, {tool_calls: [{index, id, type: 'function', function: {name, arguments: ''}}]})];
 }
 
 function toolArgs(state: State, block: number, json: string): string[] {
 	const tool = state.tools.get(block);
 	if (!tool || json === '') return [];
+	tool.sentArguments = true;
 	return [deltaChunk(state, {tool_calls: [{index: tool.index, function: {arguments: json}}]})];
+}
+
+/** A text block's citations go out when it ends, when their range is known, as one `delta.annotations` chunk. */
+function textEnd(state: State, block: number): string[] {
+	const text = state.texts.get(block);
+	if (!text || text.citations.length === 0) return [];
+	const annotations = text.citations.map(citation => encodeOpenaiAnnotation(citation, text.start, state.textLength - text.start));
+	return [deltaChunk(state, {annotations})];
+}
+
+/**
+ * A call that ended without arguments (Claude streams no `input_json_delta` for `get_time()`) gets
+ * `"{}"`, as OpenAI itself streams it: clients concatenate the pieces and JSON.parse the result.
+ */
+function toolEnd(state: State, block: number): string[] {
+	const tool = state.tools.get(block);
+	return tool && !tool.sentArguments ? toolArgs(state, block, '{}') : [];
 }
 
 /** Tool-call signatures are remembered by call id (OpenAI has no slot); others are lost, said once. */
 function signature(state: State, event: Extract<IRStreamEvent, {type: 'signature'}>, ctx: TranslationContext): string[] {
 	const tool = state.tools.get(event.index);
-	if (tool) rememberToolCallSignature(tool.id, event.signature);
+	if (tool) ctx.signatures.remember(tool.id, event.signature);
 	else if (!state.warnedSignature && event.signature.value !== '') {
 		state.warnedSignature = true;
 		ctx.warn(`Dropped a ${event.signature.format} reasoning signature: OpenAI chat completions has no field for it.`);
@@ -80,9 +101,14 @@ function framesFor(state: State, event: IRStreamEvent, ctx: TranslationContext):
 		case 'start':
 			return start(state, event.id);
 		case 'block-start':
+			if (event.block.kind === 'text') state.texts.set(event.index, {start: state.textLength, citations: []});
 			return event.block.kind === 'tool_call' ? [...start(state), ...toolStart(state, event.index, event.block.id, event.block.name)] : [];
 		case 'text-delta':
+			state.textLength += event.text.length;
 			return event.text === '' ? [] : [...start(state), deltaChunk(state, {content: event.text})];
+		case 'citation':
+			state.texts.get(event.index)?.citations.push(event.citation);
+			return [];
 		case 'reasoning-delta':
 			// DeepSeek's field; the official SDK passes unknown delta fields through untouched.
 			return event.text === '' ? [] : [...start(state), deltaChunk(state, {reasoning_content: event.text})];
@@ -94,6 +120,7 @@ function framesFor(state: State, event: IRStreamEvent, ctx: TranslationContext):
 			ctx.warn('Dropped redacted reasoning: OpenAI chat completions cannot show it.');
 			return [];
 		case 'block-end':
+			return [...toolEnd(state, event.index), ...textEnd(state, event.index)];
 		case 'usage':
 			return [];
 		case 'finish':
@@ -123,6 +150,8 @@ export async function* encodeOpenaiStream(
 		started: false,
 		tools: new Map(),
 		warnedSignature: false,
+		textLength: 0,
+		texts: new Map(),
 	};
 	for await (const event of events) {
 		yield* framesFor(state, event, ctx);

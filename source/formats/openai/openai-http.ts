@@ -7,6 +7,7 @@ import type {JsonObject} from '../../base/ir.js';
 import type {InboundAdapter, ModelEntry, WireRequest} from '../adapter.js';
 import {readBearer, readQuery, requireModel, sseContentType} from '../http.js';
 import {sseFrame, type SseMessage} from '../sse.js';
+import {isWireObject, parseJsonObject} from '../wire.js';
 import {renderOpenAIError} from './errors.js';
 
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
@@ -28,12 +29,8 @@ export function encodeOpenaiModelList(models: readonly ModelEntry[], request: Wi
 /** The chunk an OpenAI stream adds for `include_usage`: no choices, only usage. */
 function isUsageOnlyChunk(message: SseMessage): boolean {
 	if (!message.data.includes('"usage"')) return false;
-	try {
-		const chunk = JSON.parse(message.data) as {choices?: unknown; usage?: unknown};
-		return Array.isArray(chunk.choices) && chunk.choices.length === 0 && typeof chunk.usage === 'object' && chunk.usage !== null;
-	} catch {
-		return false;
-	}
+	const chunk = parseJsonObject(message.data);
+	return Array.isArray(chunk?.choices) && chunk.choices.length === 0 && isWireObject(chunk.usage);
 }
 
 export const openaiHttp = {

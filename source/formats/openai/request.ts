@@ -6,22 +6,14 @@ import {createHash} from 'node:crypto';
 import {invalidRequest} from '../../base/errors.js';
 import type {DecodeRequestOptions, EncodedRequest, TranslationContext, UpstreamTarget} from '../adapter.js';
 import type {IRRequest, JsonValue} from '../../base/ir.js';
-import {convertFromOpenaiMessages} from './convert-from-openai-messages.js';
-import {decodeOpenaiResponseFormat, encodeOpenaiResponseFormat} from './convert-openai-response-format.js';
-import {decodeOpenaiToolChoice, decodeOpenaiTools, encodeOpenaiToolChoice, encodeOpenaiTools, narrowTools} from './convert-openai-tools.js';
-import {convertToOpenaiMessages} from './convert-to-openai-messages.js';
+import {decodeOpenaiMessages} from './decode-openai-messages.js';
+import {decodeOpenaiResponseFormat, encodeOpenaiResponseFormat} from './map-openai-response-format.js';
+import {decodeOpenaiToolChoice, decodeOpenaiTools, encodeOpenaiToolChoice, encodeOpenaiTools} from './map-openai-tools.js';
+import {narrowTools} from '../narrow-tools.js';
+import {encodeOpenaiMessages} from './encode-openai-messages.js';
 import {decodeOpenaiReasoningEffort, encodeOpenaiReasoningEffort} from './map-openai-reasoning-effort.js';
-import {
-	compact,
-	isObject,
-	optionalArray,
-	optionalBoolean,
-	optionalNumber,
-	optionalObject,
-	optionalString,
-	requireString,
-	type WireObject,
-} from './schema.js';
+import {isWireObject, compact, type WireObject} from '../wire.js';
+import {requireString, optionalString, optionalNumber, optionalBoolean, optionalObject, optionalArray} from './schema.js';
 
 /** Parameters with no IR slot: dropped when translating, and said so. */
 const untranslatable = [
@@ -51,7 +43,7 @@ function decodeStop(value: unknown): string[] | undefined {
 }
 
 function checkSupported(body: WireObject): void {
-	const n = optionalNumber(body, 'n', 'n');
+	const n = optionalNumber(body.n, 'n');
 	if (n !== undefined && n !== 1) throw invalidRequest('`n` must be 1: the gateway can only translate a single choice for this model.', 'n');
 	if (body.functions !== undefined || body.function_call !== undefined) {
 		throw invalidRequest('`functions` and `function_call` are deprecated and cannot be translated; send `tools` and `tool_choice` instead.', 'functions');
@@ -60,27 +52,27 @@ function checkSupported(body: WireObject): void {
 
 /** Client request → IR. Throws a 400 the client can act on when the body is not a valid chat completions request. */
 export function decodeOpenaiRequest(body: unknown, options: DecodeRequestOptions, ctx: TranslationContext): IRRequest {
-	if (!isObject(body)) throw invalidRequest('The request body must be a JSON object with `model` and `messages`.');
-	const model = typeof body.model === 'string' ? body.model : options.model ?? requireString(body, 'model', 'model');
-	const messages = optionalArray(body, 'messages', 'messages');
+	if (!isWireObject(body)) throw invalidRequest('The request body must be a JSON object with `model` and `messages`.');
+	const model = typeof body.model === 'string' ? body.model : options.model ?? requireString(body.model, 'model');
+	const messages = optionalArray(body.messages, 'messages');
 	if (!messages || messages.length === 0) throw invalidRequest('`messages` must be a non-empty array of messages.', 'messages');
 	checkSupported(body);
 	const ignored = untranslatable.filter(key => body[key] !== undefined && body[key] !== null);
 	if (ignored.length > 0) ctx.warn(`Ignored ${ignored.join(', ')}: no equivalent on the upstream format.`);
-	const {system, messages: irMessages} = convertFromOpenaiMessages(messages);
+	const {system, messages: irMessages} = decodeOpenaiMessages(messages, ctx);
 	const {choice, onlyTools} = decodeOpenaiToolChoice(body.tool_choice);
-	const tools = narrowTools(decodeOpenaiTools(optionalArray(body, 'tools', 'tools')), onlyTools, ctx);
-	const stream = optionalBoolean(body, 'stream', 'stream') ?? options.stream ?? false;
-	const streamOptions = optionalObject(body, 'stream_options', 'stream_options');
-	const includeUsage = streamOptions && optionalBoolean(streamOptions, 'include_usage', 'stream_options.include_usage');
-	const maxTokens = optionalNumber(body, 'max_completion_tokens', 'max_completion_tokens') ?? optionalNumber(body, 'max_tokens', 'max_tokens');
-	const parallelToolCalls = optionalBoolean(body, 'parallel_tool_calls', 'parallel_tool_calls');
-	const temperature = optionalNumber(body, 'temperature', 'temperature');
-	const topP = optionalNumber(body, 'top_p', 'top_p');
+	const tools = narrowTools(decodeOpenaiTools(optionalArray(body.tools, 'tools')), onlyTools, ctx);
+	const stream = optionalBoolean(body.stream, 'stream') ?? options.stream ?? false;
+	const streamOptions = optionalObject(body.stream_options, 'stream_options');
+	const includeUsage = streamOptions && optionalBoolean(streamOptions.include_usage, 'stream_options.include_usage');
+	const maxTokens = optionalNumber(body.max_completion_tokens, 'max_completion_tokens') ?? optionalNumber(body.max_tokens, 'max_tokens');
+	const parallelToolCalls = optionalBoolean(body.parallel_tool_calls, 'parallel_tool_calls');
+	const temperature = optionalNumber(body.temperature, 'temperature');
+	const topP = optionalNumber(body.top_p, 'top_p');
 	const stop = decodeStop(body.stop);
 	const responseFormat = decodeOpenaiResponseFormat(body.response_format);
 	const reasoning = decodeOpenaiReasoningEffort(body.reasoning_effort, ctx);
-	const user = optionalString(body, 'user', 'user') ?? optionalString(body, 'safety_identifier', 'safety_identifier');
+	const user = optionalString(body.user, 'user') ?? optionalString(body.safety_identifier, 'safety_identifier');
 	return {
 		model,
 		system,
@@ -147,7 +139,7 @@ function encodeToolFields(request: IRRequest, ctx: TranslationContext): {[key: s
 export async function encodeOpenaiRequest(request: IRRequest, target: UpstreamTarget, ctx: TranslationContext): Promise<EncodedRequest> {
 	const official = isOfficialOpenai(target.baseUrl);
 	const messageOptions = {reasoningContent: !official, toolCallId: official ? shortToolCallId : (id: string) => id};
-	const messages = convertToOpenaiMessages(request.system, request.messages, messageOptions, ctx);
+	const messages = encodeOpenaiMessages(request.system, request.messages, messageOptions, ctx);
 	if (request.topK !== undefined) ctx.warn('Dropped top_k: OpenAI chat completions has no top_k.');
 	const responseFormat = request.responseFormat && request.responseFormat.type !== 'text' ? encodeOpenaiResponseFormat(request.responseFormat) : undefined;
 	const body = compact({

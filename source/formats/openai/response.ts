@@ -5,12 +5,12 @@
 import {GatewayError} from '../../base/errors.js';
 import type {EncodeResponseOptions, TranslationContext} from '../adapter.js';
 import {assertNever, type IRResponse, type IRToolCallPart, type JsonObject, type JsonValue} from '../../base/ir.js';
-import {rememberToolCallSignature} from '../signature.js';
-import {convertOpenaiUsage, toOpenaiUsage} from './convert-openai-usage.js';
+import {decodeOpenaiUsage, encodeOpenaiUsage} from './map-openai-usage.js';
 import {decodeOpenaiError} from './errors.js';
 import {newResponseId, newToolCallId, toChatCompletionId} from './ids.js';
 import {mapOpenaiFinishReason, toOpenaiFinishReason} from './map-openai-finish-reason.js';
-import {argumentsText, arrayField, compact, isObject, objectField, stringField, type WireObject} from './schema.js';
+import {decodeOpenaiAnnotations, encodeOpenaiAnnotation} from './map-openai-citations.js';
+import {isWireObject, asString, asObject, asArray, compact, argumentsText, type WireObject} from '../wire.js';
 
 type ResponsePart = IRResponse['parts'][number];
 
@@ -20,25 +20,26 @@ const upstreamError = (message: string): GatewayError => new GatewayError('upstr
 function contentText(content: unknown): string {
 	if (typeof content === 'string') return content;
 	if (!Array.isArray(content)) return '';
-	return content.map(part => (isObject(part) && part.type === 'text' ? stringField(part, 'text') ?? '' : '')).join('');
+	return content.map(part => (isWireObject(part) && part.type === 'text' ? asString(part.text) ?? '' : '')).join('');
 }
 
 function decodeToolCalls(message: WireObject): IRToolCallPart[] {
-	return (arrayField(message, 'tool_calls') ?? []).flatMap(call => {
-		const fn = isObject(call) ? objectField(call, 'function') : undefined;
-		const name = fn && stringField(fn, 'name');
-		if (!isObject(call) || !fn || !name) return [];
-		return [{type: 'tool_call', id: stringField(call, 'id') || newToolCallId(), name, arguments: argumentsText(fn.arguments)} as const];
+	return (asArray(message.tool_calls) ?? []).flatMap(call => {
+		const fn = isWireObject(call) ? asObject(call.function) : undefined;
+		const name = fn && asString(fn.name);
+		if (!isWireObject(call) || !fn || !name) return [];
+		return [{type: 'tool_call', id: asString(call.id) || newToolCallId(), name, arguments: argumentsText(fn.arguments)} as const];
 	});
 }
 
 function decodeMessageParts(message: WireObject): {parts: ResponsePart[]; refused: boolean} {
 	const parts: ResponsePart[] = [];
-	const reasoning = stringField(message, 'reasoning_content') || stringField(message, 'reasoning');
+	const reasoning = asString(message.reasoning_content) || asString(message.reasoning);
 	if (reasoning) parts.push({type: 'reasoning', text: reasoning});
 	const text = contentText(message.content);
-	if (text) parts.push({type: 'text', text});
-	const refusal = stringField(message, 'refusal');
+	const citations = decodeOpenaiAnnotations(message.annotations);
+	if (text) parts.push({type: 'text', text, ...(citations.length > 0 ? {citations} : {})});
+	const refusal = asString(message.refusal);
 	if (refusal) parts.push({type: 'text', text: refusal});
 	parts.push(...decodeToolCalls(message));
 	return {parts, refused: Boolean(refusal)};
@@ -49,18 +50,18 @@ function decodeMessageParts(message: WireObject): {parts: ResponsePart[]; refuse
  * A `refusal` (Structured Outputs) finishes as `refusal`.
  */
 export function decodeOpenaiResponse(body: unknown): IRResponse {
-	if (!isObject(body)) throw upstreamError('The OpenAI-compatible upstream answered with something that is not a JSON object.');
-	if (isObject(body.error) || typeof body.error === 'string') throw GatewayError.from(decodeOpenaiError(200, body));
-	const choice = arrayField(body, 'choices')?.[0];
-	if (!isObject(choice)) throw upstreamError('The OpenAI-compatible upstream answered without any choice.');
-	const {parts, refused} = decodeMessageParts(objectField(choice, 'message') ?? {});
+	if (!isWireObject(body)) throw upstreamError('The OpenAI-compatible upstream answered with something that is not a JSON object.');
+	if (isWireObject(body.error) || typeof body.error === 'string') throw GatewayError.from(decodeOpenaiError(200, body));
+	const choice = asArray(body.choices)?.[0];
+	if (!isWireObject(choice)) throw upstreamError('The OpenAI-compatible upstream answered without any choice.');
+	const {parts, refused} = decodeMessageParts(asObject(choice.message) ?? {});
 	const reason = mapOpenaiFinishReason(choice.finish_reason);
 	return {
-		id: stringField(body, 'id') || newResponseId(),
-		model: stringField(body, 'model') ?? '',
+		id: asString(body.id) || newResponseId(),
+		model: asString(body.model) ?? '',
 		parts,
 		finishReason: refused && reason === 'stop' ? 'refusal' : reason,
-		usage: convertOpenaiUsage(objectField(body, 'usage')),
+		usage: decodeOpenaiUsage(asObject(body.usage)),
 	};
 }
 
@@ -69,11 +70,15 @@ function encodeMessage(parts: readonly ResponsePart[], ctx: TranslationContext):
 	const texts: string[] = [];
 	const reasoning: string[] = [];
 	const toolCalls: JsonObject[] = [];
+	const annotations: JsonObject[] = [];
+	let length = 0;
 	for (const part of parts) {
 		switch (part.type) {
 			case 'text':
 				if (part.signature) ctx.warn(`Dropped a ${part.signature.format} signature on answer text: OpenAI chat completions has no field for it.`);
+				for (const citation of part.citations ?? []) annotations.push(encodeOpenaiAnnotation(citation, length, part.text.length));
 				texts.push(part.text);
+				length += part.text.length;
 				break;
 			case 'reasoning':
 				if (part.signature?.value) ctx.warn(`Dropped a ${part.signature.format} reasoning signature: OpenAI chat completions has no field for it.`);
@@ -81,7 +86,7 @@ function encodeMessage(parts: readonly ResponsePart[], ctx: TranslationContext):
 				if (part.text) reasoning.push(part.text);
 				break;
 			case 'tool_call':
-				if (part.signature && part.signature.format !== 'openai') rememberToolCallSignature(part.id, part.signature);
+				if (part.signature && part.signature.format !== 'openai') ctx.signatures.remember(part.id, part.signature);
 				toolCalls.push({id: part.id, type: 'function', function: {name: part.name, arguments: part.arguments}});
 				break;
 			default:
@@ -94,6 +99,7 @@ function encodeMessage(parts: readonly ResponsePart[], ctx: TranslationContext):
 		// DeepSeek's field for the reasoning text; clients that don't know it ignore it.
 		reasoning_content: reasoning.length > 0 ? reasoning.join('\n\n') : undefined,
 		refusal: null,
+		annotations: annotations.length > 0 ? annotations : undefined,
 		tool_calls: toolCalls.length > 0 ? toolCalls : undefined,
 	};
 	return compact(entries);
@@ -115,6 +121,6 @@ export function encodeOpenaiResponse(response: IRResponse, options: EncodeRespon
 				finish_reason: toOpenaiFinishReason(response.finishReason, hasToolCalls),
 			},
 		],
-		usage: toOpenaiUsage(response.usage),
+		usage: encodeOpenaiUsage(response.usage),
 	};
 }

@@ -7,11 +7,11 @@ import type {TranslationContext} from '../adapter.js';
 import type {IRStreamEvent} from '../../base/ir.js';
 import {unwrapSignature} from '../signature.js';
 import type {SseMessage} from '../sse.js';
-import {convertResponsesUsage} from './convert-responses-usage.js';
+import {decodeResponsesUsage} from './map-responses-usage.js';
 import {decodeResponsesError} from './errors.js';
-import {namespacedName} from './convert-responses-tools.js';
+import {namespacedName} from './decode-responses-tools.js';
 import {mapResponsesStatus} from './map-responses-status.js';
-import {isObject, numberField, objectField, stringField, type WireObject} from './schema.js';
+import {isWireObject, asString, asNumber, asObject, parseJsonObject, type WireObject} from '../wire.js';
 
 type Slot = {readonly block: number; readonly call: boolean; argsSeen: boolean; input: string; ended: boolean};
 
@@ -27,7 +27,7 @@ function* open(state: State, index: number, item: WireObject): Generator<IRStrea
 	} else if (type === 'function_call' || type === 'custom_tool_call') {
 		state.slots.set(index, {block: state.nextBlock++, call: true, argsSeen: false, input: '', ended: false});
 		state.calls++;
-		yield {type: 'block-start', index: block, block: {kind: 'tool_call', id: stringField(item, 'call_id') ?? '', name: namespacedName(stringField(item, 'namespace'), stringField(item, 'name') ?? '')}};
+		yield {type: 'block-start', index: block, block: {kind: 'tool_call', id: asString(item.call_id) ?? '', name: namespacedName(asString(item.namespace), asString(item.name) ?? '')}};
 	}
 }
 
@@ -35,18 +35,18 @@ function* itemDone(state: State, index: number, item: WireObject): Generator<IRS
 	if (!state.slots.has(index)) yield* open(state, index, item);
 	const slot = state.slots.get(index);
 	if (!slot || slot.ended) return;
-	const args = stringField(item, 'arguments');
+	const args = asString(item.arguments);
 	if (item.type === 'function_call' && !slot.argsSeen && args) yield {type: 'tool-args-delta', index: slot.block, json: args};
-	if (item.type === 'custom_tool_call') yield {type: 'tool-args-delta', index: slot.block, json: JSON.stringify({input: stringField(item, 'input') ?? slot.input})};
-	const encrypted = stringField(item, 'encrypted_content');
+	if (item.type === 'custom_tool_call') yield {type: 'tool-args-delta', index: slot.block, json: JSON.stringify({input: asString(item.input) ?? slot.input})};
+	const encrypted = asString(item.encrypted_content);
 	if (item.type === 'reasoning' && encrypted) yield {type: 'signature', index: slot.block, signature: unwrapSignature(encrypted, 'openai')};
 	slot.ended = true;
 	yield {type: 'block-end', index: slot.block};
 }
 
 function* deltaEvent(state: State, event: WireObject): Generator<IRStreamEvent> {
-	const slot = state.slots.get(numberField(event, 'output_index') ?? -1);
-	const delta = stringField(event, 'delta') ?? '';
+	const slot = state.slots.get(asNumber(event.output_index) ?? -1);
+	const delta = asString(event.delta) ?? '';
 	if (!slot || delta === '') return;
 	switch (event.type) {
 		case 'response.output_text.delta':
@@ -69,19 +69,19 @@ function* finish(state: State, response: WireObject): Generator<IRStreamEvent> {
 		if (!slot.ended) yield {type: 'block-end', index: slot.block};
 		slot.ended = true;
 	}
-	const reason = mapResponsesStatus(response.status, objectField(response, 'incomplete_details')?.reason, state.calls > 0);
-	yield {type: 'finish', reason, usage: convertResponsesUsage(objectField(response, 'usage'))};
+	const reason = mapResponsesStatus(response.status, asObject(response.incomplete_details)?.reason, state.calls > 0);
+	yield {type: 'finish', reason, usage: decodeResponsesUsage(asObject(response.usage))};
 }
 
 /** One event → IR events; `done` when it ended the stream. */
 function* eventsFor(state: State, event: WireObject): Generator<IRStreamEvent, boolean> {
-	const response = objectField(event, 'response') ?? {};
+	const response = asObject(event.response) ?? {};
 	if (!state.started && event.type !== 'error') {
 		state.started = true;
-		yield {type: 'start', id: stringField(response, 'id') ?? '', model: stringField(response, 'model') ?? ''};
+		yield {type: 'start', id: asString(response.id) ?? '', model: asString(response.model) ?? ''};
 	}
-	const index = numberField(event, 'output_index') ?? -1;
-	const item = objectField(event, 'item');
+	const index = asNumber(event.output_index) ?? -1;
+	const item = asObject(event.item);
 	switch (event.type) {
 		case 'response.output_item.added':
 			if (item) yield* open(state, index, item);
@@ -91,7 +91,7 @@ function* eventsFor(state: State, event: WireObject): Generator<IRStreamEvent, b
 			return false;
 		case 'response.reasoning_summary_part.added': {
 			const slot = state.slots.get(index);
-			if (slot && (numberField(event, 'summary_index') ?? 0) > 0) yield {type: 'reasoning-delta', index: slot.block, text: '\n\n'};
+			if (slot && (asNumber(event.summary_index) ?? 0) > 0) yield {type: 'reasoning-delta', index: slot.block, text: '\n\n'};
 			return false;
 		}
 		case 'response.completed':
@@ -99,23 +99,14 @@ function* eventsFor(state: State, event: WireObject): Generator<IRStreamEvent, b
 			yield* finish(state, response);
 			return true;
 		case 'response.failed':
-			yield {type: 'error', error: decodeResponsesError(200, {error: objectField(response, 'error') ?? {message: 'The upstream response failed.'}})};
+			yield {type: 'error', error: decodeResponsesError(200, {error: asObject(response.error) ?? {message: 'The upstream response failed.'}})};
 			return true;
 		case 'error':
-			yield {type: 'error', error: decodeResponsesError(200, isObject(event.error) ? event : {error: event})};
+			yield {type: 'error', error: decodeResponsesError(200, isWireObject(event.error) ? event : {error: event})};
 			return true;
 		default:
 			yield* deltaEvent(state, event);
 			return false;
-	}
-}
-
-function parse(data: string): WireObject | undefined {
-	try {
-		const value: unknown = JSON.parse(data);
-		return isObject(value) ? value : undefined;
-	} catch {
-		return undefined;
 	}
 }
 
@@ -124,7 +115,7 @@ export async function* decodeResponsesStream(messages: AsyncIterable<SseMessage>
 	const state: State = {started: false, nextBlock: 0, slots: new Map(), calls: 0};
 	for await (const message of messages) {
 		if (message.data.trim() === '[DONE]') continue;
-		const event = parse(message.data);
+		const event = parseJsonObject(message.data);
 		if (!event) {
 			yield {type: 'error', error: {kind: 'upstream', status: 502, message: `The Responses upstream sent an event that is not JSON: ${message.data.slice(0, 200)}`}};
 			return;

@@ -4,14 +4,24 @@
  * @see https://platform.openai.com/docs/api-reference/responses/object#responses/object-output
  */
 import type {TranslationContext} from '../adapter.js';
-import {assertNever, type IRResponse, type IRSignature, type IRToolCallPart, type JsonObject} from '../../base/ir.js';
-import {rememberToolCallSignature, wrapSignature} from '../signature.js';
-import type {ToolKinds} from './convert-responses-tools.js';
+import {assertNever, type IRCitation, type IRResponse, type IRSignature, type IRToolCallPart, type JsonObject} from '../../base/ir.js';
+import {wrapSignature} from '../signature.js';
+import type {ToolKinds} from './decode-responses-tools.js';
 import {newItemId} from './ids.js';
-import {isObject, type ItemStatus, type MessageItem, type OutputItem, type ReasoningItem} from './schema.js';
+import {isWireObject, parseJson} from '../wire.js';
+import {type ItemStatus, type MessageItem, type OutputItem, type ReasoningItem, type UrlCitation} from './schema.js';
 
-export function messageItem(id: string, text: string, status: ItemStatus): MessageItem {
-	return {id, type: 'message', status, content: [{type: 'output_text', text, annotations: [], logprobs: []}], role: 'assistant'};
+export function messageItem(id: string, text: string, status: ItemStatus, annotations: UrlCitation[] = []): MessageItem {
+	return {id, type: 'message', status, content: [{type: 'output_text', text, annotations, logprobs: []}], role: 'assistant'};
+}
+
+/**
+ * IR citation → `url_citation` annotation over [offset, offset + length) of the message text (a
+ * citation without a range, as Anthropic's, spans its whole text part).
+ * @see https://platform.openai.com/docs/guides/tools-web-search?api-mode=responses#output-and-citations
+ */
+export function encodeUrlCitation(citation: IRCitation, offset: number, length: number): UrlCitation {
+	return {type: 'url_citation', url: citation.url, title: citation.title ?? citation.url, start_index: offset + (citation.start ?? 0), end_index: offset + (citation.end ?? length)};
 }
 
 /** `encrypted_content` is the only signature slot: a foreign signature goes in wrapped, and comes back to its provider. */
@@ -20,24 +30,16 @@ export function reasoningItem(id: string, text: string, signature: IRSignature |
 	return {id, type: 'reasoning', summary: text ? [{type: 'summary_text', text}] : [], encrypted_content: encrypted};
 }
 
-function parsedArguments(json: string): unknown {
-	try {
-		return JSON.parse(json) as unknown;
-	} catch {
-		return undefined;
-	}
-}
-
 /** A custom tool's raw text: the `input` the model put in the stand-in function's arguments. */
 export function customInput(json: string): string {
-	const args = parsedArguments(json);
-	if (isObject(args) && typeof args.input === 'string') return args.input;
+	const args = parseJson(json);
+	if (isWireObject(args) && typeof args.input === 'string') return args.input;
 	return typeof args === 'string' ? args : json;
 }
 
 function shellAction(json: string): JsonObject {
-	const args = parsedArguments(json);
-	const value = isObject(args) ? args : {};
+	const args = parseJson(json);
+	const value = isWireObject(args) ? args : {};
 	const command = Array.isArray(value.command) ? value.command.filter((part): part is string => typeof part === 'string') : [];
 	const action: JsonObject = {type: 'exec', command, env: {}};
 	if (typeof value.working_directory === 'string') action.working_directory = value.working_directory;
@@ -55,8 +57,14 @@ export function callItem(call: Pick<IRToolCallPart, 'id' | 'name' | 'arguments'>
 }
 
 /** Tool-call signatures (Gemini's) have no slot on a function call: remembered by call id, recalled when the call comes back. */
-export function keepCallSignature(callId: string, signature: IRSignature | undefined): void {
-	if (signature && signature.format !== 'openai') rememberToolCallSignature(callId, signature);
+export function keepCallSignature(callId: string, signature: IRSignature | undefined, ctx: TranslationContext): void {
+	if (signature && signature.format !== 'openai') ctx.signatures.remember(callId, signature);
+}
+
+function appendText(message: MessageItem, text: string, citations: readonly IRCitation[]): void {
+	const content = message.content[0]!;
+	content.annotations.push(...citations.map(citation => encodeUrlCitation(citation, content.text.length, text.length)));
+	content.text += text;
 }
 
 /** A whole answer's parts → output items (non-streaming). Consecutive text parts form one message. */
@@ -68,15 +76,15 @@ export function encodeResponsesOutput(parts: IRResponse['parts'], kinds: ToolKin
 		switch (part.type) {
 			case 'text':
 				if (part.signature?.value) ctx.warn(`Dropped a ${part.signature.format} signature on answer text: the Responses API has no field for it.`);
-				if (message) message.content[0]!.text += part.text;
-				else items.push((message = messageItem(newItemId('msg'), part.text, 'completed')));
+				if (!message) items.push((message = messageItem(newItemId('msg'), '', 'completed')));
+				appendText(message, part.text, part.citations ?? []);
 				break;
 			case 'reasoning':
 				if (part.redacted) ctx.warn('Dropped redacted reasoning: the Responses API cannot show it.');
 				items.push(reasoningItem(newItemId('rs'), part.text, part.signature));
 				break;
 			case 'tool_call':
-				keepCallSignature(part.id, part.signature);
+				keepCallSignature(part.id, part.signature, ctx);
 				items.push(callItem(part, kinds, undefined, 'completed'));
 				break;
 			default:

@@ -10,9 +10,9 @@
 import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
 import {assertNever, type IRBlockStart, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage} from '../../base/ir.js';
 import {sseFrame} from '../sse.js';
-import {echoRequest, responseObject, type ResponseBase} from './build-response-object.js';
-import {toolKinds, type ToolKinds} from './convert-responses-tools.js';
-import {toResponsesUsage} from './convert-responses-usage.js';
+import {echoRequest, encodeResponseObject, type ResponseBase} from './encode-response-object.js';
+import {toolKinds, type ToolKinds} from './decode-responses-tools.js';
+import {encodeResponsesUsage} from './map-responses-usage.js';
 import {keepCallSignature} from './encode-responses-output.js';
 import {toResponseId} from './ids.js';
 import {responsesErrorCode, responsesErrorMessage} from './map-responses-error-code.js';
@@ -42,7 +42,7 @@ const outputOf = (state: State) => state.items.flatMap(item => (item.final ? [it
 function start(state: State, id = ''): StreamEvent[] {
 	if (state.base) return [];
 	state.base = {id: toResponseId(id), createdAt: Math.floor(Date.now() / 1000), model: state.options.model, echo: echoRequest(state.options.request)};
-	const response = responseObject(state.base, {status: 'in_progress', output: [], usage: null});
+	const response = encodeResponseObject(state.base, {status: 'in_progress', output: [], usage: null});
 	return [
 		{type: 'response.created', response},
 		{type: 'response.in_progress', response},
@@ -68,7 +68,7 @@ function delta(state: State, index: number, text: string): StreamEvent[] {
 function signature(state: State, event: Extract<IRStreamEvent, {type: 'signature'}>): StreamEvent[] {
 	const item = state.byBlock.get(event.index);
 	if (item?.kind === 'reasoning') item.signature = event.signature;
-	else if (item?.call) keepCallSignature(item.call.id, event.signature);
+	else if (item?.call) keepCallSignature(item.call.id, event.signature, state.ctx);
 	else if (!state.warnedSignature && event.signature.value !== '') {
 		state.warnedSignature = true;
 		state.ctx.warn(`Dropped a ${event.signature.format} signature on answer text: the Responses API has no field for it.`);
@@ -83,7 +83,7 @@ function closeAll(state: State): StreamEvent[] {
 function finish(state: State, reason: IRFinishReason, usage: IRUsage): StreamEvent[] {
 	const closed = closeAll(state);
 	const {status, incompleteDetails} = toResponsesOutcome(reason);
-	const response = responseObject(state.base!, {status, output: outputOf(state), usage: toResponsesUsage(usage), incompleteDetails});
+	const response = encodeResponseObject(state.base!, {status, output: outputOf(state), usage: encodeResponsesUsage(usage), incompleteDetails});
 	return [...closed, {type: status === 'completed' ? 'response.completed' : 'response.incomplete', response}];
 }
 
@@ -94,7 +94,7 @@ function finish(state: State, reason: IRFinishReason, usage: IRUsage): StreamEve
 export function failureEvents(base: ResponseBase, output: readonly OutputItem[], error: IRError): StreamEvent[] {
 	const code = responsesErrorCode(error);
 	const message = responsesErrorMessage(error);
-	const failed = responseObject(base, {status: 'failed', output, usage: null, error: {code, message}});
+	const failed = encodeResponseObject(base, {status: 'failed', output, usage: null, error: {code, message}});
 	return [
 		{type: 'error', code, message, param: error.param ?? null, error: {type: error.kind === 'rate_limit' ? 'rate_limit_error' : 'server_error', code, message, param: error.param ?? null}},
 		{type: 'response.failed', response: failed},
@@ -116,6 +116,9 @@ function eventsFor(state: State, event: IRStreamEvent): StreamEvent[] {
 			return signature(state, event);
 		case 'redacted-reasoning':
 			state.ctx.warn('Dropped redacted reasoning: the Responses API cannot show it.');
+			return [];
+		case 'citation':
+			state.byBlock.get(event.index)?.citations.push(event.citation);
 			return [];
 		case 'block-end': {
 			const item = state.byBlock.get(event.index);

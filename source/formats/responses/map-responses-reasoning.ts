@@ -2,7 +2,7 @@ import {invalidRequest} from '../../base/errors.js';
 import type {TranslationContext} from '../adapter.js';
 import type {IRReasoningConfig} from '../../base/ir.js';
 import {decodeOpenaiReasoningEffort} from '../openai/map-openai-reasoning-effort.js';
-import {isObject} from './schema.js';
+import {isWireObject} from '../wire.js';
 
 /**
  * Responses `reasoning.effort` → IR, with the same values as chat completions' `reasoning_effort`.
@@ -11,6 +11,6 @@ import {isObject} from './schema.js';
  */
 export function decodeResponsesReasoning(reasoning: unknown, ctx: TranslationContext): IRReasoningConfig | undefined {
 	if (reasoning === undefined || reasoning === null) return undefined;
-	if (!isObject(reasoning)) throw invalidRequest('`reasoning` must be an object such as {"effort": "medium"}.', 'reasoning');
+	if (!isWireObject(reasoning)) throw invalidRequest('`reasoning` must be an object such as {"effort": "medium"}.', 'reasoning');
 	return decodeOpenaiReasoningEffort(reasoning.effort, ctx, 'reasoning.effort');
 }

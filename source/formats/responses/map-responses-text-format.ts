@@ -1,6 +1,7 @@
 import {invalidRequest} from '../../base/errors.js';
 import type {IRResponseFormat} from '../../base/ir.js';
-import {isJsonObject, isObject, optionalBoolean, stringField} from './schema.js';
+import {isWireObject, isJsonObject, asString} from '../wire.js';
+import {optionalBoolean} from './schema.js';
 
 /**
  * Responses `text.format` → IR: plain text, JSON mode, or Structured Outputs. Unlike chat
@@ -8,15 +9,15 @@ import {isJsonObject, isObject, optionalBoolean, stringField} from './schema.js'
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-text
  */
 export function decodeResponsesTextFormat(text: unknown): IRResponseFormat | undefined {
-	const format = isObject(text) ? text.format : undefined;
+	const format = isWireObject(text) ? text.format : undefined;
 	if (format === undefined || format === null) return undefined;
-	const type = isObject(format) ? stringField(format, 'type') : undefined;
-	if (!isObject(format) || type === 'text') return type === 'text' ? {type: 'text'} : invalidFormat();
+	const type = isWireObject(format) ? asString(format.type) : undefined;
+	if (!isWireObject(format) || type === 'text') return type === 'text' ? {type: 'text'} : invalidFormat();
 	if (type === 'json_object') return {type: 'json_object'};
 	if (type !== 'json_schema') return invalidFormat();
 	if (!isJsonObject(format.schema)) throw invalidRequest('`text.format.schema` must be a JSON Schema object.', 'text.format.schema');
-	const name = stringField(format, 'name');
-	const strict = optionalBoolean(format, 'strict', 'text.format.strict');
+	const name = asString(format.name);
+	const strict = optionalBoolean(format.strict, 'text.format.strict');
 	return {type: 'json_schema', schema: format.schema, ...(name ? {name} : {}), ...(strict === undefined ? {} : {strict})};
 }
 

@@ -6,11 +6,13 @@
 import {GatewayError, invalidRequest} from '../../base/errors.js';
 import type {DecodeRequestOptions, TranslationContext} from '../adapter.js';
 import type {IRRequest} from '../../base/ir.js';
-import {convertFromResponsesInput} from './convert-from-responses-input.js';
-import {decodeResponsesToolChoice, decodeResponsesTools, narrowTools} from './convert-responses-tools.js';
+import {decodeResponsesInput} from './decode-responses-input.js';
+import {decodeResponsesToolChoice, decodeResponsesTools} from './decode-responses-tools.js';
+import {narrowTools} from '../narrow-tools.js';
 import {decodeResponsesReasoning} from './map-responses-reasoning.js';
 import {decodeResponsesTextFormat} from './map-responses-text-format.js';
-import {isObject, optionalArray, optionalBoolean, optionalNumber, optionalString, requireString, type WireObject} from './schema.js';
+import {isWireObject, type WireObject} from '../wire.js';
+import {requireString, optionalString, optionalNumber, optionalBoolean, optionalArray} from './schema.js';
 
 /** Parameters with no IR slot that change the answer: dropped when translating, and said so. */
 const untranslatable = ['top_logprobs', 'service_tier', 'max_tool_calls', 'frequency_penalty', 'presence_penalty'] as const;
@@ -35,34 +37,34 @@ function refuseStoredState(body: WireObject): void {
 function warnIgnored(body: WireObject, ctx: TranslationContext): void {
 	const ignored: string[] = untranslatable.filter(key => body[key] !== undefined && body[key] !== null);
 	if (body.truncation === 'auto') ignored.push('truncation "auto"');
-	if (isObject(body.text) && typeof body.text.verbosity === 'string') ignored.push('text.verbosity');
+	if (isWireObject(body.text) && typeof body.text.verbosity === 'string') ignored.push('text.verbosity');
 	if (ignored.length > 0) ctx.warn(`Ignored ${ignored.join(', ')}: no equivalent on the upstream format.`);
 	if (body.store === true) ctx.warn('Ignored store: true; the gateway keeps no conversation state, so this response cannot be continued with previous_response_id.');
 }
 
 /** Client request → IR. Throws a 400 the client can act on when the body is not a valid Responses request. */
 export function decodeResponsesRequest(body: unknown, options: DecodeRequestOptions, ctx: TranslationContext): IRRequest {
-	if (!isObject(body)) throw invalidRequest('The request body must be a JSON object with `model` and `input`.');
-	const model = typeof body.model === 'string' ? body.model : options.model ?? requireString(body, 'model', 'model');
+	if (!isWireObject(body)) throw invalidRequest('The request body must be a JSON object with `model` and `input`.');
+	const model = typeof body.model === 'string' ? body.model : options.model ?? requireString(body.model, 'model');
 	refuseStoredState(body);
 	warnIgnored(body, ctx);
-	const {system, messages} = convertFromResponsesInput(optionalString(body, 'instructions', 'instructions'), body.input, ctx);
+	const {system, messages} = decodeResponsesInput(optionalString(body.instructions, 'instructions'), body.input, ctx);
 	if (messages.length === 0) throw invalidRequest('`input` must be a non-empty string or a list of input items with at least one message.', 'input');
 	const {choice, onlyTools} = decodeResponsesToolChoice(body.tool_choice, ctx);
-	const tools = narrowTools(decodeResponsesTools(optionalArray(body, 'tools', 'tools'), ctx), onlyTools, ctx);
-	const maxTokens = optionalNumber(body, 'max_output_tokens', 'max_output_tokens');
-	const parallelToolCalls = optionalBoolean(body, 'parallel_tool_calls', 'parallel_tool_calls');
-	const temperature = optionalNumber(body, 'temperature', 'temperature');
-	const topP = optionalNumber(body, 'top_p', 'top_p');
+	const tools = narrowTools(decodeResponsesTools(optionalArray(body.tools, 'tools'), ctx), onlyTools, ctx);
+	const maxTokens = optionalNumber(body.max_output_tokens, 'max_output_tokens');
+	const parallelToolCalls = optionalBoolean(body.parallel_tool_calls, 'parallel_tool_calls');
+	const temperature = optionalNumber(body.temperature, 'temperature');
+	const topP = optionalNumber(body.top_p, 'top_p');
 	const responseFormat = decodeResponsesTextFormat(body.text);
 	const reasoning = decodeResponsesReasoning(body.reasoning, ctx);
-	const user = optionalString(body, 'user', 'user') ?? optionalString(body, 'safety_identifier', 'safety_identifier');
+	const user = optionalString(body.user, 'user') ?? optionalString(body.safety_identifier, 'safety_identifier');
 	return {
 		model,
 		system,
 		messages,
 		tools,
-		stream: optionalBoolean(body, 'stream', 'stream') ?? options.stream ?? false,
+		stream: optionalBoolean(body.stream, 'stream') ?? options.stream ?? false,
 		...(choice ? {toolChoice: choice} : {}),
 		...(parallelToolCalls === undefined ? {} : {parallelToolCalls}),
 		...(maxTokens === undefined ? {} : {maxTokens}),

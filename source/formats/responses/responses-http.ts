@@ -13,8 +13,18 @@ import {responsesStreamFailure} from './encode-responses-stream.js';
 const notStored = (request: WireRequest) =>
 	new GatewayError('not_found', 404, `Response "${request.params.id ?? ''}" was not found: gateway-tui keeps no responses (every request is answered as it arrives, as with store: false). Send the whole conversation in \`input\` instead of referring to an earlier response.`, {code: 'not_found', param: 'response_id'});
 
+/**
+ * Codex (0.1xx) first asks for the Responses API over a WebSocket (a GET with `Upgrade: websocket`).
+ * Only a 426 makes it fall back to HTTP at once; anything else goes through its retry budget first
+ * (a 5–7 s stall per turn).
+ * @see https://github.com/openai/codex/blob/main/codex-rs/core/src/client.rs
+ */
+const noWebsocket = (): GatewayError =>
+	new GatewayError('invalid_request', 426, 'gateway-tui serves the Responses API over HTTP only (POST /v1/responses), not over a WebSocket.', {code: 'websocket_not_supported'});
+
 export const responsesHttp = {
 	routes: [
+		{kind: 'refuse', method: 'GET', url: '/v1/responses', error: noWebsocket},
 		{kind: 'call', method: 'POST', url: '/v1/responses', read: (_request, body) => ({operation: 'generate', model: requireModel(body), stream: body.stream === true, sse: true})},
 		{kind: 'refuse', method: 'GET', url: '/v1/responses/:id', error: notStored},
 		{kind: 'refuse', method: 'DELETE', url: '/v1/responses/:id', error: notStored},

@@ -1,33 +1,20 @@
 /**
  * Loose wire types for the OpenAI Responses API: only the fields we read or write.
  *
- * The Responses API is OpenAI's platform, like chat completions: same JSON conventions, same error
- * body, same lenient-reader needs. The generic readers are the OpenAI adapter's, re-exported here so
- * the rest of this folder reads like every other adapter.
+ * Client requests are read with the OpenAI platform's strict readers (same wording as chat
+ * completions); upstream answers leniently with `../wire.ts`.
  * @see https://platform.openai.com/docs/api-reference/responses/create
  */
 import type {JsonObject} from '../../base/ir.js';
+import {backtickWording, wireReaders} from '../wire.js';
 
-export {
-	argumentsText,
-	arrayField,
-	compact,
-	isJsonObject,
-	isObject,
-	numberField,
-	objectField,
-	optionalArray,
-	optionalBoolean,
-	optionalNumber,
-	optionalObject,
-	optionalString,
-	requireString,
-	stringField,
-	type WireObject,
-} from '../openai/schema.js';
+export const {requireString, optionalString, optionalNumber, optionalBoolean, optionalArray} = wireReaders(backtickWording);
+
+/** A web source cited by a range of the text. */
+export type UrlCitation = {type: 'url_citation'; url: string; title: string; start_index: number; end_index: number};
 
 /** `output_text` content part, as the API writes it (annotations and logprobs always present). */
-export type OutputTextPart = {type: 'output_text'; text: string; annotations: []; logprobs: []};
+export type OutputTextPart = {type: 'output_text'; text: string; annotations: UrlCitation[]; logprobs: []};
 
 export type SummaryTextPart = {type: 'summary_text'; text: string};
 

@@ -4,9 +4,9 @@
  * events → output_item.done).
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
-import type {IRSignature, JsonObject} from '../../base/ir.js';
-import type {ToolKinds} from './convert-responses-tools.js';
-import {callItem, customInput, messageItem, reasoningItem} from './encode-responses-output.js';
+import type {IRCitation, IRSignature, JsonObject} from '../../base/ir.js';
+import type {ToolKinds} from './decode-responses-tools.js';
+import {callItem, customInput, encodeUrlCitation, messageItem, reasoningItem} from './encode-responses-output.js';
 import {newItemId} from './ids.js';
 import type {OutputItem} from './schema.js';
 
@@ -22,13 +22,15 @@ export type StreamItem = {
 	signature?: IRSignature;
 	/** Reasoning: the summary part has been announced. */
 	partOpen: boolean;
+	/** Message: the sources its text cites, annotated when it closes (their ranges are known then). */
+	readonly citations: IRCitation[];
 	final?: OutputItem;
 };
 
 const emptyText = {type: 'output_text', annotations: [], logprobs: [], text: ''};
 
 export function openMessage(outputIndex: number): {item: StreamItem; events: StreamEvent[]} {
-	const item: StreamItem = {outputIndex, id: newItemId('msg'), kind: 'message', text: '', partOpen: false};
+	const item: StreamItem = {outputIndex, id: newItemId('msg'), kind: 'message', text: '', partOpen: false, citations: []};
 	const events: StreamEvent[] = [
 		{type: 'response.output_item.added', output_index: outputIndex, item: {id: item.id, type: 'message', status: 'in_progress', content: [], role: 'assistant'}},
 		{type: 'response.content_part.added', item_id: item.id, output_index: outputIndex, content_index: 0, part: emptyText},
@@ -37,14 +39,14 @@ export function openMessage(outputIndex: number): {item: StreamItem; events: Str
 }
 
 export function openReasoning(outputIndex: number): {item: StreamItem; events: StreamEvent[]} {
-	const item: StreamItem = {outputIndex, id: newItemId('rs'), kind: 'reasoning', text: '', partOpen: false};
+	const item: StreamItem = {outputIndex, id: newItemId('rs'), kind: 'reasoning', text: '', partOpen: false, citations: []};
 	return {item, events: [{type: 'response.output_item.added', output_index: outputIndex, item: reasoningItem(item.id, '', undefined)}]};
 }
 
 export function openCall(outputIndex: number, call: {id: string; name: string}, kinds: ToolKinds): {item: StreamItem; events: StreamEvent[]} {
 	const opened = callItem({...call, arguments: ''}, kinds, undefined, 'in_progress');
 	const kind = opened.type === 'custom_tool_call' ? 'custom' : opened.type === 'local_shell_call' ? 'local_shell' : 'function';
-	const item: StreamItem = {outputIndex, id: opened.id, kind, call, text: '', partOpen: false};
+	const item: StreamItem = {outputIndex, id: opened.id, kind, call, text: '', partOpen: false, citations: []};
 	return {item, events: [{type: 'response.output_item.added', output_index: outputIndex, item: opened}]};
 }
 
@@ -71,11 +73,14 @@ export function deltaEvents(item: StreamItem, delta: string): StreamEvent[] {
 function closingEvents(item: StreamItem): StreamEvent[] {
 	const at = {item_id: item.id, output_index: item.outputIndex};
 	switch (item.kind) {
-		case 'message':
+		case 'message': {
+			const annotations = item.citations.map(citation => encodeUrlCitation(citation, 0, item.text.length));
 			return [
+				...annotations.map((annotation, index) => ({type: 'response.output_text.annotation.added', ...at, content_index: 0, annotation_index: index, annotation})),
 				{type: 'response.output_text.done', ...at, content_index: 0, text: item.text, logprobs: []},
-				{type: 'response.content_part.done', ...at, content_index: 0, part: {...emptyText, text: item.text}},
+				{type: 'response.content_part.done', ...at, content_index: 0, part: {...emptyText, text: item.text, annotations}},
 			];
+		}
 		case 'reasoning':
 			if (!item.partOpen) return [];
 			return [
@@ -99,7 +104,7 @@ function closingEvents(item: StreamItem): StreamEvent[] {
 function finalItem(item: StreamItem, kinds: ToolKinds): OutputItem {
 	switch (item.kind) {
 		case 'message':
-			return messageItem(item.id, item.text, 'completed');
+			return messageItem(item.id, item.text, 'completed', item.citations.map(citation => encodeUrlCitation(citation, 0, item.text.length)));
 		case 'reasoning':
 			return reasoningItem(item.id, item.text, item.signature);
 		case 'function':
@@ -112,7 +117,9 @@ function finalItem(item: StreamItem, kinds: ToolKinds): OutputItem {
 /** Close an item: its `.done` events, then `output_item.done` with the whole item (what Codex reads). */
 export function closeItem(item: StreamItem, kinds: ToolKinds): StreamEvent[] {
 	if (item.final) return [];
+	// A call without arguments still gets one `.delta` before `.done`, as OpenAI streams it: clients that build arguments from deltas see "{}".
+	const filler = item.kind === 'function' && item.text === '' ? deltaEvents(item, '{}') : [];
 	if (item.kind !== 'message' && item.kind !== 'reasoning' && item.text === '') item.text = '{}';
 	item.final = finalItem(item, kinds);
-	return [...closingEvents(item), {type: 'response.output_item.done', output_index: item.outputIndex, item: item.final}];
+	return [...filler, ...closingEvents(item), {type: 'response.output_item.done', output_index: item.outputIndex, item: item.final}];
 }

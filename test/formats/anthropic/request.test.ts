@@ -4,7 +4,6 @@ import type {UpstreamTarget} from '../../../source/formats/adapter.js';
 import {anthropicAdapter} from '../../../source/formats/anthropic/index.js';
 import type {IRRequest} from '../../../source/base/ir.js';
 import {GatewayError} from '../../../source/base/errors.js';
-import {rememberToolCallSignature} from '../../../source/formats/signature.js';
 import {validateAnthropicBody} from '../../helpers/fake-providers/anthropic-validate.js';
 import {loadJson, recordingContext} from './fixtures.js';
 
@@ -146,11 +145,12 @@ describe('decodeRequest', () => {
 	}
 
 	test('a tool call whose signature was remembered (no slot in tool_use) gets it back', () => {
-		rememberToolCallSignature('toolu_remembered', {format: 'gemini', value: 'fc-sig'});
+		const ctx = recordingContext();
+		ctx.signatures.remember('toolu_remembered', {format: 'gemini', value: 'fc-sig'});
 		const ir = anthropicAdapter.decodeRequest(
 			{model: 'm', messages: [{role: 'user', content: 'go'}, {role: 'assistant', content: [{type: 'tool_use', id: 'toolu_remembered', name: 'f', input: {a: 1}}]}]},
 			{},
-			recordingContext(),
+			ctx,
 		);
 		assert.deepEqual(ir.messages[1].parts[0], {type: 'tool_call', id: 'toolu_remembered', name: 'f', arguments: '{"a":1}', signature: {format: 'gemini', value: 'fc-sig'}});
 	});

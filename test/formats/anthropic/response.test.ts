@@ -3,7 +3,6 @@ import {describe, test} from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import {anthropicAdapter} from '../../../source/formats/anthropic/index.js';
 import type {IRResponse} from '../../../source/base/ir.js';
-import {recallToolCallSignature} from '../../../source/formats/signature.js';
 import {loadJson, recordingContext, serveOnce} from './fixtures.js';
 
 function decode(name: string): IRResponse {
@@ -96,7 +95,8 @@ describe('encodeResponse', () => {
 	};
 
 	test('uses the client-facing model, wraps foreign signatures, converts usage back', () => {
-		const body = anthropicAdapter.encodeResponse(ir, {model: 'claude-alias'}, recordingContext());
+		const ctx = recordingContext();
+		const body = anthropicAdapter.encodeResponse(ir, {model: 'claude-alias'}, ctx);
 		assert.deepEqual(body, {
 			id: 'chatcmpl-abc',
 			type: 'message',
@@ -112,7 +112,7 @@ describe('encodeResponse', () => {
 			usage: {input_tokens: 200, cache_creation_input_tokens: 0, cache_read_input_tokens: 1000, output_tokens: 80, output_tokens_details: {thinking_tokens: 30}},
 		});
 		// tool_use has no signature slot: the signature waits under the call id for the next request.
-		assert.deepEqual(recallToolCallSignature('call_42'), {format: 'gemini', value: 'tool-sig'});
+		assert.deepEqual(ctx.signatures.recall('call_42'), {format: 'gemini', value: 'tool-sig'});
 	});
 
 	for (const [reason, wire] of [

@@ -3,7 +3,6 @@ import {describe, test} from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import {anthropicAdapter} from '../../../source/formats/anthropic/index.js';
 import type {IRStreamEvent} from '../../../source/base/ir.js';
-import {recallToolCallSignature} from '../../../source/formats/signature.js';
 import {parseSse} from '../../../source/formats/sse.js';
 import {collect, loadChunks, recordingContext, replay, serveOnce} from './fixtures.js';
 
@@ -264,7 +263,7 @@ describe('encodeStream', () => {
 		assert.deepEqual(data[2], {type: 'content_block_start', index: 0, content_block: {type: 'thinking', thinking: '', signature: ''}});
 		assert.deepEqual(data[4], {type: 'content_block_delta', index: 0, delta: {type: 'signature_delta', signature: 'gtui1.gemini.CiQB'}});
 		assert.deepEqual(data[6], {type: 'content_block_start', index: 1, content_block: {type: 'redacted_thinking', data: 'EmwKAhgB'}});
-		assert.deepEqual(recallToolCallSignature('call_sig'), {format: 'gemini', value: 'fc-sig'});
+		assert.deepEqual(ctx.signatures.recall('call_sig'), {format: 'gemini', value: 'fc-sig'});
 		assert.equal(ctx.warnings.length, 1);
 		assert.match(ctx.warnings[0], /signature on streamed text was dropped/);
 	});

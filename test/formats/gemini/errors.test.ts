@@ -14,10 +14,11 @@ describe('gemini decodeError', () => {
 		});
 	});
 
-	it('reads a bad API key as authentication even though Gemini answers 400', () => {
+	it('reads a bad API key as an authentication failure (401) even though Gemini answers 400', () => {
 		const error = geminiAdapter.decodeError(400, loadJson('error-api-key'));
 		assert.equal(error.kind, 'authentication');
-		assert.equal(error.status, 400);
+		// 401, as other providers answer a refused key: the proxy then says the channel's key is wrong (502), not the client's.
+		assert.equal(error.status, 401);
 		assert.equal(error.code, 'API_KEY_INVALID');
 		assert.equal(error.message, 'API key not valid. Please pass a valid API key.');
 	});

@@ -3,15 +3,13 @@ import {describe, it} from 'node:test';
 import {GatewayError} from '../../../source/base/errors.js';
 import {geminiAdapter} from '../../../source/formats/gemini/index.js';
 import type {IRMessage, IRRequest} from '../../../source/base/ir.js';
-import {rememberToolCallSignature} from '../../../source/formats/signature.js';
 import {testContext} from './fixtures.js';
 
 const base: IRRequest = {model: 'client-model', system: [], messages: [], tools: [], stream: false};
 const target = (model: string, stream = false) => ({model, stream, baseUrl: 'https://generativelanguage.googleapis.com', defaultMaxTokens: 4096});
 const png = {mediaType: 'image/png', data: 'iVBORw0KGgo='};
 
-async function encode(request: Partial<IRRequest>, model = 'gemini-2.5-flash', stream = false) {
-	const ctx = testContext({'https://example.com/cat.png': png});
+async function encode(request: Partial<IRRequest>, model = 'gemini-2.5-flash', stream = false, ctx = testContext({'https://example.com/cat.png': png})) {
 	const encoded = await geminiAdapter.encodeRequest({...base, ...request}, target(model, stream), ctx);
 	return {...encoded, warnings: ctx.warnings, fetched: ctx.fetched};
 }
@@ -114,7 +112,7 @@ describe('gemini encodeRequest', () => {
 		});
 		assert.deepEqual(body.tools, [{functionDeclarations: [
 			{name: 'ping', description: 'No arguments.'},
-			{name: 'search', parameters: {type: 'OBJECT', properties: {query: {minLength: 1, type: 'STRING'}, limit: {nullable: true, type: 'INTEGER'}}, required: ['query']}},
+			{name: 'search', parameters: {type: 'OBJECT', properties: {query: {minLength: 1, type: 'STRING'}, limit: {nullable: true, type: 'INTEGER', minimum: 0}}, required: ['query']}},
 		]}]);
 		assert.deepEqual(body.toolConfig, {functionCallingConfig: {mode: 'ANY', allowedFunctionNames: ['search']}});
 	});
@@ -154,12 +152,13 @@ describe('gemini encodeRequest', () => {
 	});
 
 	it('recalls the signature an OpenAI client could not carry', async () => {
-		rememberToolCallSignature('call_remembered', {format: 'gemini', value: 'CiRecalled'});
+		const ctx = testContext();
+		ctx.signatures.remember('call_remembered', {format: 'gemini', value: 'CiRecalled'});
 		const messages: IRMessage[] = [
 			{role: 'user', parts: [{type: 'text', text: 'Go'}]},
 			{role: 'assistant', parts: [{type: 'tool_call', id: 'call_remembered', name: 'f', arguments: '{"a":1}'}]},
 		];
-		const {body, warnings} = await encode({messages}, 'gemini-3-pro-preview');
+		const {body, warnings} = await encode({messages}, 'gemini-3-pro-preview', false, ctx);
 		assert.deepEqual((body.contents as Array<{parts: unknown[]}>)[1].parts, [
 			{functionCall: {id: 'call_remembered', name: 'f', args: {a: 1}}, thoughtSignature: 'CiRecalled'},
 		]);

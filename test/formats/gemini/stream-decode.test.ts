@@ -12,7 +12,7 @@ describe('gemini decodeStream', () => {
 	it('keeps one text block open across frames and signs it with the trailing signature part', async () => {
 		const events = await decode('text');
 		assert.deepEqual(withoutUsage(events), [
-			{type: 'start', id: 'M3iLaY-AI7zTxN8P3Piw4Qg', model: 'gemini-3-pro-preview'},
+			{type: 'start', id: 'M3iLaY-AI7zTxN8P3Piw4Qg', model: 'gemini-3-pro-preview', usage: {inputTokens: 9}},
 			{type: 'block-start', index: 0, block: {kind: 'text'}},
 			{type: 'text-delta', index: 0, text: 'There are **3** "r"s in strawberry.\n\n'},
 			{type: 'text-delta', index: 0, text: 'St**r**awbe**rr**y'},

@@ -148,7 +148,9 @@ describe('openai encodeResponse', () => {
 			finishReason: 'tool_calls',
 			usage: {inputTokens: 1, outputTokens: 1},
 		};
-		openaiAdapter.encodeResponse(gemini, {model: 'm'}, testContext());
+		// One gateway, one signature memory: the context of both requests shares it.
+		const ctx = testContext();
+		openaiAdapter.encodeResponse(gemini, {model: 'm'}, ctx);
 		const next = openaiAdapter.decodeRequest(
 			{
 				model: 'm',
@@ -159,7 +161,7 @@ describe('openai encodeResponse', () => {
 				],
 			},
 			{},
-			testContext(),
+			ctx,
 		);
 		assert.deepEqual(next.messages[1].parts[0], {type: 'tool_call', id: 'call_gem_1', name: 'f', arguments: '{}', signature: {format: 'gemini', value: 'CiQBjz1rX'}});
 	});

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 import type {IRStreamEvent} from '../../../source/base/ir.js';
 import {openaiAdapter} from '../../../source/formats/openai/index.js';
-import {recallToolCallSignature} from '../../../source/formats/signature.js';
 import {collect, events, framePayloads, testContext, type TestContext} from './helpers.js';
 
 const textEvents: IRStreamEvent[] = [
@@ -118,7 +117,7 @@ describe('openai encodeStream', () => {
 			),
 		) as Array<{choices: Array<{delta: Record<string, unknown>}>}>;
 		assert.deepEqual(payloads[1].choices[0].delta, {reasoning_content: 'Thinking'});
-		assert.deepEqual(recallToolCallSignature('call_sig'), {format: 'gemini', value: 'CiQB'});
+		assert.deepEqual(ctx.signatures.recall('call_sig'), {format: 'gemini', value: 'CiQB'});
 		assert.deepEqual(ctx.warnings, ['Dropped a anthropic reasoning signature: OpenAI chat completions has no field for it.']);
 	});
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 import {GatewayError} from '../../../source/base/errors.js';
 import {responsesAdapter} from '../../../source/formats/responses/index.js';
-import {rememberToolCallSignature, wrapSignature} from '../../../source/formats/signature.js';
+import {wrapSignature} from '../../../source/formats/signature.js';
 import {fixture, testContext, type TestContext} from './helpers.js';
 
 const decode = (body: unknown, ctx: TestContext = testContext()) => responsesAdapter.decodeRequest(body, {}, ctx);
@@ -92,7 +92,8 @@ describe('responses decodeRequest', () => {
 	});
 
 	it('keeps OpenAI\'s own encrypted reasoning as an openai signature, and recalls a Gemini tool-call signature by call id', () => {
-		rememberToolCallSignature('call_gem', {format: 'gemini', value: 'CiQBsig'});
+		const ctx = testContext();
+		ctx.signatures.remember('call_gem', {format: 'gemini', value: 'CiQBsig'});
 		const ir = decode({
 			model: 'm',
 			input: [
@@ -100,7 +101,7 @@ describe('responses decodeRequest', () => {
 				{type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAAAAB-native'},
 				{type: 'function_call', call_id: 'call_gem', name: 'f', arguments: '{}'},
 			],
-		});
+		}, ctx);
 		assert.deepEqual(ir.messages[1]!.parts, [
 			{type: 'reasoning', text: '', signature: {format: 'openai', value: 'gAAAAAB-native'}},
 			{type: 'tool_call', id: 'call_gem', name: 'f', arguments: '{}', signature: {format: 'gemini', value: 'CiQBsig'}},

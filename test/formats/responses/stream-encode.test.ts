@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 import type {IRStreamEvent} from '../../../source/base/ir.js';
 import {responsesAdapter} from '../../../source/formats/responses/index.js';
-import {recallToolCallSignature} from '../../../source/formats/signature.js';
 import {collect, events, parseFrames, testContext, type Frame, type TestContext} from './helpers.js';
 
 async function encode(items: readonly IRStreamEvent[], request: unknown = {}, ctx: TestContext = testContext()): Promise<Frame[]> {
@@ -76,6 +75,7 @@ describe('responses encodeStream', () => {
 	});
 
 	it('streams a function call: added with empty arguments, argument deltas, done, and remembers a Gemini signature', async () => {
+		const ctx = testContext();
 		const frames = await encode([
 			{type: 'start', id: 'r', model: 'm'},
 			{type: 'block-start', index: 0, block: {kind: 'tool_call', id: 'call_1', name: 'get_weather'}},
@@ -84,7 +84,7 @@ describe('responses encodeStream', () => {
 			{type: 'signature', index: 0, signature: {format: 'gemini', value: 'CiQB'}},
 			{type: 'block-end', index: 0},
 			{type: 'finish', reason: 'tool_calls', usage: {inputTokens: 1, outputTokens: 1}},
-		]);
+		], {}, ctx);
 		const added = frames[2]!.data.item as Record<string, unknown>;
 		assert.deepEqual({...added, id: 'fc'}, {id: 'fc', type: 'function_call', status: 'in_progress', arguments: '', call_id: 'call_1', name: 'get_weather'});
 		assert.deepEqual(frames.slice(3, 6).map(frame => [frame.event, frame.data.delta ?? frame.data.arguments]), [
@@ -94,7 +94,7 @@ describe('responses encodeStream', () => {
 		]);
 		assert.deepEqual((frames[6]!.data.item as Record<string, unknown>).status, 'completed');
 		assert.equal(frames[7]!.event, 'response.completed');
-		assert.deepEqual(recallToolCallSignature('call_1'), {format: 'gemini', value: 'CiQB'});
+		assert.deepEqual(ctx.signatures.recall('call_1'), {format: 'gemini', value: 'CiQB'});
 	});
 
 	it('answers a call to a custom tool as a custom_tool_call with its raw input', async () => {

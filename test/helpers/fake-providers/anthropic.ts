@@ -193,7 +193,9 @@ async function streamMessage(ctx: Ctx, reply: FakeReply, model: string): Promise
 			for (const piece of splitText(block.text, n)) events.push({type: 'content_block_delta', index, delta: {type: 'text_delta', text: piece}});
 		} else {
 			events.push({type: 'content_block_start', index, content_block: {type: 'tool_use', id: block.id, name: block.name, input: {}}});
-			for (const piece of splitText(JSON.stringify(block.input), Math.max(2, n))) {
+			// A call without arguments streams one empty `partial_json`, never "{}" (as Claude does for `get_time()`).
+			const json = Object.keys(block.input).length === 0 ? '' : JSON.stringify(block.input);
+			for (const piece of json === '' ? [''] : splitText(json, Math.max(2, n))) {
 				events.push({type: 'content_block_delta', index, delta: {type: 'input_json_delta', partial_json: piece}});
 			}
 		}

@@ -29,7 +29,8 @@ export type FakeReply = {
 	thinking?: {text: string; signature?: string};
 	toolCalls?: Array<{id?: string; name: string; args: Record<string, unknown>}>;
 	finishReason?: 'stop' | 'length' | 'tool_calls' | 'content_filter';
-	usage?: {input: number; output: number; cached?: number; reasoning?: number};
+	/** `output` includes `reasoning`; `reasoningOutside` makes the OpenAI fake report them as xAI does (completion_tokens without reasoning). */
+	usage?: {input: number; output: number; cached?: number; reasoning?: number; reasoningOutside?: boolean};
 	error?: {status: number; message?: string; retryAfter?: string};
 	midStreamError?: {afterChunks: number; message?: string};
 	chunkDelayMs?: number;

@@ -159,7 +159,8 @@ function usageObject(reply: FakeReply): Record<string, unknown> {
 	const u = replyUsage(reply);
 	return {
 		prompt_tokens: u.input,
-		completion_tokens: u.output,
+		// xAI counts reasoning outside completion_tokens (and inside total_tokens); OpenAI counts it inside.
+		completion_tokens: reply.usage?.reasoningOutside ? u.output - u.reasoning : u.output,
 		total_tokens: u.input + u.output,
 		prompt_tokens_details: {cached_tokens: u.cached, audio_tokens: 0},
 		completion_tokens_details: {reasoning_tokens: u.reasoning, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0},

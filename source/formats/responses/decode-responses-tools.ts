@@ -1,7 +1,8 @@
 import {invalidRequest} from '../../base/errors.js';
 import type {TranslationContext} from '../adapter.js';
 import type {IRTool, IRToolChoice, JsonObject} from '../../base/ir.js';
-import {arrayField, isJsonObject, isObject, objectField, optionalString, requireString, stringField, type WireObject} from './schema.js';
+import {isWireObject, isJsonObject, asString, asObject, asArray, type WireObject} from '../wire.js';
+import {requireString, optionalString} from './schema.js';
 
 /** The function that stands in for the `local_shell` tool on channels that only know functions. */
 export const localShellTool = 'local_shell';
@@ -33,12 +34,12 @@ const localShellParameters: JsonObject = {
  * @see https://platform.openai.com/docs/guides/function-calling#custom-tools
  */
 function customTool(tool: WireObject, path: string): IRTool {
-	const name = requireString(tool, 'name', `${path}.name`);
-	const format = objectField(tool, 'format');
-	const grammar = format && stringField(format, 'type') === 'grammar' ? stringField(format, 'definition') : undefined;
-	const syntax = (format && stringField(format, 'syntax')) ?? 'lark';
+	const name = requireString(tool.name, `${path}.name`);
+	const format = asObject(tool.format);
+	const grammar = format && asString(format.type) === 'grammar' ? asString(format.definition) : undefined;
+	const syntax = (format && asString(format.syntax)) ?? 'lark';
 	const description = [
-		optionalString(tool, 'description', `${path}.description`),
+		optionalString(tool.description, `${path}.description`),
 		'Call it with {"input": "<raw text>"}; the text is passed on exactly as written.',
 		grammar ? `The text must follow this ${syntax} grammar:\n${grammar}` : undefined,
 	].filter(Boolean).join('\n\n');
@@ -46,19 +47,19 @@ function customTool(tool: WireObject, path: string): IRTool {
 }
 
 function functionTool(tool: WireObject, path: string): IRTool {
-	const description = optionalString(tool, 'description', `${path}.description`);
+	const description = optionalString(tool.description, `${path}.description`);
 	const parameters = tool.parameters;
 	if (parameters !== undefined && parameters !== null && !isJsonObject(parameters)) {
 		throw invalidRequest(`\`${path}.parameters\` must be a JSON Schema object.`, `${path}.parameters`);
 	}
-	return {name: requireString(tool, 'name', `${path}.name`), ...(description ? {description} : {}), parameters: parameters ?? emptyParameters};
+	return {name: requireString(tool.name, `${path}.name`), ...(description ? {description} : {}), parameters: parameters ?? emptyParameters};
 }
 
 /** A `namespace` groups function and custom tools; flattened, each keeps the group's description. */
 function namespaceTools(tool: WireObject, path: string, ctx: TranslationContext): IRTool[] {
-	const namespace = requireString(tool, 'name', `${path}.name`);
-	const about = optionalString(tool, 'description', `${path}.description`);
-	return (arrayField(tool, 'tools') ?? []).flatMap((inner, index) =>
+	const namespace = requireString(tool.name, `${path}.name`);
+	const about = optionalString(tool.description, `${path}.description`);
+	return (asArray(tool.tools) ?? []).flatMap((inner, index) =>
 		decodeTool(inner, `${path}.tools[${index}]`, ctx).map(decoded => {
 			const description = [about, decoded.description].filter(Boolean).join('\n\n');
 			return {...decoded, name: namespacedName(namespace, decoded.name), ...(description ? {description} : {})};
@@ -67,8 +68,8 @@ function namespaceTools(tool: WireObject, path: string, ctx: TranslationContext)
 }
 
 function decodeTool(tool: unknown, path: string, ctx: TranslationContext): IRTool[] {
-	if (!isObject(tool)) throw invalidRequest(`\`${path}\` must be a tool object.`, path);
-	const type = stringField(tool, 'type');
+	if (!isWireObject(tool)) throw invalidRequest(`\`${path}\` must be a tool object.`, path);
+	const type = asString(tool.type);
 	switch (type) {
 		case 'function':
 			return [functionTool(tool, path)];
@@ -92,16 +93,20 @@ function decodeTool(tool: unknown, path: string, ctx: TranslationContext): IRToo
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-tools
  */
 export function decodeResponsesTools(tools: readonly unknown[] | undefined, ctx: TranslationContext): IRTool[] {
-	return (tools ?? []).flatMap((tool, index) => decodeTool(tool, `tools[${index}]`, ctx));
+	const decoded = (tools ?? []).flatMap((tool, index) => decodeTool(tool, `tools[${index}]`, ctx));
+	// Every provider rejects a function without a name ("tools.0.name: String should have at least 1 character").
+	const named = decoded.filter(tool => tool.name !== '' && !tool.name.endsWith('__'));
+	if (named.length < decoded.length) ctx.warn(`Dropped ${decoded.length - named.length} tool(s) without a name: no provider accepts them.`);
+	return named;
 }
 
 export type DecodedToolChoice = {readonly choice?: IRToolChoice; readonly onlyTools?: readonly string[]};
 
 function namedTool(value: WireObject): string | undefined {
-	const type = stringField(value, 'type');
+	const type = asString(value.type);
 	if (type === 'local_shell') return localShellTool;
-	const name = stringField(value, 'name');
-	return (type === 'function' || type === 'custom') && name ? namespacedName(stringField(value, 'namespace'), name) : undefined;
+	const name = asString(value.name);
+	return (type === 'function' || type === 'custom') && name ? namespacedName(asString(value.namespace), name) : undefined;
 }
 
 /**
@@ -112,25 +117,18 @@ function namedTool(value: WireObject): string | undefined {
 export function decodeResponsesToolChoice(value: unknown, ctx: TranslationContext): DecodedToolChoice {
 	if (value === undefined || value === null) return {};
 	if (value === 'auto' || value === 'none' || value === 'required') return {choice: {type: value}};
-	if (!isObject(value)) throw invalidRequest('`tool_choice` must be "auto", "none", "required" or a tool choice object.', 'tool_choice');
+	if (!isWireObject(value)) throw invalidRequest('`tool_choice` must be "auto", "none", "required" or a tool choice object.', 'tool_choice');
 	const named = namedTool(value);
 	if (named) return {choice: {type: 'tool', name: named}};
-	const type = stringField(value, 'type');
+	const type = asString(value.type);
 	if (type === 'allowed_tools' && (value.mode === 'auto' || value.mode === 'required')) {
-		const names = (arrayField(value, 'tools') ?? []).flatMap(tool => (isObject(tool) && namedTool(tool)) || []);
+		const names = (asArray(value.tools) ?? []).flatMap(tool => (isWireObject(tool) && namedTool(tool)) || []);
 		return {choice: {type: value.mode}, onlyTools: names};
 	}
 	ctx.warn(`tool_choice "${String(type)}" names a tool this channel does not have; sent as "auto".`);
 	return {choice: {type: 'auto'}};
 }
 
-/** Narrow the tools to the names `allowed_tools` permits, warning about the ones left out. */
-export function narrowTools(tools: IRTool[], onlyTools: readonly string[] | undefined, ctx: TranslationContext): IRTool[] {
-	if (!onlyTools) return tools;
-	const kept = tools.filter(tool => onlyTools.includes(tool.name));
-	if (kept.length < tools.length) ctx.warn(`tool_choice.allowed_tools: sent only ${kept.length} of ${tools.length} tools to the model.`);
-	return kept;
-}
 
 /** How the client declared a tool: a call to it comes back as the item that tool produces, under its own name and namespace. */
 export type DeclaredTool = {readonly kind: 'function' | 'custom' | 'local_shell'; readonly name: string; readonly namespace?: string};
@@ -139,17 +137,17 @@ export type DeclaredTool = {readonly kind: 'function' | 'custom' | 'local_shell'
 export type ToolKinds = ReadonlyMap<string, DeclaredTool>;
 
 function declare(kinds: Map<string, DeclaredTool>, tool: unknown, namespace: string | undefined): void {
-	if (!isObject(tool)) return;
-	const name = stringField(tool, 'name');
+	if (!isWireObject(tool)) return;
+	const name = asString(tool.name);
 	if (tool.type === 'local_shell') kinds.set(localShellTool, {kind: 'local_shell', name: localShellTool});
 	if ((tool.type === 'custom' || (tool.type === 'function' && namespace)) && name) {
 		kinds.set(namespacedName(namespace, name), {kind: tool.type === 'custom' ? 'custom' : 'function', name, ...(namespace ? {namespace} : {})});
 	}
-	if (tool.type === 'namespace' && name && !namespace) for (const inner of arrayField(tool, 'tools') ?? []) declare(kinds, inner, name);
+	if (tool.type === 'namespace' && name && !namespace) for (const inner of asArray(tool.tools) ?? []) declare(kinds, inner, name);
 }
 
 export function toolKinds(request: unknown): ToolKinds {
 	const kinds = new Map<string, DeclaredTool>();
-	for (const tool of isObject(request) ? arrayField(request, 'tools') ?? [] : []) declare(kinds, tool, undefined);
+	for (const tool of isWireObject(request) ? asArray(request.tools) ?? [] : []) declare(kinds, tool, undefined);
 	return kinds;
 }

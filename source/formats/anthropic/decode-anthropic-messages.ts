@@ -5,23 +5,23 @@
 import type {TranslationContext} from '../adapter.js';
 import type {IRMessage, IRSystemBlock} from '../../base/ir.js';
 import {invalidRequest} from '../../base/errors.js';
-import {decodeAnthropicContent} from './convert-from-anthropic-content.js';
+import {decodeAnthropicContent} from './decode-anthropic-content.js';
 import {decodeAnthropicCacheControl} from './map-anthropic-cache-control.js';
-import {expectArray, expectRecord, expectString} from './wire-fields.js';
+import {requireArray, requireObject, requireString} from './schema.js';
 
 /** Top-level `system`: a string, or text blocks that may carry `cache_control`. */
 export function decodeAnthropicSystem(system: unknown, path: string, ctx: TranslationContext): IRSystemBlock[] {
 	if (system === undefined || system === null) return [];
 	if (typeof system === 'string') return system === '' ? [] : [{text: system}];
 	const blocks: IRSystemBlock[] = [];
-	for (const [index, item] of expectArray(system, path).entries()) {
-		const block = expectRecord(item, `${path}.${index}`);
+	for (const [index, item] of requireArray(system, path).entries()) {
+		const block = requireObject(item, `${path}.${index}`);
 		if (block.type !== 'text') {
 			ctx.warn(`${path}.${index}: a "${String(block.type)}" block in the system prompt cannot be translated and was dropped.`);
 			continue;
 		}
 		const cache = decodeAnthropicCacheControl(block.cache_control);
-		blocks.push({text: expectString(block.text, `${path}.${index}.text`), ...(cache ? {cache} : {})});
+		blocks.push({text: requireString(block.text, `${path}.${index}.text`), ...(cache ? {cache} : {})});
 	}
 	return blocks;
 }
@@ -31,13 +31,13 @@ export function decodeAnthropicSystem(system: unknown, path: string, ctx: Transl
  * user/assistant, so they are folded into the system prompt in order.
  */
 export function decodeAnthropicMessages(value: unknown, ctx: TranslationContext): {system: IRSystemBlock[]; messages: IRMessage[]} {
-	const list = expectArray(value, 'messages');
+	const list = requireArray(value, 'messages');
 	if (list.length === 0) throw invalidRequest('messages: at least one message is required.', 'messages');
 	const system: IRSystemBlock[] = [];
 	const messages: IRMessage[] = [];
 	for (const [index, item] of list.entries()) {
 		const path = `messages.${index}`;
-		const message = expectRecord(item, path);
+		const message = requireObject(item, path);
 		const role = message.role;
 		if (role === 'system') {
 			system.push(...decodeAnthropicSystem(message.content, `${path}.content`, ctx));

@@ -11,7 +11,7 @@
  * @see https://ai.google.dev/gemini-api/docs/function-calling#function_declarations
  */
 import type {JsonObject, JsonValue} from '../../base/ir.js';
-import {compact, isRecord} from './schema.js';
+import {asJsonObject, compact, isWireObject} from '../wire.js';
 
 const copied = [
 	'title', 'description', 'default', 'example', 'pattern', 'minimum', 'maximum',
@@ -23,7 +23,7 @@ const formatsByType: Record<string, readonly string[]> = {STRING: ['enum', 'date
 
 type Context = {readonly definitions: JsonObject; readonly resolving: readonly string[]};
 
-export function cleanGeminiSchema(schema: JsonObject): JsonObject {
+export function encodeGeminiSchema(schema: JsonObject): JsonObject {
 	const definitions = {...asObject(schema.definitions), ...asObject(schema.$defs)};
 	return cleanRoot(schema, {definitions, resolving: []});
 }
@@ -34,7 +34,7 @@ export function hasNoProperties(schema: JsonObject): boolean {
 }
 
 function asObject(value: JsonValue | undefined): JsonObject {
-	return isRecord(value) ? (value as JsonObject) : {};
+	return asJsonObject(value) ?? {};
 }
 
 /**
@@ -48,18 +48,19 @@ function asObject(value: JsonValue | undefined): JsonObject {
  */
 function cleanNode(value: JsonValue, context: Context): JsonObject {
 	const out = cleanRoot(value, context);
-	if (out.type === 'OBJECT' && !isRecord(out.properties)) delete out.type;
+	if (out.type === 'OBJECT' && !isWireObject(out.properties)) delete out.type;
 	return out;
 }
 
 function cleanRoot(value: JsonValue, context: Context): JsonObject {
-	if (!isRecord(value)) return {};
+	if (!isWireObject(value)) return {};
 	const node = value as JsonObject;
 	if (typeof node.$ref === 'string') return cleanReference(node, node.$ref, context);
 	const merged = mergeAllOf(node);
 	const out: JsonObject = {};
 	for (const key of copied) if (merged[key] !== undefined) out[key] = merged[key];
 	applyType(merged, out, context);
+	applyExclusiveBounds(merged, out);
 	applyEnum(merged, out);
 	applyFormat(merged, out);
 	applyChildren(merged, out, context);
@@ -80,7 +81,7 @@ function mergeAllOf(node: JsonObject): JsonObject {
 	if (!Array.isArray(node.allOf)) return node;
 	let merged: JsonObject = {...node, allOf: null};
 	for (const member of node.allOf) {
-		if (!isRecord(member)) continue;
+		if (!isWireObject(member)) continue;
 		const part = member as JsonObject;
 		merged = {
 			...part,
@@ -101,11 +102,27 @@ function applyType(node: JsonObject, out: JsonObject, context: Context): void {
 	else if (types.length > 1) out.anyOf = types.map(type => ({type: type.toUpperCase()}));
 	const union = Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : undefined;
 	if (!union) return;
-	const members = union.filter(member => !(isRecord(member) && member.type === 'null'));
+	const members = union.filter(member => !(isWireObject(member) && member.type === 'null'));
 	if (members.length < union.length) out.nullable = true;
-	const cleaned = members.map(member => cleanNode(member, context));
+	const cleaned = members.map(member => cleanNode(member, context)).flatMap(flattenUnion);
 	if (cleaned.length === 1) Object.assign(out, {...cleaned[0], ...compact({description: out.description, nullable: out.nullable})});
 	else if (cleaned.length > 1) out.anyOf = cleaned;
+}
+
+/** A member that is only a union (`anyOf` inside `anyOf`) gives its members to the parent: one level of anyOf is what Gemini takes. */
+function flattenUnion(member: JsonObject): JsonObject[] {
+	const keys = Object.keys(member).filter(key => key !== 'nullable');
+	if (keys.length !== 1 || !Array.isArray(member.anyOf)) return [member];
+	return member.anyOf.flatMap(inner => (isWireObject(inner) ? flattenUnion(asObject(inner)) : []));
+}
+
+/**
+ * Draft 2019+ numeric `exclusiveMinimum`/`exclusiveMaximum` have no Schema field: they become the
+ * inclusive bound (one value looser), which is the nearest Gemini accepts; a boolean (draft 4) is dropped.
+ */
+function applyExclusiveBounds(node: JsonObject, out: JsonObject): void {
+	if (typeof node.exclusiveMinimum === 'number' && out.minimum === undefined) out.minimum = node.exclusiveMinimum;
+	if (typeof node.exclusiveMaximum === 'number' && out.maximum === undefined) out.maximum = node.exclusiveMaximum;
 }
 
 /** Gemini's `enum` holds strings only; `const` becomes an enum of one. Other literals survive as a hint in the description. */
@@ -128,11 +145,11 @@ function applyFormat(node: JsonObject, out: JsonObject): void {
 
 /** `properties`/`required` only on objects, `items` only on arrays; `required` may name only declared properties. */
 function applyChildren(node: JsonObject, out: JsonObject, context: Context): void {
-	const isObject = out.type === 'OBJECT' || (out.type === undefined && isRecord(node.properties));
-	if (isObject && isRecord(node.properties)) {
+	const isObject = out.type === 'OBJECT' || (out.type === undefined && isWireObject(node.properties));
+	if (isObject && isWireObject(node.properties)) {
 		out.type ??= 'OBJECT';
 		const properties: JsonObject = {};
-		for (const [name, child] of Object.entries(node.properties as JsonObject)) properties[name] = cleanNode(child, context);
+		for (const [name, child] of Object.entries(node.properties)) properties[name] = cleanNode(child, context);
 		if (Object.keys(properties).length > 0) out.properties = properties;
 		const required = (Array.isArray(node.required) ? node.required : []).filter(
 			(name): name is string => typeof name === 'string' && name in properties,

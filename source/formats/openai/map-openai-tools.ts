@@ -1,25 +1,25 @@
 import {invalidRequest} from '../../base/errors.js';
-import type {TranslationContext} from '../adapter.js';
 import {assertNever, type IRTool, type IRToolChoice, type JsonObject} from '../../base/ir.js';
-import {isJsonObject, isObject, objectField, optionalString, requireString, stringField, type WireObject} from './schema.js';
+import {isWireObject, isJsonObject, asString, asObject, type WireObject} from '../wire.js';
+import {requireString, optionalString} from './schema.js';
 
 const emptyParameters: JsonObject = {type: 'object', properties: {}};
 
 function decodeTool(tool: unknown, path: string): IRTool {
-	if (!isObject(tool)) throw invalidRequest(`\`${path}\` must be a tool object.`, path);
-	const type = stringField(tool, 'type');
+	if (!isWireObject(tool)) throw invalidRequest(`\`${path}\` must be a tool object.`, path);
+	const type = asString(tool.type);
 	if (type !== 'function') {
 		throw invalidRequest(`\`${path}.type\` "${String(type)}" cannot be translated for this model; only "function" tools are supported.`, `${path}.type`);
 	}
 	const fn = tool.function;
-	if (!isObject(fn)) throw invalidRequest(`\`${path}.function\` must be an object with a \`name\`.`, `${path}.function`);
-	const description = optionalString(fn, 'description', `${path}.function.description`);
+	if (!isWireObject(fn)) throw invalidRequest(`\`${path}.function\` must be an object with a \`name\`.`, `${path}.function`);
+	const description = optionalString(fn.description, `${path}.function.description`);
 	const parameters = fn.parameters;
 	if (parameters !== undefined && parameters !== null && !isJsonObject(parameters)) {
 		throw invalidRequest(`\`${path}.function.parameters\` must be a JSON Schema object.`, `${path}.function.parameters`);
 	}
 	return {
-		name: requireString(fn, 'name', `${path}.function.name`),
+		name: requireString(fn.name, `${path}.function.name`),
 		...(description ? {description} : {}),
 		parameters: parameters ?? emptyParameters,
 	};
@@ -34,12 +34,12 @@ export function decodeOpenaiTools(tools: readonly unknown[] | undefined): IRTool
 }
 
 function allowedToolNames(choice: WireObject): string[] {
-	const allowed = objectField(choice, 'allowed_tools');
+	const allowed = asObject(choice.allowed_tools);
 	const tools = allowed?.tools;
 	if (!Array.isArray(tools)) return [];
 	return tools.flatMap(tool => {
-		const fn = isObject(tool) ? objectField(tool, 'function') : undefined;
-		const name = fn && stringField(fn, 'name');
+		const fn = isWireObject(tool) ? asObject(tool.function) : undefined;
+		const name = fn && asString(fn.name);
 		return name ? [name] : [];
 	});
 }
@@ -54,11 +54,11 @@ export type DecodedToolChoice = {readonly choice?: IRToolChoice; readonly onlyTo
 export function decodeOpenaiToolChoice(value: unknown): DecodedToolChoice {
 	if (value === undefined || value === null) return {};
 	if (value === 'auto' || value === 'none' || value === 'required') return {choice: {type: value}};
-	if (isObject(value)) {
-		const type = stringField(value, 'type');
-		const fn = objectField(value, 'function');
-		if (type === 'function' && fn) return {choice: {type: 'tool', name: requireString(fn, 'name', 'tool_choice.function.name')}};
-		const mode = objectField(value, 'allowed_tools')?.mode;
+	if (isWireObject(value)) {
+		const type = asString(value.type);
+		const fn = asObject(value.function);
+		if (type === 'function' && fn) return {choice: {type: 'tool', name: requireString(fn.name, 'tool_choice.function.name')}};
+		const mode = asObject(value.allowed_tools)?.mode;
 		if (type === 'allowed_tools' && (mode === 'auto' || mode === 'required')) {
 			return {choice: {type: mode}, onlyTools: allowedToolNames(value)};
 		}
@@ -95,10 +95,3 @@ export function encodeOpenaiToolChoice(choice: IRToolChoice): string | JsonObjec
 	}
 }
 
-/** Narrow the tools to the names `allowed_tools` permits, warning about the ones left out. */
-export function narrowTools(tools: IRTool[], onlyTools: readonly string[] | undefined, ctx: TranslationContext): IRTool[] {
-	if (!onlyTools) return tools;
-	const kept = tools.filter(tool => onlyTools.includes(tool.name));
-	if (kept.length < tools.length) ctx.warn(`tool_choice.allowed_tools: sent only ${kept.length} of ${tools.length} tools to the model.`);
-	return kept;
-}

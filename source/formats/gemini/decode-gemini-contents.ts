@@ -11,13 +11,14 @@ import type {TranslationContext} from '../adapter.js';
 import type {IRImagePart, IRMessage, IRPart, IRTextPart, JsonObject} from '../../base/ir.js';
 import {unwrapSignature} from '../signature.js';
 import {invalidRequest} from '../../base/errors.js';
-import {generateToolCallId} from './ids.js';
-import {isRecord, pickArray, pickString, readPart, type GeminiFunctionResponse, type GeminiPartIn} from './schema.js';
+import {historyToolCallId} from './ids.js';
+import {isWireObject} from '../wire.js';
+import {pickArray, pickString, readPart, type GeminiFunctionResponse, type GeminiPartIn} from './schema.js';
 
 /** Ids of calls not answered yet, per function name, oldest first. */
 type PendingCalls = Map<string, string[]>;
 
-export function convertFromGeminiContents(contents: readonly unknown[], ctx: TranslationContext): IRMessage[] {
+export function decodeGeminiContents(contents: readonly unknown[], ctx: TranslationContext): IRMessage[] {
 	const pending: PendingCalls = new Map();
 	const messages: IRMessage[] = [];
 	contents.forEach((content, index) => {
@@ -28,7 +29,7 @@ export function convertFromGeminiContents(contents: readonly unknown[], ctx: Tra
 }
 
 function convertContent(content: unknown, where: string, pending: PendingCalls, ctx: TranslationContext): IRMessage {
-	if (!isRecord(content)) throw invalidRequest(`${where} must be a Content object: {"role": "user" | "model", "parts": [...]}.`, where);
+	if (!isWireObject(content)) throw invalidRequest(`${where} must be a Content object: {"role": "user" | "model", "parts": [...]}.`, where);
 	const rawRole = pickString(content, 'role') ?? 'user';
 	// "function" is the role older SDKs gave to turns of functionResponse parts.
 	if (rawRole !== 'user' && rawRole !== 'model' && rawRole !== 'function') {
@@ -52,7 +53,7 @@ function convertPart(part: GeminiPartIn, where: string, role: IRMessage['role'],
 		if (role !== 'assistant') throw invalidRequest(`${where}: functionCall parts belong in "model" turns.`, where);
 		const {name, args} = part.functionCall;
 		if (!name) throw invalidRequest(`${where}.functionCall.name is required.`, `${where}.functionCall.name`);
-		const id = part.functionCall.id ?? generateToolCallId();
+		const id = part.functionCall.id ?? historyToolCallId(`${where}:${name}:${JSON.stringify(args)}`);
 		pending.set(name, [...(pending.get(name) ?? []), id]);
 		return [{type: 'tool_call', id, name, arguments: JSON.stringify(args), ...signed}];
 	}
@@ -67,14 +68,14 @@ function convertPart(part: GeminiPartIn, where: string, role: IRMessage['role'],
 	return image ? [image] : [];
 }
 
-function takePendingId(pending: PendingCalls, name: string, id: string | undefined): string {
+function takePendingId(pending: PendingCalls, name: string, id: string | undefined, where: string): string {
 	const ids = pending.get(name) ?? [];
 	const at = id === undefined ? 0 : ids.indexOf(id);
 	if (at >= 0 && ids.length > 0) {
 		const [taken] = ids.splice(at, 1);
 		return id ?? taken;
 	}
-	return id ?? generateToolCallId();
+	return id ?? historyToolCallId(`${where}:${name}`);
 }
 
 function convertFunctionResponse(response: GeminiFunctionResponse, where: string, pending: PendingCalls, ctx: TranslationContext): IRPart {
@@ -85,7 +86,7 @@ function convertFunctionResponse(response: GeminiFunctionResponse, where: string
 		.map((media, index) => convertMedia({thought: false, ...media}, `${where}.functionResponse.parts[${index}]`, ctx))
 		.filter((image): image is IRImagePart => image !== undefined);
 	const content: Array<IRTextPart | IRImagePart> = text === '' && images.length > 0 ? images : [{type: 'text', text}, ...images];
-	return {type: 'tool_result', toolCallId: takePendingId(pending, name, response.id), name, content, ...(isError ? {isError} : {})};
+	return {type: 'tool_result', toolCallId: takePendingId(pending, name, response.id, where), name, content, ...(isError ? {isError} : {})};
 }
 
 /**

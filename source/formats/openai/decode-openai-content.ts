@@ -1,6 +1,7 @@
 import {invalidRequest} from '../../base/errors.js';
-import type {IRImagePart, IRImageSource, IRTextPart, JsonObject} from '../../base/ir.js';
-import {isObject, objectField, requireString, stringField} from './schema.js';
+import type {IRCacheControl, IRImagePart, IRImageSource, IRTextPart} from '../../base/ir.js';
+import {isWireObject, asString, asObject, type WireObject} from '../wire.js';
+import {requireString} from './schema.js';
 
 const dataUrl = /^data:([^;,]+)(?:;[^,]*)?;base64,(.*)$/s;
 
@@ -16,27 +17,33 @@ export function decodeImageUrl(url: string, path: string): IRImageSource {
 	throw invalidRequest(`\`${path}\` must be an http(s) URL or a base64 data URL (data:image/png;base64,…).`, path);
 }
 
-/** IR image → an OpenAI `image_url` content part. */
-export function toOpenaiImagePart(source: IRImageSource): JsonObject {
-	const url = source.kind === 'base64' ? `data:${source.mediaType};base64,${source.data}` : source.url;
-	return {type: 'image_url', image_url: {url}};
+/**
+ * `cache_control` on a content part: not OpenAI's own field, but what clients of OpenRouter and
+ * LiteLLM send to mark Anthropic prompt-cache breakpoints. Kept, so an Anthropic channel gets it.
+ * @see https://openrouter.ai/docs/features/prompt-caching#anthropic-claude
+ */
+function decodeCacheControl(part: WireObject): {cache?: IRCacheControl} {
+	const value = asObject(part.cache_control);
+	if (value?.type !== 'ephemeral') return {};
+	const ttl = asString(value.ttl);
+	return {cache: ttl === undefined ? {type: 'ephemeral'} : {type: 'ephemeral', ttl}};
 }
 
 function decodeContentPart(part: unknown, path: string, allowImages: boolean): IRTextPart | IRImagePart | undefined {
-	if (!isObject(part)) throw invalidRequest(`\`${path}\` must be a content part object.`, path);
-	const type = stringField(part, 'type');
+	if (!isWireObject(part)) throw invalidRequest(`\`${path}\` must be a content part object.`, path);
+	const type = asString(part.type);
 	if (type === 'text') {
-		const text = requireString(part, 'text', `${path}.text`);
-		return text === '' ? undefined : {type: 'text', text};
+		const text = requireString(part.text, `${path}.text`);
+		return text === '' ? undefined : {type: 'text', text, ...decodeCacheControl(part)};
 	}
 	if (type === 'refusal') {
-		const text = requireString(part, 'refusal', `${path}.refusal`);
+		const text = requireString(part.refusal, `${path}.refusal`);
 		return text === '' ? undefined : {type: 'text', text};
 	}
 	if (type === 'image_url' && allowImages) {
-		const image = objectField(part, 'image_url');
+		const image = asObject(part.image_url);
 		if (!image) throw invalidRequest(`\`${path}.image_url\` must be an object with a \`url\`.`, `${path}.image_url`);
-		return {type: 'image', source: decodeImageUrl(requireString(image, 'url', `${path}.image_url.url`), `${path}.image_url.url`)};
+		return {type: 'image', source: decodeImageUrl(requireString(image.url, `${path}.image_url.url`), `${path}.image_url.url`)};
 	}
 	const allowed = allowImages ? '"text" and "image_url"' : '"text"';
 	throw invalidRequest(

@@ -1,5 +1,5 @@
 import type {JsonObject, JsonValue} from '../../base/ir.js';
-import {arrayField, isJsonObject, isObject, numberField, objectField, stringField, type WireObject} from './schema.js';
+import {isWireObject, isJsonObject, asString, asNumber, asObject, asArray, type WireObject} from '../wire.js';
 import type {ResponseStatus} from './schema.js';
 
 /** What every Response object of one answer shares: its id, time, model and the request's settings, echoed. */
@@ -24,22 +24,22 @@ const orNull = (value: string | number | undefined): JsonValue => value ?? null;
 
 /** The request's settings, as the API repeats them in its answer (with the API's defaults where the client sent none). */
 export function echoRequest(request: unknown): Echo {
-	const body: WireObject = isObject(request) ? request : {};
-	const reasoning = objectField(body, 'reasoning');
-	const text = objectField(body, 'text');
+	const body: WireObject = isWireObject(request) ? request : {};
+	const reasoning = asObject(body.reasoning);
+	const text = asObject(body.text);
 	const toolChoice = body.tool_choice;
 	return {
-		instructions: orNull(stringField(body, 'instructions')),
-		maxOutputTokens: orNull(numberField(body, 'max_output_tokens')),
+		instructions: orNull(asString(body.instructions)),
+		maxOutputTokens: orNull(asNumber(body.max_output_tokens)),
 		parallelToolCalls: body.parallel_tool_calls !== false,
-		promptCacheKey: orNull(stringField(body, 'prompt_cache_key')),
-		reasoning: {effort: orNull(reasoning && stringField(reasoning, 'effort')), summary: orNull(reasoning && stringField(reasoning, 'summary'))},
-		temperature: numberField(body, 'temperature') ?? 1,
-		topP: numberField(body, 'top_p') ?? 1,
-		text: {format: text && isJsonObject(text.format) ? text.format : {type: 'text'}, verbosity: (text && stringField(text, 'verbosity')) ?? 'medium'},
+		promptCacheKey: orNull(asString(body.prompt_cache_key)),
+		reasoning: {effort: orNull(reasoning && asString(reasoning.effort)), summary: orNull(reasoning && asString(reasoning.summary))},
+		temperature: asNumber(body.temperature) ?? 1,
+		topP: asNumber(body.top_p) ?? 1,
+		text: {format: text && isJsonObject(text.format) ? text.format : {type: 'text'}, verbosity: (text && asString(text.verbosity)) ?? 'medium'},
 		toolChoice: typeof toolChoice === 'string' || isJsonObject(toolChoice) ? toolChoice : 'auto',
-		tools: (arrayField(body, 'tools') ?? []).filter(isJsonObject),
-		user: orNull(stringField(body, 'user')),
+		tools: (asArray(body.tools) ?? []).filter(isJsonObject),
+		user: orNull(asString(body.user)),
 		metadata: isJsonObject(body.metadata) ? body.metadata : {},
 	};
 }
@@ -57,7 +57,7 @@ export type ResponseState = {
  * keeps nothing. `output_text` is not on the wire: the SDKs compute it.
  * @see https://platform.openai.com/docs/api-reference/responses/object
  */
-export function responseObject(base: ResponseBase, state: ResponseState): JsonObject {
+export function encodeResponseObject(base: ResponseBase, state: ResponseState): JsonObject {
 	const {echo} = base;
 	return {
 		id: base.id,

@@ -1,7 +1,12 @@
 import type {TranslationContext} from '../adapter.js';
-import {assertNever, type IRMessage, type IRSignature, type IRToolResultPart, type JsonObject, type JsonValue} from '../../base/ir.js';
-import {toOpenaiImagePart} from './convert-openai-content.js';
-import {compact} from './schema.js';
+import {assertNever, type IRImageSource, type IRMessage, type IRSignature, type IRToolResultPart, type JsonObject, type JsonValue} from '../../base/ir.js';
+import {compact} from '../wire.js';
+
+/** IR image → an OpenAI `image_url` content part. @see https://platform.openai.com/docs/guides/images-vision */
+export function encodeOpenaiImagePart(source: IRImageSource): JsonObject {
+	const url = source.kind === 'base64' ? `data:${source.mediaType};base64,${source.data}` : source.url;
+	return {type: 'image_url', image_url: {url}};
+}
 
 export type MessageOptions = {
 	/** Send prior reasoning back as `reasoning_content` (DeepSeek requires it after tool calls; api.openai.com rejects it). */
@@ -29,7 +34,7 @@ function toolResultText(result: IRToolResultPart): string {
 function encodeToolResults(results: readonly IRToolResultPart[], options: MessageOptions): JsonObject[] {
 	const out: JsonObject[] = results.map(result => ({role: 'tool', tool_call_id: options.toolCallId(result.toolCallId), content: toolResultText(result)}));
 	for (const result of results) {
-		const images = result.content.flatMap(part => (part.type === 'image' ? [toOpenaiImagePart(part.source)] : []));
+		const images = result.content.flatMap(part => (part.type === 'image' ? [encodeOpenaiImagePart(part.source)] : []));
 		if (images.length === 0) continue;
 		out.push({role: 'user', content: [{type: 'text', text: `Images returned by tool call ${result.toolCallId}:`}, ...images]});
 	}
@@ -49,7 +54,7 @@ function encodeUser(message: IRMessage, options: MessageOptions, ctx: Translatio
 				content.push({type: 'text', text: part.text});
 				break;
 			case 'image':
-				content.push(toOpenaiImagePart(part.source));
+				content.push(encodeOpenaiImagePart(part.source));
 				break;
 			case 'tool_call':
 			case 'reasoning':
@@ -111,7 +116,7 @@ function encodeAssistant(message: IRMessage, options: MessageOptions, ctx: Trans
  * blocks are joined because some chat templates reject more than one system message.
  * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
  */
-export function convertToOpenaiMessages(
+export function encodeOpenaiMessages(
 	system: ReadonlyArray<{readonly text: string}>,
 	messages: readonly IRMessage[],
 	options: MessageOptions,

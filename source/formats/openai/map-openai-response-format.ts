@@ -1,6 +1,7 @@
 import {invalidRequest} from '../../base/errors.js';
 import {assertNever, type IRResponseFormat, type JsonObject} from '../../base/ir.js';
-import {compact, isJsonObject, isObject, optionalBoolean, stringField} from './schema.js';
+import {isWireObject, isJsonObject, asString, compact} from '../wire.js';
+import {optionalBoolean} from './schema.js';
 
 /**
  * OpenAI `response_format` → IR: text, JSON mode, or Structured Outputs with a schema.
@@ -8,16 +9,16 @@ import {compact, isJsonObject, isObject, optionalBoolean, stringField} from './s
  */
 export function decodeOpenaiResponseFormat(value: unknown): IRResponseFormat | undefined {
 	if (value === undefined || value === null) return undefined;
-	const type = isObject(value) ? stringField(value, 'type') : undefined;
-	if (isObject(value) && type === 'text') return {type: 'text'};
-	if (isObject(value) && type === 'json_object') return {type: 'json_object'};
-	if (isObject(value) && type === 'json_schema') {
+	const type = isWireObject(value) ? asString(value.type) : undefined;
+	if (isWireObject(value) && type === 'text') return {type: 'text'};
+	if (isWireObject(value) && type === 'json_object') return {type: 'json_object'};
+	if (isWireObject(value) && type === 'json_schema') {
 		const spec = value.json_schema;
-		if (!isObject(spec) || !isJsonObject(spec.schema)) {
+		if (!isWireObject(spec) || !isJsonObject(spec.schema)) {
 			throw invalidRequest('`response_format.json_schema.schema` must be a JSON Schema object.', 'response_format.json_schema.schema');
 		}
-		const name = stringField(spec, 'name');
-		const strict = optionalBoolean(spec, 'strict', 'response_format.json_schema.strict');
+		const name = asString(spec.name);
+		const strict = optionalBoolean(spec.strict, 'response_format.json_schema.strict');
 		return {type: 'json_schema', schema: spec.schema, ...(name ? {name} : {}), ...(strict === undefined ? {} : {strict})};
 	}
 	throw invalidRequest('`response_format.type` must be "text", "json_object" or "json_schema".', 'response_format.type');

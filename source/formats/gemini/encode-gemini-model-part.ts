@@ -10,9 +10,9 @@
  */
 import type {TranslationContext} from '../adapter.js';
 import {assertNever, type IRPart, type IRSignature, type JsonObject} from '../../base/ir.js';
-import {recallToolCallSignature} from '../signature.js';
 import {encodeGeminiImage} from './encode-gemini-image.js';
-import {compact, isRecord} from './schema.js';
+import {decodeToolInput} from '../decode-tool-input.js';
+import {compact, isWireObject} from '../wire.js';
 
 export const skipSignatureValidator = 'skip_thought_signature_validator';
 
@@ -23,18 +23,7 @@ function geminiSignature(signature: IRSignature | undefined, what: string, ctx: 
 	return undefined;
 }
 
-function parseArguments(json: string, id: string, ctx: TranslationContext): JsonObject {
-	try {
-		const value: unknown = JSON.parse(json === '' ? '{}' : json);
-		if (isRecord(value)) return value as JsonObject;
-	} catch {
-		// Reported below.
-	}
-	ctx.warn(`Tool call ${id} has arguments that are not a JSON object; sent {} to Gemini instead.`);
-	return {};
-}
-
-export async function convertToGeminiModelPart(part: IRPart, ctx: TranslationContext): Promise<JsonObject[]> {
+export async function encodeGeminiModelPart(part: IRPart, ctx: TranslationContext): Promise<JsonObject[]> {
 	switch (part.type) {
 		case 'text': {
 			const thoughtSignature = geminiSignature(part.signature, 'text part', ctx);
@@ -49,9 +38,9 @@ export async function convertToGeminiModelPart(part: IRPart, ctx: TranslationCon
 		}
 		case 'tool_call': {
 			const own = part.signature?.format === 'gemini' ? part.signature : undefined;
-			const recalled = own ?? recallToolCallSignature(part.id);
+			const recalled = own ?? ctx.signatures.recall(part.id);
 			const thoughtSignature = geminiSignature(recalled ?? part.signature, 'tool call', ctx);
-			const functionCall = {id: part.id, name: part.name, args: parseArguments(part.arguments, part.id, ctx)};
+			const functionCall = {id: part.id, name: part.name, args: decodeToolInput(part.arguments, part.id, ctx)};
 			return [compact({functionCall, thoughtSignature})];
 		}
 		case 'image':
@@ -72,7 +61,7 @@ export function injectSkipSignatures(turns: ReadonlyArray<{readonly role: string
 		const first = turn.parts.find(part => part.functionCall !== undefined);
 		if (!first || first.thoughtSignature !== undefined) continue;
 		first.thoughtSignature = skipSignatureValidator;
-		unsigned.push(isRecord(first.functionCall) && typeof first.functionCall.name === 'string' ? first.functionCall.name : '?');
+		unsigned.push(isWireObject(first.functionCall) && typeof first.functionCall.name === 'string' ? first.functionCall.name : '?');
 	}
 	if (unsigned.length > 0) {
 		ctx.warn(`Tool call(s) ${unsigned.join(', ')} had no Gemini thought signature; sent Google's "${skipSignatureValidator}" placeholder.`);

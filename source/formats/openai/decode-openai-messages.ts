@@ -1,25 +1,26 @@
 import {invalidRequest} from '../../base/errors.js';
 import type {IRMessage, IRPart, IRReasoningPart, IRSystemBlock, IRToolCallPart, IRToolResultPart} from '../../base/ir.js';
-import {recallToolCallSignature} from '../signature.js';
-import {decodeOpenaiContent, decodeOpenaiText} from './convert-openai-content.js';
-import {argumentsText, isObject, optionalArray, optionalString, requireString, type WireObject} from './schema.js';
+import type {SignatureMemory, TranslationContext} from '../adapter.js';
+import {decodeOpenaiContent, decodeOpenaiText} from './decode-openai-content.js';
+import {isWireObject, argumentsText, type WireObject} from '../wire.js';
+import {requireString, optionalString, optionalArray} from './schema.js';
 
 type Decoded = {system: IRSystemBlock[]; messages: IRMessage[]};
 
 /** State shared while walking the messages: tool names by call id, because Gemini's functionResponse needs the name. */
-type Walk = Decoded & {toolNames: Map<string, string>; lastWasTool: boolean};
+type Walk = Decoded & {toolNames: Map<string, string>; lastWasTool: boolean; readonly signatures: SignatureMemory};
 
-function decodeToolCall(call: unknown, path: string, toolNames: Map<string, string>): IRToolCallPart {
-	if (!isObject(call)) throw invalidRequest(`\`${path}\` must be a tool call object.`, path);
-	const type = optionalString(call, 'type', `${path}.type`) ?? 'function';
+function decodeToolCall(call: unknown, path: string, walk: Walk): IRToolCallPart {
+	if (!isWireObject(call)) throw invalidRequest(`\`${path}\` must be a tool call object.`, path);
+	const type = optionalString(call.type, `${path}.type`) ?? 'function';
 	if (type !== 'function') throw invalidRequest(`\`${path}.type\` "${type}" cannot be translated; only function tool calls are supported.`, `${path}.type`);
-	const id = requireString(call, 'id', `${path}.id`);
+	const id = requireString(call.id, `${path}.id`);
 	const fn = call.function;
-	if (!isObject(fn)) throw invalidRequest(`\`${path}.function\` must be an object with \`name\` and \`arguments\`.`, `${path}.function`);
-	const name = requireString(fn, 'name', `${path}.function.name`);
-	toolNames.set(id, name);
+	if (!isWireObject(fn)) throw invalidRequest(`\`${path}.function\` must be an object with \`name\` and \`arguments\`.`, `${path}.function`);
+	const name = requireString(fn.name, `${path}.function.name`);
+	walk.toolNames.set(id, name);
 	// OpenAI chat has no signature slot: a signature we saw on the way out is remembered by call id.
-	const signature = recallToolCallSignature(id);
+	const signature = walk.signatures.recall(id);
 	return {type: 'tool_call', id, name, arguments: argumentsText(fn.arguments), ...(signature ? {signature} : {})};
 }
 
@@ -28,20 +29,20 @@ function decodeToolCall(call: unknown, path: string, toolNames: Map<string, stri
  * vLLM and OpenRouter call it), then text (`content`, `refusal`), then tool calls.
  * @see https://api-docs.deepseek.com/guides/thinking_mode
  */
-function decodeAssistant(message: WireObject, path: string, toolNames: Map<string, string>): IRPart[] {
+function decodeAssistant(message: WireObject, path: string, walk: Walk): IRPart[] {
 	const parts: IRPart[] = [];
-	const reasoning = optionalString(message, 'reasoning_content', `${path}.reasoning_content`) ?? optionalString(message, 'reasoning', `${path}.reasoning`);
+	const reasoning = optionalString(message.reasoning_content, `${path}.reasoning_content`) ?? optionalString(message.reasoning, `${path}.reasoning`);
 	if (reasoning) parts.push({type: 'reasoning', text: reasoning} satisfies IRReasoningPart);
 	parts.push(...decodeOpenaiText(message.content, `${path}.content`));
-	const refusal = optionalString(message, 'refusal', `${path}.refusal`);
+	const refusal = optionalString(message.refusal, `${path}.refusal`);
 	if (refusal) parts.push({type: 'text', text: refusal});
-	const calls = optionalArray(message, 'tool_calls', `${path}.tool_calls`) ?? [];
-	calls.forEach((call, index) => parts.push(decodeToolCall(call, `${path}.tool_calls[${index}]`, toolNames)));
+	const calls = optionalArray(message.tool_calls, `${path}.tool_calls`) ?? [];
+	calls.forEach((call, index) => parts.push(decodeToolCall(call, `${path}.tool_calls[${index}]`, walk)));
 	return parts;
 }
 
 function decodeToolMessage(message: WireObject, path: string, toolNames: Map<string, string>): IRToolResultPart {
-	const toolCallId = requireString(message, 'tool_call_id', `${path}.tool_call_id`);
+	const toolCallId = requireString(message.tool_call_id, `${path}.tool_call_id`);
 	const name = toolNames.get(toolCallId);
 	// Images are not in OpenAI's schema for tool messages, but other formats carry them: accept them.
 	const content = decodeOpenaiContent(message.content, `${path}.content`, true);
@@ -49,14 +50,14 @@ function decodeToolMessage(message: WireObject, path: string, toolNames: Map<str
 }
 
 function decodeMessage(message: unknown, path: string, walk: Walk): void {
-	if (!isObject(message)) throw invalidRequest(`\`${path}\` must be a message object.`, path);
-	const role = requireString(message, 'role', `${path}.role`);
+	if (!isWireObject(message)) throw invalidRequest(`\`${path}\` must be a message object.`, path);
+	const role = requireString(message.role, `${path}.role`);
 	const wasTool = walk.lastWasTool;
 	walk.lastWasTool = false;
 	switch (role) {
 		case 'system':
 		case 'developer':
-			for (const part of decodeOpenaiText(message.content, `${path}.content`)) walk.system.push({text: part.text});
+			for (const part of decodeOpenaiText(message.content, `${path}.content`)) walk.system.push({text: part.text, ...(part.cache ? {cache: part.cache} : {})});
 			return;
 		case 'user': {
 			const parts = decodeOpenaiContent(message.content, `${path}.content`, true);
@@ -64,7 +65,7 @@ function decodeMessage(message: unknown, path: string, walk: Walk): void {
 			return;
 		}
 		case 'assistant': {
-			const parts = decodeAssistant(message, path, walk.toolNames);
+			const parts = decodeAssistant(message, path, walk);
 			if (parts.length > 0) walk.messages.push({role: 'assistant', parts});
 			return;
 		}
@@ -89,8 +90,8 @@ function decodeMessage(message: unknown, path: string, walk: Walk): void {
  * the list become system blocks (o1 and newer treat `developer` as `system`).
  * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
  */
-export function convertFromOpenaiMessages(messages: readonly unknown[]): Decoded {
-	const walk: Walk = {system: [], messages: [], toolNames: new Map(), lastWasTool: false};
+export function decodeOpenaiMessages(messages: readonly unknown[], ctx: TranslationContext): Decoded {
+	const walk: Walk = {system: [], messages: [], toolNames: new Map(), lastWasTool: false, signatures: ctx.signatures};
 	messages.forEach((message, index) => decodeMessage(message, `messages[${index}]`, walk));
 	return {system: walk.system, messages: walk.messages};
 }

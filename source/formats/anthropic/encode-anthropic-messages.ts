@@ -5,7 +5,7 @@
  */
 import type {TranslationContext} from '../adapter.js';
 import type {IRMessage} from '../../base/ir.js';
-import {encodeAnthropicPart} from './convert-to-anthropic-content.js';
+import {encodeAnthropicPart} from './encode-anthropic-part.js';
 import type {AnthropicContentBlock, AnthropicMessage, AnthropicToolResultBlock} from './schema.js';
 
 type Role = AnthropicMessage['role'];
@@ -94,6 +94,8 @@ function answerTurn(callIds: readonly string[], content: readonly AnthropicConte
 		ctx.warn(`Tool call ${id} had no result in the history; sent an error result so Anthropic accepts the conversation.`);
 		results.push({type: 'tool_result', tool_use_id: id, content: [{type: 'text', text: 'No result was recorded for this tool call.'}], is_error: true});
 	}
+	// In the order of the calls, whatever order the client sent them in (a stable sort keeps duplicates as sent).
+	results.sort((a, b) => callIds.indexOf(a.tool_use_id) - callIds.indexOf(b.tool_use_id));
 	return {role: 'user', content: [...results, ...rest]};
 }
 

@@ -1,10 +1,11 @@
 import {invalidRequest} from '../../base/errors.js';
 import type {TranslationContext} from '../adapter.js';
 import type {IRMessage, IRPart, IRReasoningPart, IRSystemBlock, IRToolCallPart, IRToolResultPart} from '../../base/ir.js';
-import {recallToolCallSignature, unwrapSignature} from '../signature.js';
-import {decodeResponsesContent, decodeResponsesText, decodeToolOutput} from './convert-responses-content.js';
-import {localShellTool, namespacedName} from './convert-responses-tools.js';
-import {argumentsText, arrayField, isObject, optionalString, requireString, stringField, type WireObject} from './schema.js';
+import {unwrapSignature} from '../signature.js';
+import {decodeResponsesContent, decodeResponsesText, decodeToolOutput} from './decode-responses-content.js';
+import {localShellTool, namespacedName} from './decode-responses-tools.js';
+import {isWireObject, asString, asArray, argumentsText, type WireObject} from '../wire.js';
+import {requireString, optionalString} from './schema.js';
 
 type Decoded = {system: IRSystemBlock[]; messages: IRMessage[]};
 
@@ -20,7 +21,7 @@ function append(walk: Walk, role: IRMessage['role'], parts: readonly IRPart[]): 
 }
 
 function decodeMessage(item: WireObject, path: string, walk: Walk): void {
-	const role = requireString(item, 'role', `${path}.role`);
+	const role = requireString(item.role, `${path}.role`);
 	switch (role) {
 		case 'system':
 		case 'developer':
@@ -38,12 +39,12 @@ function decodeMessage(item: WireObject, path: string, walk: Walk): void {
 function toolCall(walk: Walk, id: string, name: string, args: string): IRToolCallPart {
 	walk.toolNames.set(id, name);
 	// Responses function calls have no signature slot: one we saw on the way out is remembered by call id.
-	const signature = recallToolCallSignature(id);
+	const signature = walk.ctx.signatures.recall(id);
 	return {type: 'tool_call', id, name, arguments: args, ...(signature ? {signature} : {})};
 }
 
 function toolResult(walk: Walk, item: WireObject, idKey: string, path: string): IRToolResultPart {
-	const toolCallId = requireString(item, idKey, `${path}.${idKey}`);
+	const toolCallId = requireString(item[idKey], `${path}.${idKey}`);
 	const name = walk.toolNames.get(toolCallId);
 	return {type: 'tool_result', toolCallId, ...(name ? {name} : {}), content: decodeToolOutput(item.output, `${path}.output`)};
 }
@@ -54,39 +55,39 @@ function toolResult(walk: Walk, item: WireObject, idKey: string, path: string): 
  * (`gtui1.<format>.…`) goes back to the provider that made it.
  */
 function decodeReasoning(item: WireObject): IRReasoningPart | undefined {
-	const texts = (key: string) => (arrayField(item, key) ?? []).flatMap(part => (isObject(part) && typeof part.text === 'string' ? [part.text] : []));
+	const texts = (key: string) => (asArray(item[key]) ?? []).flatMap(part => (isWireObject(part) && typeof part.text === 'string' ? [part.text] : []));
 	const raw = texts('content');
 	const text = (raw.length > 0 ? raw : texts('summary')).join('\n\n');
-	const encrypted = stringField(item, 'encrypted_content');
+	const encrypted = asString(item.encrypted_content);
 	if (!text && !encrypted) return undefined;
 	return {type: 'reasoning', text, ...(encrypted ? {signature: unwrapSignature(encrypted, 'openai')} : {})};
 }
 
 /** The IR name of a called tool: a namespaced one's flattened name. */
 function callName(item: WireObject, path: string): string {
-	return namespacedName(optionalString(item, 'namespace', `${path}.namespace`), requireString(item, 'name', `${path}.name`));
+	return namespacedName(optionalString(item.namespace, `${path}.namespace`), requireString(item.name, `${path}.name`));
 }
 
 /** A `local_shell_call` becomes a call of the `local_shell` function the gateway declares in its place. */
 function localShellArguments(item: WireObject): string {
-	const {type: _type, ...action} = isObject(item.action) ? item.action : {};
+	const {type: _type, ...action} = isWireObject(item.action) ? item.action : {};
 	return JSON.stringify(action);
 }
 
 function decodeItem(item: unknown, path: string, walk: Walk): void {
-	if (!isObject(item)) throw invalidRequest(`\`${path}\` must be an input item object.`, path);
-	const type = stringField(item, 'type') ?? (item.role === undefined ? undefined : 'message');
+	if (!isWireObject(item)) throw invalidRequest(`\`${path}\` must be an input item object.`, path);
+	const type = asString(item.type) ?? (item.role === undefined ? undefined : 'message');
 	switch (type) {
 		case 'message':
 			return decodeMessage(item, path, walk);
 		case 'function_call':
-			return append(walk, 'assistant', [toolCall(walk, requireString(item, 'call_id', `${path}.call_id`), callName(item, path), argumentsText(item.arguments))]);
+			return append(walk, 'assistant', [toolCall(walk, requireString(item.call_id, `${path}.call_id`), callName(item, path), argumentsText(item.arguments))]);
 		case 'custom_tool_call': {
-			const input = optionalString(item, 'input', `${path}.input`) ?? '';
-			return append(walk, 'assistant', [toolCall(walk, requireString(item, 'call_id', `${path}.call_id`), callName(item, path), JSON.stringify({input}))]);
+			const input = optionalString(item.input, `${path}.input`) ?? '';
+			return append(walk, 'assistant', [toolCall(walk, requireString(item.call_id, `${path}.call_id`), callName(item, path), JSON.stringify({input}))]);
 		}
 		case 'local_shell_call':
-			return append(walk, 'assistant', [toolCall(walk, requireString(item, 'call_id', `${path}.call_id`), localShellTool, localShellArguments(item))]);
+			return append(walk, 'assistant', [toolCall(walk, requireString(item.call_id, `${path}.call_id`), localShellTool, localShellArguments(item))]);
 		case 'function_call_output':
 		case 'custom_tool_call_output':
 			return append(walk, 'user', [toolResult(walk, item, 'call_id', path)]);
@@ -108,7 +109,7 @@ function decodeItem(item: unknown, path: string, walk: Walk): void {
  * anywhere become system blocks; consecutive items of one role become one turn.
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
  */
-export function convertFromResponsesInput(instructions: string | undefined, input: unknown, ctx: TranslationContext): Decoded {
+export function decodeResponsesInput(instructions: string | undefined, input: unknown, ctx: TranslationContext): Decoded {
 	const walk: Walk = {system: instructions ? [{text: instructions}] : [], messages: [], toolNames: new Map(), ctx};
 	if (typeof input === 'string') append(walk, 'user', input === '' ? [] : [{type: 'text', text: input}]);
 	else if (Array.isArray(input)) input.forEach((item, index) => decodeItem(item, `input[${index}]`, walk));

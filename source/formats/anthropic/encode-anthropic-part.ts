@@ -5,8 +5,8 @@
 import type {TranslationContext} from '../adapter.js';
 import {assertNever, type IRImagePart, type IRPart, type IRReasoningPart, type IRSignature, type IRTextPart} from '../../base/ir.js';
 import {encodeAnthropicCacheControl} from './map-anthropic-cache-control.js';
-import {parseToolInput} from './parse-tool-input.js';
-import {type AnthropicContentBlock, type AnthropicImageBlock, type AnthropicTextBlock} from './schema.js';
+import {decodeToolInput} from '../decode-tool-input.js';
+import type {AnthropicContentBlock, AnthropicImageBlock, AnthropicTextBlock} from './schema.js';
 
 export function encodeAnthropicPart(part: IRPart, ctx: TranslationContext): AnthropicContentBlock | undefined {
 	switch (part.type) {
@@ -17,7 +17,7 @@ export function encodeAnthropicPart(part: IRPart, ctx: TranslationContext): Anth
 			return encodeImage(part);
 		case 'tool_call':
 			dropForeignSignature(part.signature, `tool call ${part.id}`, ctx);
-			return {type: 'tool_use', id: anthropicToolId(part.id), name: part.name, input: parseToolInput(part.arguments, part.id, ctx)};
+			return {type: 'tool_use', id: anthropicToolId(part.id), name: part.name, input: decodeToolInput(part.arguments, part.id, ctx)};
 		case 'tool_result':
 			return {
 				type: 'tool_result',

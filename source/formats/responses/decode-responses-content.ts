@@ -1,12 +1,13 @@
 import {invalidRequest} from '../../base/errors.js';
 import type {IRImagePart, IRTextPart} from '../../base/ir.js';
-import {decodeImageUrl} from '../openai/convert-openai-content.js';
-import {isObject, optionalString, requireString, stringField} from './schema.js';
+import {decodeImageUrl} from '../openai/decode-openai-content.js';
+import {isWireObject, asString} from '../wire.js';
+import {requireString, optionalString} from './schema.js';
 
 type ContentPart = IRTextPart | IRImagePart;
 
 function decodeImage(part: {readonly [key: string]: unknown}, path: string): IRImagePart {
-	const url = optionalString(part, 'image_url', `${path}.image_url`);
+	const url = optionalString(part.image_url, `${path}.image_url`);
 	if (url) return {type: 'image', source: decodeImageUrl(url, `${path}.image_url`)};
 	if (part.file_id !== undefined && part.file_id !== null) {
 		throw invalidRequest(`\`${path}.file_id\` refers to a file stored at OpenAI, which this channel cannot read: send the image as \`image_url\` (a base64 data URL or an http(s) URL).`, `${path}.file_id`);
@@ -15,17 +16,17 @@ function decodeImage(part: {readonly [key: string]: unknown}, path: string): IRI
 }
 
 function decodePart(part: unknown, path: string): ContentPart | undefined {
-	if (!isObject(part)) throw invalidRequest(`\`${path}\` must be a content part object.`, path);
-	const type = stringField(part, 'type');
+	if (!isWireObject(part)) throw invalidRequest(`\`${path}\` must be a content part object.`, path);
+	const type = asString(part.type);
 	switch (type) {
 		case 'input_text':
 		case 'output_text':
 		case 'text': {
-			const text = requireString(part, 'text', `${path}.text`);
+			const text = requireString(part.text, `${path}.text`);
 			return text === '' ? undefined : {type: 'text', text};
 		}
 		case 'refusal': {
-			const text = requireString(part, 'refusal', `${path}.refusal`);
+			const text = requireString(part.refusal, `${path}.refusal`);
 			return text === '' ? undefined : {type: 'text', text};
 		}
 		case 'input_image':
@@ -64,6 +65,6 @@ export function decodeResponsesText(content: unknown, path: string): IRTextPart[
 export function decodeToolOutput(output: unknown, path: string): ContentPart[] {
 	if (typeof output === 'string') return output === '' ? [] : [{type: 'text', text: output}];
 	if (Array.isArray(output)) return decodeResponsesContent(output, path);
-	if (isObject(output)) return [{type: 'text', text: JSON.stringify(output)}];
+	if (isWireObject(output)) return [{type: 'text', text: JSON.stringify(output)}];
 	throw invalidRequest(`\`${path}\` must be a string or an array of content parts.`, path);
 }

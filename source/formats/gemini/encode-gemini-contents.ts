@@ -9,20 +9,36 @@ import type {TranslationContext} from '../adapter.js';
 import {assertNever, type IRMessage, type IRPart, type IRToolResultPart, type JsonObject} from '../../base/ir.js';
 import {invalidRequest} from '../../base/errors.js';
 import {encodeGeminiImage} from './encode-gemini-image.js';
-import {convertToGeminiModelPart, injectSkipSignatures} from './convert-to-gemini-model-part.js';
+import {encodeGeminiModelPart, injectSkipSignatures} from './encode-gemini-model-part.js';
 import {isGemini3, isLegacyGemini} from './model-family.js';
 
 type Turn = {readonly role: 'user' | 'model'; readonly parts: JsonObject[]};
 
-export async function convertToGeminiContents(messages: readonly IRMessage[], model: string, ctx: TranslationContext): Promise<JsonObject[]> {
+/**
+ * A user message's tool results in the order of the calls they answer (the last model turn's):
+ * Gemini pairs a turn of parallel functionCalls with one content whose functionResponse parts follow
+ * the same order. Other parts keep their places.
+ * @see https://ai.google.dev/gemini-api/docs/function-calling#parallel_function_calling
+ */
+function inCallOrder(parts: readonly IRPart[], callOrder: ReadonlyMap<string, number>): readonly IRPart[] {
+	const rank = (part: IRToolResultPart) => callOrder.get(part.toolCallId) ?? callOrder.size;
+	const results = parts.filter((part): part is IRToolResultPart => part.type === 'tool_result').sort((a, b) => rank(a) - rank(b));
+	let next = 0;
+	return parts.map(part => (part.type === 'tool_result' ? results[next++]! : part));
+}
+
+export async function encodeGeminiContents(messages: readonly IRMessage[], model: string, ctx: TranslationContext): Promise<JsonObject[]> {
 	const names = new Map<string, string>();
 	const turns: Turn[] = [];
+	let callOrder = new Map<string, number>();
 	for (const message of messages) {
 		const role = message.role === 'assistant' ? 'model' : 'user';
 		const parts: JsonObject[] = [];
-		for (const part of message.parts) {
+		const calls = message.parts.flatMap(part => (part.type === 'tool_call' ? [part.id] : []));
+		if (calls.length > 0) callOrder = new Map(calls.map((id, index) => [id, index]));
+		for (const part of role === 'user' ? inCallOrder(message.parts, callOrder) : message.parts) {
 			if (part.type === 'tool_call') names.set(part.id, part.name);
-			parts.push(...(role === 'model' ? await convertToGeminiModelPart(part, ctx) : await convertUserPart(part, names, model, ctx)));
+			parts.push(...(role === 'model' ? await encodeGeminiModelPart(part, ctx) : await convertUserPart(part, names, model, ctx)));
 		}
 		if (parts.length === 0) continue;
 		const last = turns.at(-1);

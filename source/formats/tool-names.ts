@@ -1,0 +1,98 @@
+/**
+ * Tool names every provider accepts. OpenAI and Anthropic take `^[a-zA-Z0-9_-]{1,64}$`, Gemini also
+ * wants a letter or underscore first; clients send longer or other names (Claude Code's
+ * `mcp__server__tool` names past 64 characters, dotted MCP names, Codex namespaces flattened as
+ * `namespace__name`). Such a name goes upstream as an alias — the name with other characters made
+ * `_`, shortened with a hash of the whole name when too long — and comes back under its own name.
+ * Aliases depend only on the name, so the same request is sent the same way every turn (a provider's
+ * prompt cache keeps matching); the map lives on the request's TranslationContext, never in the module.
+ * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools
+ * @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#specifying-client-tools
+ * @see https://ai.google.dev/api/caching#FunctionDeclaration
+ */
+import {createHash} from 'node:crypto';
+import type {IRMessage, IRPart, IRRequest, IRResponse, IRStreamEvent} from '../base/ir.js';
+import type {FormatAdapter, TranslationContext} from './adapter.js';
+
+const maxLength = 64;
+const valid = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+/** Wire alias ↔ client name, for one request. */
+export class ToolNameMap {
+	private readonly originals = new Map<string, string>();
+	private readonly aliases = new Map<string, string>();
+
+	/** The name to send upstream for a client's tool name. */
+	alias(name: string): string {
+		const known = this.aliases.get(name);
+		if (known !== undefined) return known;
+		let alias = valid.test(name) ? name : shorten(name);
+		// A client name that happens to equal another name's alias keeps the alias unique.
+		if (this.originals.has(alias) && this.originals.get(alias) !== name) alias = shorten(`${name}\u0000${this.originals.size}`);
+		this.aliases.set(name, alias);
+		this.originals.set(alias, name);
+		return alias;
+	}
+
+	/** The client's name for a name the provider answered with (unknown names are the provider's own). */
+	original(alias: string): string {
+		return this.originals.get(alias) ?? alias;
+	}
+}
+
+function shorten(name: string): string {
+	const safe = name.replace(/[^A-Za-z0-9_-]/g, '_').replace(/^(?=[^A-Za-z_])/, '_');
+	if (safe.length <= maxLength && safe !== name) return safe;
+	const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
+	return `${safe.slice(0, maxLength - hash.length - 1)}_${hash}`;
+}
+
+/** The request's name map, created on first use: one per TranslationContext, so per request. */
+export function toolNamesOf(ctx: TranslationContext): ToolNameMap {
+	ctx.toolNames ??= new ToolNameMap();
+	return ctx.toolNames;
+}
+
+function renamePart(part: IRPart, rename: (name: string) => string): IRPart {
+	if (part.type === 'tool_call') return {...part, name: rename(part.name)};
+	if (part.type === 'tool_result' && part.name !== undefined) return {...part, name: rename(part.name)};
+	return part;
+}
+
+/** A request with every tool name (declarations, choice, calls and results in the history) as its alias. */
+export function aliasToolNames(request: IRRequest, names: ToolNameMap): IRRequest {
+	const alias = (name: string) => names.alias(name);
+	const messages: IRMessage[] = request.messages.map(message => ({...message, parts: message.parts.map(part => renamePart(part, alias))}));
+	const toolChoice = request.toolChoice?.type === 'tool' ? {...request.toolChoice, name: alias(request.toolChoice.name)} : request.toolChoice;
+	return {
+		...request,
+		messages,
+		tools: request.tools.map(tool => ({...tool, name: alias(tool.name)})),
+		...(toolChoice ? {toolChoice} : {}),
+	};
+}
+
+export function restoreToolNames(response: IRResponse, names: ToolNameMap): IRResponse {
+	return {...response, parts: response.parts.map(part => (part.type === 'tool_call' ? {...part, name: names.original(part.name)} : part))};
+}
+
+export async function* restoreStreamToolNames(events: AsyncIterable<IRStreamEvent>, names: ToolNameMap): AsyncGenerator<IRStreamEvent> {
+	for await (const event of events) {
+		yield event.type === 'block-start' && event.block.kind === 'tool_call' ? {...event, block: {...event.block, name: names.original(event.block.name)}} : event;
+	}
+}
+
+/**
+ * A channel adapter whose requests carry aliases and whose answers carry the client's names back.
+ * Wrapped once in the adapter table, so no format's encoder or decoder needs to know.
+ */
+export function withToolNameAliases(adapter: FormatAdapter): FormatAdapter {
+	const counting = adapter.upstreamCounting;
+	return {
+		...adapter,
+		encodeRequest: (request, target, ctx) => adapter.encodeRequest(aliasToolNames(request, toolNamesOf(ctx)), target, ctx),
+		decodeResponse: (body, ctx) => restoreToolNames(adapter.decodeResponse(body, ctx), toolNamesOf(ctx)),
+		decodeStream: (messages, ctx) => restoreStreamToolNames(adapter.decodeStream(messages, ctx), toolNamesOf(ctx)),
+		...(counting ? {upstreamCounting: {...counting, encodeRequest: (request, target, ctx) => counting.encodeRequest(aliasToolNames(request, toolNamesOf(ctx)), target, ctx)}} : {}),
+	};
+}
