@@ -2,7 +2,8 @@
 // Finds every *.test.ts / *.test.tsx under test/ and runs them with Node's own test runner
 // (through tsx, so the TypeScript sources run without a separate build of the tests).
 // Usage: node test/run.mjs [filter…]  — a filter keeps only files whose path contains it.
-import {readdirSync, statSync} from 'node:fs';
+import {mkdtempSync, readdirSync, rmSync, statSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import {join, relative} from 'node:path';
 import {spawn} from 'node:child_process';
 import {fileURLToPath} from 'node:url';
@@ -27,9 +28,14 @@ if (files.length === 0) {
 	console.error(`No test files matched ${filters.join(', ') || 'test/**/*.test.ts'}.`);
 	process.exit(1);
 }
+// The store's master key (store/sealing.ts) of this run lives in a temp folder, never the user's config.
+const keyDir = mkdtempSync(join(tmpdir(), 'gateway-tui-test-key-'));
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
 	cwd: root,
 	stdio: 'inherit',
-	env: {...process.env, NODE_NO_WARNINGS: '1'},
+	env: {...process.env, NODE_NO_WARNINGS: '1', GATEWAY_TUI_MASTER_KEY_FILE: process.env.GATEWAY_TUI_MASTER_KEY_FILE ?? join(keyDir, 'master.key')},
 });
-child.on('exit', (code, signal) => process.exit(signal ? 1 : code ?? 1));
+child.on('exit', (code, signal) => {
+	rmSync(keyDir, {recursive: true, force: true});
+	process.exit(signal ? 1 : code ?? 1);
+});

@@ -2,7 +2,8 @@
 import type {Command} from 'commander';
 import {Store, type Namespace} from '../store/index.js';
 import {migrateStore, migratedNamespaces} from '../store/migrate.js';
-import {homeOf, storeUrlOf} from './context.js';
+import {rotateMasterKey} from '../store/rotate-key.js';
+import {homeOf, openStoreOf, storeUrlOf} from './context.js';
 import {print, printJson} from './output.js';
 
 /** What each namespace holds, in the words of the summary line. */
@@ -49,5 +50,25 @@ export function registerStore(program: Command): void {
 				const copied = migratedNamespaces.map(namespace => `${counts[namespace]} ${nouns[namespace]}`).join(', ');
 				print(`Copied ${copied} from ${from.file} to ${to.file}.\nUse it with \`--store URL\` or GATEWAY_TUI_STORE on every command and gateway; ${from.file} was left as it was.`);
 			});
+		});
+
+	store
+		.command('rotate-key')
+		.description('seal every key secret and channel key in the store under a new master key')
+		.option('--json', 'print JSON')
+		.action(async (options: {json?: boolean}, command: Command) => {
+			const opened = await openStoreOf(command);
+			try {
+				const rotation = await rotateMasterKey(opened);
+				if (options.json) return printJson(rotation);
+				const what = `Sealed ${rotation.keys} keys and ${rotation.channels} channels in ${opened.file} under a new master key`;
+				if (rotation.newKey) {
+					print(`${what}.\nNew GATEWAY_TUI_MASTER_KEY=${rotation.newKey}\nSet it for every gateway and command on this store now (they cannot read the keys and channels with the old one), then restart the gateways.`);
+				} else {
+					print(`${what}, saved in ${rotation.where}.\nGateways on this store on other machines need this file too; restart the gateways running here.`);
+				}
+			} finally {
+				await opened.close();
+			}
 		});
 }

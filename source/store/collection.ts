@@ -2,9 +2,13 @@
 import type Keyv from 'keyv';
 import type {z} from 'zod';
 import {StoreError} from './errors.js';
+import type {Sealer} from './sealing.js';
 
 /** Turns a driver's failure during `action` into a StoreError naming the store (see Store). */
 export type FailureReport = (action: string, error: unknown) => StoreError;
+
+/** String fields of a record sealed at rest (see sealing.ts), and the sealer that does it. */
+export type Sealing = {readonly fields: readonly string[]; readonly sealer: () => Sealer};
 
 export class Collection<T> {
 	constructor(
@@ -12,7 +16,20 @@ export class Collection<T> {
 		private readonly schema: z.ZodType<T>,
 		private readonly what: string,
 		private readonly fail: FailureReport,
+		private readonly sealing?: Sealing,
 	) {}
+
+	/** The record with its secret fields sealed (writing) or opened (reading). */
+	private transform(value: unknown, direction: 'seal' | 'open'): unknown {
+		if (!this.sealing || typeof value !== 'object' || value === null) return value;
+		const sealer = this.sealing.sealer();
+		const out: Record<string, unknown> = {...(value as Record<string, unknown>)};
+		for (const field of this.sealing.fields) {
+			const text = out[field];
+			if (typeof text === 'string') out[field] = direction === 'seal' ? sealer.seal(text) : sealer.open(text);
+		}
+		return out;
+	}
 
 	private describe(id: string): string {
 		return `${this.what} "${id}"`;
@@ -23,7 +40,8 @@ export class Collection<T> {
 	}
 
 	async set(id: string, value: T): Promise<void> {
-		await this.guard(`writing ${this.describe(id)}`, () => this.keyv.set(id, value));
+		const stored = this.transform(value, 'seal');
+		await this.guard(`writing ${this.describe(id)}`, () => this.keyv.set(id, stored));
 	}
 
 	async delete(id: string): Promise<boolean> {
@@ -58,7 +76,7 @@ export class Collection<T> {
 
 	private parse(id: string, raw: unknown): T | undefined {
 		if (raw === undefined || raw === null) return undefined;
-		const result = this.schema.safeParse(raw);
+		const result = this.schema.safeParse(this.transform(raw, 'open'));
 		if (!result.success) {
 			const issue = result.error.issues[0];
 			throw new StoreError(

@@ -17,6 +17,7 @@ import type {z} from 'zod';
 import {resolveHome} from '../base/paths.js';
 import {reasonOf, type Backend} from './backend.js';
 import {Collection} from './collection.js';
+import {loadSealer, type Sealer} from './sealing.js';
 import {guardCounters, type SharedCounters} from './counters.js';
 import {StoreError} from './errors.js';
 import {defaultStoreUrl, isStoreUrl, parseStoreUrl, scrubSecrets, type StoreKind, type StoreLocation} from './store-url.js';
@@ -55,6 +56,7 @@ export class Store {
 	readonly warnings: readonly string[];
 	private readonly stores = new Map<Namespace, Keyv>();
 	private closed = false;
+	private sealerCache: Sealer | undefined;
 
 	private constructor(
 		private readonly backend: Backend,
@@ -101,8 +103,20 @@ export class Store {
 		return keyv;
 	}
 
-	collection<T>(namespace: Namespace, schema: z.ZodType<T>, what: string): Collection<T> {
-		return new Collection(this.raw(namespace), schema, what, (action, error) => this.failure(action, error));
+	collection<T>(namespace: Namespace, schema: z.ZodType<T>, what: string, sealed?: readonly string[]): Collection<T> {
+		const sealing = sealed ? {fields: sealed, sealer: () => this.sealer()} : undefined;
+		return new Collection(this.raw(namespace), schema, what, (action, error) => this.failure(action, error), sealing);
+	}
+
+	/** The master key's sealer (loaded on first use: commands that never touch a secret never read it). */
+	sealer(): Sealer {
+		this.sealerCache ??= loadSealer();
+		return this.sealerCache;
+	}
+
+	/** Use another master key from now on (`store rotate-key`). */
+	useSealer(sealer: Sealer): void {
+		this.sealerCache = sealer;
 	}
 
 	/**

@@ -10,7 +10,8 @@ export function hashSecret(secret: string): string {
 	return createHash('sha256').update(secret).digest('hex');
 }
 
-export const keys = (store: Store) => store.collection('keys', keyRecordSchema, 'key');
+/** The secret is sealed at rest (store/sealing.ts); the hash, the lookup index, is not. */
+export const keys = (store: Store) => store.collection('keys', keyRecordSchema, 'key', ['secret']);
 export const activity = (store: Store) => store.collection('activity', activityRecordSchema, 'key activity');
 
 export type KeyState = 'active' | 'expired' | 'revoked';
