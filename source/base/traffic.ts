@@ -7,9 +7,19 @@ import {isFailure, type RequestFinished} from './events.js';
 
 const minuteMs = 60_000;
 const hourMs = 3_600_000;
-const latencyCap = 2000;
+/** Latencies kept per minute: a uniform sample (reservoir), so a busy minute costs what a quiet one does to sort. */
+const latencyCap = 256;
 
 type Bucket = {requests: number; errors: number; latencies: number[]};
+
+/** Keep a uniform sample of a minute's latencies (Algorithm R). */
+function sample(bucket: Bucket, latency: number): void {
+	if (bucket.latencies.length < latencyCap) bucket.latencies.push(latency);
+	else {
+		const slot = Math.floor(Math.random() * bucket.requests);
+		if (slot < latencyCap) bucket.latencies[slot] = latency;
+	}
+}
 
 /** Oldest first; one entry per minute of the last hour (or hour of the last day). */
 export type Series = {
@@ -38,7 +48,7 @@ function add(buckets: Map<number, Bucket>, minute: number, event: RequestFinishe
 	const bucket = buckets.get(minute) ?? {requests: 0, errors: 0, latencies: []};
 	bucket.requests++;
 	if (isFailure(event)) bucket.errors++;
-	if (bucket.latencies.length < latencyCap) bucket.latencies.push(event.latencyMs);
+	sample(bucket, event.latencyMs);
 	buckets.set(minute, bucket);
 }
 

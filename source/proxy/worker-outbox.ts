@@ -11,7 +11,7 @@ import {TrafficCounter} from '../base/traffic.js';
 import type {CoreMessage, EventMessage} from './worker-protocol.js';
 
 /** The live log shows the newest requests only: more per batch would be work for nothing. */
-const recentPerBatch = 100;
+const recentPerBatch = 30;
 
 export class WorkerOutbox {
 	private events: EventMessage[] = [];

@@ -15,7 +15,7 @@ export type RequestLogSnapshot = {
 
 export const requestLogLimit = 500;
 
-export function createRequestLog(events: EventBus, limit = requestLogLimit, intervalMs = 100): ExternalStore<RequestLogSnapshot> {
+export function createRequestLog(events: EventBus, limit = requestLogLimit, intervalMs = 250): ExternalStore<RequestLogSnapshot> {
 	let entries: readonly RequestFinished[] = [];
 	let total = 0;
 	let failed = 0;
