@@ -4,7 +4,7 @@
  * different accounts, and every provider's prompt cache would miss. Bounded in memory (the oldest
  * pin goes first) with an idle expiry; failover still moves a conversation when its channel fails.
  */
-import {createHash} from 'node:crypto';
+import {hash as digest} from 'node:crypto';
 import type {JsonObject, JsonValue} from '../base/ir.js';
 import type {WireRequest} from '../formats/adapter.js';
 
@@ -13,7 +13,7 @@ const sessionHeaders = ['x-claude-code-session-id', 'session-id', 'session_id', 
 
 export type PinState = 'new' | 'pinned' | 'moved';
 
-const hash = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 16);
+const hash = (text: string) => digest('sha256', text, 'base64url').slice(0, 16);
 
 function header(headers: WireRequest['headers'], name: string): string | undefined {
 	const value = headers[name];

@@ -5,7 +5,7 @@
  * revision changes (polled twice a second), so a CLI command in another process — a revocation
  * included — takes effect within a second. lastUsedAt is kept in memory and flushed in batches.
  */
-import {createHash, timingSafeEqual} from 'node:crypto';
+import {hash, timingSafeEqual} from 'node:crypto';
 import type {EventBus} from '../base/events.js';
 import {GatewayError} from '../base/errors.js';
 import type {Store} from '../store/index.js';
@@ -25,7 +25,8 @@ export type Snapshot = {
 	readonly scrubber: Scrubber;
 };
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest();
+// The one-shot form: no Hash object per request.
+const sha256 = (value: string) => hash('sha256', value, 'buffer');
 
 export class Registry {
 	private current: Snapshot = {keysByHash: new Map(), keysById: new Map(), providerKeyHashes: new Set(), channels: [], scrubber: Scrubber.empty};

@@ -62,8 +62,10 @@ export type RelayResult = Settlement & {readonly failure: GatewayError | null};
 
 export async function relay(deps: RelayDeps, input: RelayInput): Promise<RelayResult> {
 	const {inbound, call, key} = input;
-	const conversation = conversationKey(key.id, input.headers, input.body);
-	const routes = pinFirst(deps, conversation, deps.order.order(servingOperation(resolveRoutes(deps.registry.snapshot, key, call.model, inbound), call), inbound, deps.health));
+	const ordered = deps.order.order(servingOperation(resolveRoutes(deps.registry.snapshot, key, call.model, inbound), call), inbound, deps.health);
+	// A conversation is only worth recognising where there is a choice of channel.
+	const conversation = ordered.length > 1 ? conversationKey(key.id, input.headers, input.body) : null;
+	const routes = conversation ? pinFirst(deps, conversation, ordered) : ordered;
 	// Token counting is free and frequent (Claude Code counts before each turn): only generations count.
 	if (call.operation !== 'count_tokens') await deps.limiter.admit(key);
 	const tried: string[] = [];
@@ -78,7 +80,7 @@ export async function relay(deps: RelayDeps, input: RelayInput): Promise<RelayRe
 		const settled = {route, attempts: [...tried], warnings};
 		switch (result.kind) {
 			case 'answered': {
-				const pin = call.operation === 'generate' && !result.error ? {id: conversation.slice(-16), state: deps.pins.served(conversation, route.channel.id)} : null;
+				const pin = conversation && call.operation === 'generate' && !result.error ? {id: conversation.slice(-16), state: deps.pins.served(conversation, route.channel.id)} : null;
 				return {...settled, usage: result.usage, error: result.error, firstByteAt: result.firstByteAt, failure: null, conversation: pin};
 			}
 			case 'gone':

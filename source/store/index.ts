@@ -17,6 +17,7 @@ import type {z} from 'zod';
 import {resolveHome} from '../base/paths.js';
 import {reasonOf, type Backend} from './backend.js';
 import {Collection} from './collection.js';
+import {parseStored, storeText} from './json-text.js';
 import {loadSealer, type Sealer} from './sealing.js';
 import {guardCounters, type SharedCounters} from './counters.js';
 import {StoreError} from './errors.js';
@@ -45,6 +46,7 @@ async function connect(location: StoreLocation): Promise<Backend> {
 		);
 	}
 }
+
 
 export class Store {
 	/** The local data directory (log file, takeover backups), whichever database holds the records. */
@@ -95,7 +97,9 @@ export class Store {
 		if (this.closed) throw new StoreError(`The store ${this.file} is closed; this is a bug in gateway-tui, please report it.`);
 		let keyv = this.stores.get(namespace);
 		if (!keyv) {
-			keyv = new Keyv({store: this.backend.adapter(), namespace, throwOnErrors: true});
+			// Native JSON (see storeText): keyv's default walks every value in JS, and the usage flush writes
+			// thousands of records a second.
+			keyv = new Keyv({store: this.backend.adapter(), namespace, throwOnErrors: true, serialize: storeText, deserialize: parseStored});
 			// keyv re-emits adapter errors; failures surface as rejected calls (throwOnErrors), so the event needs no handler of its own.
 			keyv.on('error', () => {});
 			this.stores.set(namespace, keyv);
