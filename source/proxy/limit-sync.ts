@@ -3,7 +3,6 @@
  * restart keeps a day's and a month's spend), then fed every finished request's tokens and cost.
  */
 import type {EventBus} from '../base/events.js';
-import {costOf, priceOf} from '../base/prices.js';
 import type {KeyRecord} from '../base/records.js';
 import type {Store} from '../store/index.js';
 import {persistedUse} from '../store/limit-use.js';
@@ -25,8 +24,7 @@ export function countLimitedUse(limiter: KeyLimiter, registry: Registry, events:
 		const snapshot = registry.snapshot;
 		const key = snapshot.keysById.get(event.keyId);
 		if (!key?.limits) return;
-		const channel = snapshot.channels.find(item => item.id === event.channelId);
-		const {costUsd} = costOf(event.usage, priceOf(channel, event.model, event.upstreamModel));
-		limiter.record(key, event.usage.inputTokens + event.usage.outputTokens, costUsd);
+		// The record was priced once, when the request ended (proxy/exchange.ts): the limiter takes that price.
+		limiter.record(key, event.usage.inputTokens + event.usage.outputTokens, event.costUsd);
 	});
 }
