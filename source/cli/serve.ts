@@ -54,6 +54,10 @@ export function surfaceFlags(options: SurfaceFlags): {allowHosts?: string[]; bod
 export type StoreChoice = {readonly home: string; readonly storeUrl: string};
 
 export async function serve(where: StoreChoice, host: string, port: number, jsonLogs: boolean, probeEveryMs?: number, surface: ReturnType<typeof surfaceFlags> = {}): Promise<void> {
+	// Listening for Ctrl+C / SIGTERM from the start, for the whole run: a signal that arrives while the
+	// gateway starts, or between two listeners, must never fall back to the default (dying without
+	// saving the last second of usage).
+	const stopping = stopSignals();
 	// The proxy's modules (fastify, undici, the format adapters) load only when a gateway starts.
 	const {startGateway} = await import('../proxy/gateway.js');
 	// Opened here, not by startGateway, so that the store URL reaches it; the gateway leaves closing a
@@ -79,15 +83,36 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 		process.stderr.write(`warning: listening on ${host}: other machines can now reach the gateway. Every request still needs a virtual key; requests must be addressed to an IP of this machine or a name given with --allow-host.\n`);
 	}
 	process.stderr.write(`gateway-tui listening on ${gateway.url} (data: ${gateway.store.file}). Press Ctrl+C to stop.\n`);
-	await new Promise<void>(resolve => {
-		const stop = () => resolve();
-		process.once('SIGINT', stop);
-		process.once('SIGTERM', stop);
-	});
+	await stopping.requested;
 	process.stderr.write('gateway-tui: shutting down…\n');
 	await gateway.close();
 	requestLines.flush();
 	await store.close();
+	stopping.dispose();
+}
+
+/** The first SIGINT or SIGTERM asks for a clean stop; another one while stopping forces it. */
+function stopSignals(): {requested: Promise<void>; dispose(): void} {
+	let asked = false;
+	let resolve: () => void = () => {};
+	const requested = new Promise<void>(done => (resolve = done));
+	const onSignal = (signal: NodeJS.Signals) => {
+		if (!asked) {
+			asked = true;
+			return resolve();
+		}
+		process.stderr.write(`gateway-tui: ${signal} again: stopping now, without saving the last second of usage.\n`);
+		process.exit(130);
+	};
+	process.on('SIGINT', onSignal);
+	process.on('SIGTERM', onSignal);
+	return {
+		requested,
+		dispose() {
+			process.off('SIGINT', onSignal);
+			process.off('SIGTERM', onSignal);
+		},
+	};
 }
 
 /**
