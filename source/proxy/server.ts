@@ -8,6 +8,7 @@ import {GatewayError, invalidRequest} from '../base/errors.js';
 import {beginExchange} from './exchange.js';
 import {sendError} from './errors.js';
 import {useJsonBodies} from './json-body.js';
+import {useRequestEncodings} from './request-encoding.js';
 import {adapterForPath, registerFormatRoutes, type ProxyDeps} from './routes.js';
 import {ConnectionCap, refusedOrigin} from './surface.js';
 
@@ -34,6 +35,7 @@ export function createServer(deps: ProxyDeps): FastifyInstance {
 	const cap = new ConnectionCap(surface.maxConnections);
 	cap.watch(app.server);
 	useJsonBodies(app, surface.maxDepth);
+	useRequestEncodings(app);
 
 	app.addHook('onRequest', async (request, reply) => {
 		if (cap.isOver(request.raw.socket)) {
