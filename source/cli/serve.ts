@@ -24,13 +24,22 @@ export function registerServe(program: Command): void {
 		.option('--probe-every <duration>', "also check every enabled channel's model list this often (e.g. 60s); off by default")
 		.option('--allow-host <name>', allowHostHelp, collectHosts, [])
 		.option('--body-limit <size>', bodyLimitHelp)
-		.action(async (options: {port: string; host: string; jsonLogs?: boolean; probeEvery?: string} & SurfaceFlags, command: Command) => {
+		.option('--limits-fail <mode>', 'on a shared store (Redis, PostgreSQL) that cannot be reached: open (each gateway counts limits alone) or closed (refuse keys with limits); default: GATEWAY_TUI_LIMITS_FAIL, else open')
+		.action(async (options: {port: string; host: string; jsonLogs?: boolean; probeEvery?: string; limitsFail?: string} & SurfaceFlags, command: Command) => {
 			const probeEveryMs = options.probeEvery === undefined ? undefined : parseDuration(options.probeEvery, '--probe-every interval');
-			await serve({home: homeOf(command), storeUrl: storeUrlOf(command)}, options.host, parsePort(options.port), options.jsonLogs === true, probeEveryMs, surfaceFlags(options));
+			await serve({home: homeOf(command), storeUrl: storeUrlOf(command)}, options.host, parsePort(options.port), options.jsonLogs === true, probeEveryMs, surfaceFlags(options), parseLimitsFail(options.limitsFail));
 		});
 }
 
 export type SurfaceFlags = {allowHost?: string[]; bodyLimit?: string};
+
+/** `--limits-fail open|closed`; absent: the gateway reads GATEWAY_TUI_LIMITS_FAIL. */
+export function parseLimitsFail(text: string | undefined): 'open' | 'closed' | undefined {
+	if (text === undefined) return undefined;
+	const mode = text.trim().toLowerCase();
+	if (mode === 'open' || mode === 'closed') return mode;
+	throw new UserError(`Invalid --limits-fail "${text}": use open (count limits per gateway while the shared store is unreachable) or closed (refuse requests of keys with limits meanwhile).`);
+}
 
 export const allowHostHelp = 'also answer requests addressed to this host name (repeatable; for a gateway deliberately reached under a name, e.g. through a tunnel); localhost and the listen address are always accepted';
 export const bodyLimitHelp = 'largest request body, e.g. 32mb (the default), 100mb, 512kb';
@@ -53,7 +62,7 @@ export function surfaceFlags(options: SurfaceFlags): {allowHosts?: string[]; bod
 /** The local data directory and the store URL (`--store`, GATEWAY_TUI_STORE or `<home>/gateway.sqlite`). */
 export type StoreChoice = {readonly home: string; readonly storeUrl: string};
 
-export async function serve(where: StoreChoice, host: string, port: number, jsonLogs: boolean, probeEveryMs?: number, surface: ReturnType<typeof surfaceFlags> = {}): Promise<void> {
+export async function serve(where: StoreChoice, host: string, port: number, jsonLogs: boolean, probeEveryMs?: number, surface: ReturnType<typeof surfaceFlags> = {}, limitsFail?: 'open' | 'closed'): Promise<void> {
 	// Listening for Ctrl+C / SIGTERM from the start, for the whole run: a signal that arrives while the
 	// gateway starts, or between two listeners, must never fall back to the default (dying without
 	// saving the last second of usage).
@@ -63,7 +72,7 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 	// Opened here, not by startGateway, so that the store URL reaches it; the gateway leaves closing a
 	// store it was given to its caller.
 	const store = await Store.open(where.storeUrl, {home: where.home});
-	const gateway = await startGateway({home: where.home, host, port, probeEveryMs, store, surface}).catch(async (error: unknown) => {
+	const gateway = await startGateway({home: where.home, host, port, probeEveryMs, store, surface, ...(limitsFail ? {limits: {fail: limitsFail}} : {})}).catch(async (error: unknown) => {
 		await store.close();
 		throw error;
 	});

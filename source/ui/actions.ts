@@ -8,6 +8,9 @@ import {addChannel, editChannel, removeChannel, setChannelEnabled, testChannel, 
 import {createKey, deleteKey, editKey, revokeKey, rotateKey, type CreateKeyInput, type EditKeyInput} from '../services/keys.js';
 import {applyTakeover, checkTakeover, takeoverPreview, takeoverStatus, undoTakeover, type ApplyResult, type LiveCheck, type PreviewLine, type TakeoverTool, type ToolStatus, type UndoResult} from '../services/takeover/index.js';
 import type {Store} from '../store/index.js';
+import {Scrubber} from '../base/secrets.js';
+import {listChannels} from '../store/channels.js';
+import {listKeys} from '../store/keys.js';
 import type {ChannelRecord, KeyRecord} from '../base/records.js';
 import {type ProbeResult} from '../base/probe-result.js';
 
@@ -56,7 +59,11 @@ export function createActions(store: Store, afterChange: () => Promise<void> | v
 		editChannel: changing(editChannel),
 		setChannelEnabled: changing(setChannelEnabled),
 		removeChannel: changing(removeChannel),
-		testChannel: ref => testChannel(store, ref, async channel => (await import('../proxy/probe.js')).probeChannel(channel)),
+		testChannel: async ref => {
+			// The provider's error may quote any key (its own, another channel's, a virtual key): all are masked, as `channels test` does.
+			const scrubber = new Scrubber([...(await listChannels(store)).map(item => item.apiKey), ...(await listKeys(store)).map(key => key.secret)]);
+			return testChannel(store, ref, async channel => (await import('../proxy/probe.js')).probeChannel(channel, undefined, scrubber));
+		},
 		takeoverStatus: gatewayUrl => takeoverStatus({gatewayUrl, dataDir: store.home}),
 		// It may create the key takeover-<tool>: a change like the others.
 		applyTakeover: changing((_store, tool: TakeoverTool, options: TakeoverApply) => applyTakeover(store, tool, {...options, dataDir: store.home})),
