@@ -7,7 +7,7 @@ import {GatewayError} from '../base/errors.js';
 import {answered, failed, type Attempt, type AttemptResult} from './attempt.js';
 import {callChannel, failedBeforeAnswer} from './call-channel.js';
 import {abortOnClientClose} from './client-stream.js';
-import {parseJson, upstreamError} from './upstream-errors.js';
+import {jsonOrText, upstreamError} from './upstream-errors.js';
 
 export async function countTokens(attempt: Attempt): Promise<AttemptResult> {
 	const {inbound, outbound, call, route, ctx} = attempt;
@@ -26,7 +26,7 @@ export async function countTokens(attempt: Attempt): Promise<AttemptResult> {
 			return failedBeforeAnswer(attempt, error);
 		}
 		if (called.response.statusCode >= 400) return failed(upstreamError(route.channel, outbound, called.response.statusCode, text, called.response.headers), false, called.fault);
-		total = outbound.upstreamCounting.decodeResponse(parseJson(text));
+		total = outbound.upstreamCounting.decodeResponse(jsonOrText(text));
 	} else {
 		total = attempt.services.tokenizer.count(ir);
 	}

@@ -9,7 +9,7 @@ import type {IREmbedRequest, IRUsage} from '../base/ir.js';
 import {answered, failed, type Attempt, type AttemptResult} from './attempt.js';
 import {callChannel} from './call-channel.js';
 import {abortOnClientClose, forwardedHeaders} from './client-stream.js';
-import {parseJson, upstreamError} from './upstream-errors.js';
+import {jsonOrText, upstreamError} from './upstream-errors.js';
 
 /** The refusal when no channel serving the model has an embeddings API (Anthropic has none). */
 export function noEmbeddingsApi(model: string, channels: readonly string[]): GatewayError {
@@ -37,7 +37,7 @@ export async function embed(attempt: Attempt): Promise<AttemptResult> {
 	const text = await called.response.body.text();
 	const status = called.response.statusCode;
 	if (status >= 400) return failed(upstreamError(route.channel, wire, status, text, called.response.headers), false, called.fault);
-	const decoded = (same ? client : upstream).decodeResponse(parseJson(text));
+	const decoded = (same ? client : upstream).decodeResponse(jsonOrText(text));
 	const usage = decoded.usage ?? estimate(attempt, request);
 	const firstByteAt = performance.now();
 	if (same) await reply.code(status).headers(forwardedHeaders(called.response.headers)).send(text);

@@ -64,6 +64,11 @@ export class KeyLimiter {
 		return useOf(this.state(key, this.now()));
 	}
 
+	/** Key id → what each limited key used in its current windows (the Keys pane's figures). */
+	useOfKeys(keys: readonly KeyRecord[]): Map<string, LimitUse> {
+		return new Map(keys.filter(key => key.limits).map(key => [key.id, this.use(key)]));
+	}
+
 	/** Waits for counting still under way (none here: see SharedLimiter). */
 	async settle(): Promise<void> {}
 

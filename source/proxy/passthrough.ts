@@ -14,7 +14,7 @@ import {callChannel, failedBeforeAnswer, FirstByteDeadline} from './call-channel
 import {abortOnClientClose, forwardedHeaders} from './client-stream.js';
 import {pipeStream} from './passthrough-stream.js';
 import type {UpstreamResponse} from './upstream.js';
-import {mapUpstreamError, parseJson} from './upstream-errors.js';
+import {mapUpstreamError, jsonOrText} from './upstream-errors.js';
 
 export async function passthrough(attempt: Attempt): Promise<AttemptResult> {
 	const {inbound, call, route, reply} = attempt;
@@ -48,7 +48,7 @@ async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, fault: 
 	const read = await readBody(attempt, upstream, client);
 	if ('result' in read) return read.result;
 	// A refused real key is the channel's problem, not the client's, whatever status the provider uses for it (Gemini: 400 API_KEY_INVALID).
-	const decoded = inbound.decodeError(upstream.statusCode, parseJson(read.text));
+	const decoded = inbound.decodeError(upstream.statusCode, jsonOrText(read.text));
 	if (upstream.statusCode === 401 || upstream.statusCode === 403 || decoded.kind === 'authentication' || decoded.kind === 'permission') {
 		return failed(mapUpstreamError(route.channel, {...decoded, status: decoded.kind === 'permission' ? 403 : 401}, undefined));
 	}

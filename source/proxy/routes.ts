@@ -88,10 +88,11 @@ export function registerFormatRoutes(app: FastifyInstance, deps: ProxyDeps): voi
 			method,
 			url,
 			onRequest: async (request, reply) => {
-				const entry = claimed(entries, wireOf(request));
+				const wire = wireOf(request);
+				const entry = claimed(entries, wire);
 				request.gatewayRoute = entry;
 				beginExchange(request, reply, entry.adapter, deps);
-				identify(request, {key: deps.registry.authenticate(entry.adapter.presentedKey(wireOf(request)))});
+				identify(request, {key: deps.registry.authenticate(entry.adapter.presentedKey(wire))});
 			},
 			handler: async (request, reply) => handle(deps, request.gatewayRoute!, request, reply),
 		});

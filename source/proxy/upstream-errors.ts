@@ -8,18 +8,16 @@ import type {IRError} from '../base/ir.js';
 import type {ChannelRecord} from '../base/records.js';
 import {maskSecret} from '../base/secrets.js';
 import type {InboundAdapter} from '../formats/adapter.js';
+import {parseJson} from '../formats/wire.js';
 
 /** Remove the channel's real key from a provider's message at once (every other key is masked on the way out, by the snapshot's Scrubber). */
 function scrub(text: string, channel: Pick<ChannelRecord, 'apiKey'>): string {
 	return channel.apiKey && channel.apiKey.length >= 4 ? text.split(channel.apiKey).join(maskSecret(channel.apiKey)) : text;
 }
 
-export function parseJson(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return text;
-	}
+/** An answer's JSON, or its text when it is not JSON (an error decoder still reads a provider's plain-text error). */
+export function jsonOrText(text: string): unknown {
+	return parseJson(text) ?? text;
 }
 
 export function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
@@ -29,7 +27,7 @@ export function headerValue(headers: Record<string, string | string[] | undefine
 
 /** Decode an error answer in the wire it came in (`wire`), then map it for the client. */
 export function upstreamError(channel: ChannelRecord, wire: Pick<InboundAdapter, 'decodeError'>, status: number, text: string, headers: Record<string, string | string[] | undefined>): GatewayError {
-	return mapUpstreamError(channel, wire.decodeError(status, parseJson(text)), headerValue(headers, 'retry-after'));
+	return mapUpstreamError(channel, wire.decodeError(status, jsonOrText(text)), headerValue(headers, 'retry-after'));
 }
 
 export function mapUpstreamError(channel: ChannelRecord, decoded: IRError, retryAfter: string | undefined): GatewayError {

@@ -36,7 +36,7 @@ async function handle(gateway: Gateway, command: CoreCommand, stop: () => Promis
 			post({type: 'reloaded', id: command.id});
 			return;
 		case 'limit-use':
-			post({type: 'limit-use', id: command.id, use: command.keys.filter(key => key.limits).map(key => [key.id, gateway.limiter.use(key)] as const)});
+			post({type: 'limit-use', id: command.id, use: [...gateway.limiter.useOfKeys(command.keys)]});
 			return;
 		case 'shutdown':
 			await stop();

@@ -18,8 +18,8 @@ export type LimitUseMap = ReadonlyMap<string, LimitUse>;
 export type LimitUseSource = (keys: readonly KeyRecord[]) => Promise<LimitUseMap> | LimitUseMap;
 
 /** The live counters of the gateway running in this process. */
-export function liveLimitUse(limiter: Pick<KeyLimiter, 'use'>): LimitUseSource {
-	return keys => new Map(keys.filter(key => key.limits).map(key => [key.id, limiter.use(key)]));
+export function liveLimitUse(limiter: Pick<KeyLimiter, 'useOfKeys'>): LimitUseSource {
+	return keys => limiter.useOfKeys(keys);
 }
 
 const fields = ['rpm', 'rpd', 'tpm', 'tpd', 'spendUsd'] as const;
