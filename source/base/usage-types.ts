@@ -34,6 +34,8 @@ export type UsageQuery = {
 	readonly by: UsageGroupBy;
 	/** Only requests at or after this time (to the hour). Grouped by hour, the default is the start of today. */
 	readonly since?: Date;
+	/** Only requests that reached a channel: what the key limits counted (not those refused before, a 429 of the limits included). */
+	readonly routedOnly?: boolean;
 };
 
 /** A persisted request record is the finished event as it was emitted. */

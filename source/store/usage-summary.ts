@@ -36,6 +36,7 @@ export async function usageReport(store: Store, query: UsageQuery): Promise<{row
 	for (const doc of await readDays(store, await journals(store).list(), fromHour)) {
 		for (const bucket of doc.buckets) {
 			if (fromHour && hourStart(doc.day, bucket.hour) < fromHour) continue;
+			if (query.routedOnly && bucket.channelId === null) continue;
 			const [id, group, label] = dimension(query.by, doc.day, bucket, names);
 			let entry = groups.get(group);
 			if (!entry) groups.set(group, (entry = {group: label, ...(id ? {id} : {}), totals: emptyTotals(), instances: new Set()}));

@@ -12,6 +12,7 @@ import {startTestGateway, tempHome, type TestGateway} from '../helpers/gateway.j
 import {generateRequest, send, type Sent} from '../helpers/wire.js';
 import {eventually} from '../helpers/sdks.js';
 import {editChannel} from '../../source/services/channels.js';
+import {persistedUse} from '../../source/store/limit-use.js';
 import type {CreateKeyInput} from '../../source/services/keys.js';
 import {type BudgetWarning} from '../../source/base/events.js';
 
@@ -94,6 +95,19 @@ test('50 simultaneous requests against an RPM of 10 let exactly 10 through', asy
 	const statuses = await Promise.all(Array.from({length: 50}, () => ask('openai', limited).then(response => response.status)));
 	assert.equal(statuses.filter(status => status === 200).length, 10);
 	assert.equal(statuses.filter(status => status === 429).length, 40);
+});
+
+test('refused requests do not count as use: keys list and a restarted gateway read only what the limiter let through', async () => {
+	const limited = await gateway.createKey({name: 'counted', rpm: '2', rpd: '5'});
+	for (let i = 0; i < 5; i++) await ask('openai', limited.secret);
+	await send(`${gateway.url}/v1/messages/count_tokens`, {method: 'POST', headers: {'content-type': 'application/json', 'x-api-key': limited.secret}, body: JSON.stringify({model: 'gpt-4o-mini', messages: [{role: 'user', content: 'hi'}]})});
+	await gateway.close(); // flushes the usage
+	now = Date.now();
+	gateway = await startTestGateway({home, clock});
+	const key = gateway.registry.snapshot.keysById.get(limited.id)!;
+	const use = (await persistedUse(gateway.store, [key], now)).get(key.id)!;
+	assert.deepEqual([use.rpm, use.rpd], [2, 2], 'two admitted, three refused with 429, one token count');
+	assert.equal(gateway.limiter.use(key).rpd, 2, 'the restarted gateway restored the same');
 });
 
 test('a budget: cost accumulates from priced usage, a warning at the threshold, refused over budget in every format, kept across a restart', async () => {
