@@ -2,14 +2,19 @@
  * Token counting where the channel's provider has no counting endpoint (OpenAI-compatible
  * channels): OpenAI's o200k_base BPE over the request's text, plus the documented per-message
  * overhead. An estimate for non-OpenAI models behind OpenAI-compatible APIs, but a real tokenizer.
- * Loaded on first use (its tables take time and memory), once per gateway.
+ * Loaded on first use (its tables take time and memory), once per gateway: the o200k_base ranks
+ * (about 2 MB of text) are required then, from js-tiktoken's own file — never at start, and left
+ * out of the build's bundle.
  * @see https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken
  */
-import {getEncoding, type Tiktoken} from 'js-tiktoken';
+import {createRequire} from 'node:module';
+import {Tiktoken, type TiktokenBPE} from 'js-tiktoken/lite';
 import type {IRRequest} from '../base/ir.js';
 
 /** Images count as a fixed 85 tokens each (OpenAI's "low detail" price), as no pixels are decoded here. */
 const imageTokens = 85;
+const load = createRequire(import.meta.url);
+const ranksModule = 'js-tiktoken/ranks/o200k_base';
 const perMessage = 3;
 
 /**
@@ -54,7 +59,7 @@ export class Tokenizer {
 	 * one encode call, as each call has a fixed cost), and past it their bytes are counted.
 	 */
 	private exact(text: string, budget: {runChars: number}): number {
-		this.encoding ??= getEncoding('o200k_base');
+		this.encoding ??= new Tiktoken(load(ranksModule) as TiktokenBPE);
 		let beyond = 0;
 		const spaced = text.replace(longRun, run => {
 			const sliced = Math.min(run.length, Math.max(0, budget.runChars));

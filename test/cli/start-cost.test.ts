@@ -1,0 +1,86 @@
+/**
+ * What a command loads decides how fast it starts (issue: `serve` listening in ≤ 300 ms, CLI
+ * subcommands in ≤ 150 ms). Not a timing test: it pins the structure behind those figures — the build
+ * is a bundle of a few chunks, `keys list` loads none of the proxy's or the TUI's code, `serve` none
+ * of the TUI's, and the tokenizer's 2 MB of ranks are read on the first count, not at start.
+ */
+import assert from 'node:assert/strict';
+import {execFile} from 'node:child_process';
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {createRequire} from 'node:module';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {after, test} from 'node:test';
+import {promisify} from 'node:util';
+import {Tokenizer} from '../../source/proxy/tokenizer.js';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const home = mkdtempSync(join(tmpdir(), 'gateway-tui-start-'));
+after(() => rmSync(home, {recursive: true, force: true}));
+
+/** The source files (from the chunks' source maps) that a run of the built CLI loaded. */
+async function sourcesLoadedBy(args: string[], untilListening = false): Promise<string[]> {
+	const record = join(home, `loads-${args.join('-')}.txt`);
+	const env = {...process.env, RECORD_LOADS_FILE: record, GATEWAY_TUI_HOME: home};
+	const argv = ['--import', join(root, 'test/helpers/record-loads.mjs'), join(root, 'dist/cli.js'), ...args];
+	if (untilListening) {
+		const {spawn} = await import('node:child_process');
+		const child = spawn(process.execPath, argv, {env, stdio: ['ignore', 'pipe', 'pipe']});
+		await new Promise<void>((resolve, reject) => {
+			const onData = (data: Buffer) => {
+				if (String(data).includes('listening on')) resolve();
+			};
+			child.stdout.on('data', onData);
+			child.stderr.on('data', onData);
+			child.once('exit', code => reject(new Error(`serve exited with ${code} before listening`)));
+		});
+		child.kill('SIGTERM');
+		await new Promise(resolve => child.once('exit', resolve));
+	} else {
+		await run(process.execPath, argv, {env});
+	}
+	const urls = readFileSync(record, 'utf8').split('\n').filter(url => url.startsWith('file://'));
+	const sources = new Set<string>();
+	for (const url of urls) {
+		const file = fileURLToPath(url);
+		if (!file.startsWith(join(root, 'dist'))) {
+			sources.add(file);
+			continue;
+		}
+		const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as {sources: string[]};
+		for (const source of map.sources) sources.add(source);
+	}
+	return [...sources];
+}
+
+const matching = (sources: string[], pattern: RegExp) => sources.filter(source => pattern.test(source));
+
+test('the build is a bundle: keys list reads a handful of files, not hundreds of modules', async () => {
+	const record = join(home, 'count.txt');
+	await run(process.execPath, ['--import', join(root, 'test/helpers/record-loads.mjs'), join(root, 'dist/cli.js'), 'keys', 'list'], {env: {...process.env, RECORD_LOADS_FILE: record, GATEWAY_TUI_HOME: home}});
+	const ours = readFileSync(record, 'utf8').split('\n').filter(url => url.startsWith(`file://${root}dist/`));
+	assert.ok(ours.length > 0 && ours.length <= 12, `keys list loaded ${ours.length} files of dist/`);
+});
+
+test('keys list loads neither the proxy nor the TUI', async () => {
+	const sources = await sourcesLoadedBy(['keys', 'list']);
+	assert.deepEqual(matching(sources, /node_modules\/(fastify|undici|ink|react|js-tiktoken)\/|source\/ui\/|source\/proxy\/(gateway|server|routes|relay|tokenizer)\.ts$/), []);
+	assert.ok(matching(sources, /source\/cli\/keys\.ts$/).length === 1, 'the keys command itself is loaded');
+});
+
+test('serve loads the proxy but not the TUI, nor the tokenizer ranks', async () => {
+	const sources = await sourcesLoadedBy(['serve', '--port', '0'], true);
+	assert.ok(matching(sources, /source\/proxy\/gateway\.ts$/).length === 1, 'the gateway is loaded');
+	assert.deepEqual(matching(sources, /node_modules\/(ink|react|ink-select-input|ink-text-input)\/|source\/ui\/|js-tiktoken\/dist\/ranks\//), []);
+});
+
+test('the tokenizer reads its ranks on the first count, not when it is made', () => {
+	const ranks = createRequire(import.meta.url).resolve('js-tiktoken/ranks/o200k_base');
+	const tokenizer = new Tokenizer();
+	const cache = createRequire(import.meta.url).cache;
+	assert.equal(cache[ranks], undefined, 'no ranks loaded before the first count');
+	assert.equal(tokenizer.countTexts(['hello world']), 2);
+	assert.notEqual(cache[ranks], undefined, 'the ranks are loaded by the first count');
+});
