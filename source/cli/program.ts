@@ -3,7 +3,9 @@
  * are scriptable commands (`--json` on each) over the same services the TUI uses.
  */
 import {Command} from 'commander';
-import {createRequire} from 'node:module';
+import {existsSync, readFileSync} from 'node:fs';
+import {dirname, join} from 'node:path';
+import {fileURLToPath} from 'node:url';
 import {registerChannels} from './channels.js';
 import {registerDefault} from './default.js';
 import {registerEnv} from './env.js';
@@ -14,7 +16,18 @@ import {registerStore} from './store.js';
 import {registerUsage} from './usage.js';
 import {registerTakeover} from './takeover.js';
 
-const {version} = createRequire(import.meta.url)('../../package.json') as {version: string};
+/** Our package.json: one folder up from the bundle (dist/cli.js), two from the sources (source/cli/). */
+function packageVersion(): string {
+	for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
+		const file = join(dir, 'package.json');
+		if (!existsSync(file)) continue;
+		const manifest = JSON.parse(readFileSync(file, 'utf8')) as {name?: string; version?: string};
+		if (manifest.name === 'gateway-tui' && manifest.version) return manifest.version;
+	}
+	return 'unknown';
+}
+
+const version = packageVersion();
 
 export function buildProgram(): Command {
 	const program = new Command('gateway-tui')
