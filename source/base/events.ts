@@ -101,6 +101,38 @@ export type RequestBatch = {
 	readonly failed: number;
 };
 
+/**
+ * One body of a request or its answer as the request log keeps it (opt-in: `--capture-bodies`):
+ * at most the capture's byte cap of it, every known key and Authorization-like value masked.
+ */
+export type CapturedBody = {
+	readonly text: string;
+	/** How many bytes the body had in all. */
+	readonly bytes: number;
+	/** Bytes not kept: past the cap (and the partial word cut there). */
+	readonly omittedBytes: number;
+	readonly contentType: string | null;
+};
+
+/** What a request sent and got back, for its details in the log. */
+export type RequestBodies = {
+	readonly id: string;
+	/** The client's request headers, credentials masked. */
+	readonly requestHeaders: ReadonlyArray<readonly [name: string, value: string]>;
+	/** Null when the request was refused before its body was read, or had none. */
+	readonly request: CapturedBody | null;
+	/** The bytes sent to the client (for a stream: the first of them, as sent). */
+	readonly response: CapturedBody | null;
+};
+
+/** The answer to "the bodies of request X": whether capture is on, its bounds, and the bodies if still kept. */
+export type BodiesLookup = {
+	readonly capturing: boolean;
+	readonly maxBytes: number;
+	readonly keep: number;
+	readonly bodies: RequestBodies | null;
+};
+
 export type GatewayEvents = {
 	'channel:health': [ChannelHealthView];
 	'key:budget': [BudgetWarning];

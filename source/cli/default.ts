@@ -7,7 +7,7 @@ import type {Command} from 'commander';
 import {UserError} from '../base/errors.js';
 import {defaultHost, defaultPort} from '../base/paths.js';
 import {homeOf, storeUrlOf} from './context.js';
-import {allowHostHelp, bodyLimitHelp, collectHosts, parsePort, serve, surfaceFlags, type StoreChoice, type SurfaceFlags} from './serve.js';
+import {allowHostHelp, bodyLimitHelp, captureBodiesFlag, captureBodiesHelp, collectHosts, parsePort, serve, surfaceFlags, type StoreChoice, type SurfaceFlags} from './serve.js';
 
 export function registerDefault(program: Command): void {
 	program
@@ -17,9 +17,11 @@ export function registerDefault(program: Command): void {
 		.option('--host <host>', 'address to listen on (other machines can reach a non-loopback address)', defaultHost)
 		.option('--allow-host <name>', allowHostHelp, collectHosts, [])
 		.option('--body-limit <size>', bodyLimitHelp)
+		.option('--capture-bodies', `${captureBodiesHelp}; b in a request's details switches it too`)
 		.allowExcessArguments(true)
-		.action(async (options: {port: string; host: string} & SurfaceFlags, command: Command) => {
+		.action(async (options: {port: string; host: string; captureBodies?: boolean} & SurfaceFlags, command: Command) => {
 			if (command.args.length > 0) throw new UserError(`unknown command '${command.args[0]}'. Run \`gateway-tui --help\` for the commands.`);
+			captureBodiesFlag(options.captureBodies);
 			await startDefault({home: homeOf(command), storeUrl: storeUrlOf(command)}, options.host, parsePort(options.port), surfaceFlags(options));
 		});
 }

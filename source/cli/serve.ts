@@ -3,6 +3,7 @@ import type {Command} from 'commander';
 import {UserError} from '../base/errors.js';
 import {defaultHost, defaultPort, isLoopback} from '../base/paths.js';
 import {formatRequestLine} from '../base/request-line.js';
+import type {RequestBodies, RequestFinished} from '../base/events.js';
 import {homeOf, storeUrlOf} from './context.js';
 import {Store} from '../store/index.js';
 import {parseDuration} from '../services/parse.js';
@@ -24,8 +25,10 @@ export function registerServe(program: Command): void {
 		.option('--probe-every <duration>', "also check every enabled channel's model list this often (e.g. 60s); off by default")
 		.option('--allow-host <name>', allowHostHelp, collectHosts, [])
 		.option('--body-limit <size>', bodyLimitHelp)
+		.option('--capture-bodies', captureBodiesHelp)
 		.option('--limits-fail <mode>', 'on a shared store (Redis, PostgreSQL) that cannot be reached: open (each gateway counts limits alone) or closed (refuse keys with limits); default: GATEWAY_TUI_LIMITS_FAIL, else open')
-		.action(async (options: {port: string; host: string; jsonLogs?: boolean; probeEvery?: string; limitsFail?: string} & SurfaceFlags, command: Command) => {
+		.action(async (options: {port: string; host: string; jsonLogs?: boolean; probeEvery?: string; limitsFail?: string; captureBodies?: boolean} & SurfaceFlags, command: Command) => {
+			captureBodiesFlag(options.captureBodies);
 			const probeEveryMs = options.probeEvery === undefined ? undefined : parseDuration(options.probeEvery, '--probe-every interval');
 			await serve({home: homeOf(command), storeUrl: storeUrlOf(command)}, options.host, parsePort(options.port), options.jsonLogs === true, probeEveryMs, surfaceFlags(options), parseLimitsFail(options.limitsFail));
 		});
@@ -39,6 +42,13 @@ export function parseLimitsFail(text: string | undefined): 'open' | 'closed' | u
 	const mode = text.trim().toLowerCase();
 	if (mode === 'open' || mode === 'closed') return mode;
 	throw new UserError(`Invalid --limits-fail "${text}": use open (count limits per gateway while the shared store is unreachable) or closed (refuse requests of keys with limits meanwhile).`);
+}
+
+export const captureBodiesHelp = 'keep the request and response bodies of the newest 100 requests (the first 64 KiB of each, keys masked) for the request details; also GATEWAY_TUI_CAPTURE_BODIES=1';
+
+/** `--capture-bodies`: the gateway (or the TUI's worker, whose environment is a copy of ours) reads GATEWAY_TUI_CAPTURE_BODIES. */
+export function captureBodiesFlag(on: boolean | undefined): void {
+	if (on) process.env.GATEWAY_TUI_CAPTURE_BODIES = '1';
 }
 
 export const allowHostHelp = 'also answer requests addressed to this host name (repeatable; for a gateway deliberately reached under a name, e.g. through a tunnel); localhost and the listen address are always accepted';
@@ -77,7 +87,9 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 		throw error;
 	});
 	const requestLines = batchedLines(text => process.stdout.write(text));
-	gateway.events.on('request:finished', event => requestLines.push(jsonLogs ? JSON.stringify(event) : formatRequestLine(event)));
+	// With --capture-bodies, a JSON line carries the request's bodies (a text line stays one line).
+	gateway.events.on('request:finished', event => requestLines.push(jsonLogs ? JSON.stringify(withBodies(event, gateway.bodies.get(event.id))) : formatRequestLine(event)));
+	if (gateway.bodies.capturing) process.stderr.write(`gateway-tui: capturing request and response bodies (the first ${gateway.bodies.maxBytes / 1024} KiB of each, of the newest ${gateway.bodies.keep} requests, keys masked)${jsonLogs ? ': each JSON log line carries them as "bodies"' : '; they are printed only with --json-logs'}.\n`);
 	gateway.events.on('warning', ({message}) => process.stderr.write(`warning: ${message}\n`));
 	for (const message of store.warnings) process.stderr.write(`warning: ${message}\n`);
 	gateway.events.on('key:budget', warning => {
@@ -98,6 +110,13 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 	requestLines.flush();
 	await store.close();
 	stopping.dispose();
+}
+
+/** A request's JSON log line, with its bodies when they were captured. */
+function withBodies(event: RequestFinished, bodies: RequestBodies | null): RequestFinished | (RequestFinished & {bodies: Omit<RequestBodies, 'id'>}) {
+	if (!bodies) return event;
+	const {id: _id, ...rest} = bodies;
+	return {...event, bodies: rest};
 }
 
 /** The first SIGINT or SIGTERM asks for a clean stop; another one while stopping forces it. */

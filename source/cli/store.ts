@@ -14,6 +14,8 @@ const nouns: Readonly<Record<Namespace, string>> = {
 	requests: 'request log chunks',
 	usage: 'usage day totals',
 	journals: 'usage journals',
+	responses: 'stored Responses answers',
+	'response-index': 'stored Responses index entries',
 	meta: 'other records',
 };
 
@@ -54,14 +56,14 @@ export function registerStore(program: Command): void {
 
 	store
 		.command('rotate-key')
-		.description('seal every key secret and channel key in the store under a new master key')
+		.description('seal every key secret, channel key and stored Responses conversation in the store under a new master key')
 		.option('--json', 'print JSON')
 		.action(async (options: {json?: boolean}, command: Command) => {
 			const opened = await openStoreOf(command);
 			try {
 				const rotation = await rotateMasterKey(opened);
 				if (options.json) return printJson(rotation);
-				const what = `Sealed ${rotation.keys} keys and ${rotation.channels} channels in ${opened.file} under a new master key`;
+				const what = `Sealed ${rotation.keys} keys, ${rotation.channels} channels and ${rotation.responses} stored Responses answers in ${opened.file} under a new master key`;
 				if (rotation.newKey) {
 					print(`${what}.\nNew GATEWAY_TUI_MASTER_KEY=${rotation.newKey}\nSet it for every gateway and command on this store now (they cannot read the keys and channels with the old one), then restart the gateways.`);
 				} else {

@@ -63,6 +63,11 @@ export type EncodeStreamOptions = EncodeResponseOptions & {
 	readonly includeUsage: boolean;
 	/** Gemini: the client asked for `alt=sse`; otherwise the stream is a JSON array. */
 	readonly sse: boolean;
+	/**
+	 * The prompt's tokens counted by the gateway, for a format whose stream states them at its start
+	 * (Anthropic `message_start`) when the provider only reports usage at the end (chat completions).
+	 */
+	readonly estimateInputTokens?: () => number;
 };
 
 /** A request as the proxy received it: what a format needs to find its key, model and method. */
@@ -114,7 +119,36 @@ export type InboundRoute =
 	| {readonly kind: 'call'; readonly method: 'POST'; readonly url: string; read(request: WireRequest, body: JsonObject): InboundCall}
 	| {readonly kind: 'models'; readonly method: 'GET'; readonly url: string; claims?(request: WireRequest): boolean}
 	| {readonly kind: 'model'; readonly method: 'GET'; readonly url: string; id(request: WireRequest): string; claims?(request: WireRequest): boolean}
-	| {readonly kind: 'refuse'; readonly method: 'GET' | 'POST' | 'DELETE'; readonly url: string; error(request: WireRequest): IRError};
+	| {readonly kind: 'refuse'; readonly method: 'GET' | 'POST' | 'DELETE'; readonly url: string; error(request: WireRequest): IRError}
+	| {readonly kind: 'stored'; readonly method: 'GET' | 'DELETE'; readonly url: string; readonly action: StoredAction};
+
+/** What a route of stored answers does with the answer `:id` names. */
+export type StoredAction = 'retrieve' | 'delete' | 'input_items';
+
+/** A turn the gateway kept: the input items its request added, and the answer as the client got it. */
+export type KeptTurn = {readonly id: string; readonly input: readonly JsonObject[]; readonly response: JsonObject};
+
+/**
+ * A format whose clients ask the server to keep answers and continue from them (the Responses API's
+ * `store` and `previous_response_id`). The gateway keeps them itself for channels that cannot.
+ */
+export type StoredAnswers = {
+	/** What a request asks of the store: the answer it continues, and whether its own answer is to be kept. */
+	readRequest(body: JsonObject): {readonly continues?: string; readonly keep: boolean};
+	/** The request with the kept conversation (oldest turn first) in front of its own input, and no reference left. */
+	expand(body: JsonObject, earlier: readonly KeptTurn[]): JsonObject;
+	/** This request's own input items as they are kept and listed (each with an id). */
+	keptInput(body: JsonObject): JsonObject[];
+	/** Encoders that answer `request` (the client's own, before `expand`) and hand each finished answer to `keep`. */
+	answering(request: JsonObject, keep: ((turn: {readonly id: string; readonly response: JsonObject}) => void) | undefined): Pick<InboundAdapter, 'encodeResponse' | 'encodeStream'>;
+	/** The answer of a `retrieve` route. */
+	renderRetrieved(turn: KeptTurn, request: WireRequest): JsonValue;
+	/** The answer of an `input_items` route: `turns` is the conversation up to the one asked for, oldest first. */
+	renderInputItems(turns: readonly KeptTurn[], request: WireRequest): JsonValue;
+	renderDeleted(id: string): JsonValue;
+	/** Nothing kept under `id` for this key: the answer to a route (`continuing` false) or to a request continuing it. */
+	notFound(id: string, continuing: boolean): IRError;
+};
 
 /** What the proxy needs to forward a request unchanged to a channel speaking this wire. */
 export type PassthroughCall = {
@@ -182,6 +216,7 @@ export type InboundAdapter = {
 	encodeModel(model: ModelEntry): JsonValue;
 	readonly counting?: InboundCounting;
 	readonly embeddings?: InboundEmbeddings;
+	readonly storedAnswers?: StoredAnswers;
 };
 
 /** A channel format: also encodes IR requests for its providers. */

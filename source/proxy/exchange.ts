@@ -14,9 +14,12 @@ import type {InboundAdapter, InboundCall} from '../formats/adapter.js';
 import type {PinState} from './conversation-pins.js';
 import type {Scrubber} from '../base/secrets.js';
 import type {Route} from './routing.js';
+import type {BodyCapture} from './bodies.js';
+import type {BodyTee} from './body-text.js';
+import {RefusedKeyError} from './registry.js';
 
-/** What an exchange reports to: the event bus, and the scrubber of the current registry snapshot. */
-export type ExchangeDeps = {readonly events: EventBus; readonly registry: {readonly snapshot: {readonly scrubber: Scrubber}}};
+/** What an exchange reports to: the event bus, the scrubber of the current registry snapshot, and the (opt-in) body capture. */
+export type ExchangeDeps = {readonly events: EventBus; readonly registry: {readonly snapshot: {readonly scrubber: Scrubber}}; readonly bodies?: BodyCapture};
 
 /** What the relay learnt: the channel that answered (or failed last), those tried, and what came back. */
 export type Settlement = {
@@ -37,6 +40,8 @@ export type Exchange = {
 	readonly time: string;
 	readonly inbound: InboundAdapter;
 	readonly key: KeyRecord | null;
+	/** A known key refused as revoked or expired: named on the log, never used. */
+	readonly refusedKey: {readonly id: string; readonly name: string} | null;
 	readonly call: InboundCall | null;
 	readonly settlement: Settlement | null;
 	/** The relay's work in progress: a client that hangs up mid-stream closes the response before the relay settles. */
@@ -52,13 +57,19 @@ declare module 'fastify' {
 const unsettled: Settlement = {route: null, attempts: [], usage: null, error: null, firstByteAt: null, warnings: []};
 
 export function beginExchange(request: FastifyRequest, reply: FastifyReply, inbound: InboundAdapter, deps: ExchangeDeps): Exchange {
-	const {events} = deps;
-	const exchange: Exchange = {id: `req_${randomUUID().replaceAll('-', '').slice(0, 20)}`, started: performance.now(), time: new Date().toISOString(), inbound, key: null, call: null, settlement: null, busy: null};
+	const {events, bodies} = deps;
+	const exchange: Exchange = {id: `req_${randomUUID().replaceAll('-', '').slice(0, 20)}`, started: performance.now(), time: new Date().toISOString(), inbound, key: null, refusedKey: null, call: null, settlement: null, busy: null};
 	request.exchange = exchange;
 	void reply.header('x-request-id', exchange.id);
+	// Off (the default), this is the whole cost of body capture: one test.
+	const tee = bodies?.capturing ? bodies.tee(reply) : null;
 	reply.raw.once('close', () => {
 		const busy = request.exchange?.busy;
-		const finish = () => events.emit('request:finished', scrubFinished(finishExchange(request, reply), deps.registry.snapshot.scrubber));
+		const finish = () => {
+			const {scrubber} = deps.registry.snapshot;
+			if (tee) keepBodies(deps, exchange.id, request, reply, tee);
+			events.emit('request:finished', scrubFinished(finishExchange(request, reply), scrubber));
+		};
 		if (!busy) return finish();
 		void busy.then(finish, finish);
 	});
@@ -70,12 +81,34 @@ export function identify(request: FastifyRequest, fields: {key?: KeyRecord; call
 	request.exchange = {...exchange, key: fields.key ?? exchange.key, call: fields.call ?? exchange.call, busy: fields.busy ?? exchange.busy};
 }
 
+/**
+ * Authenticate the request's key. A known key refused as revoked or expired is still named on the
+ * request log (its id and name, never its secret); the refusal is rethrown as it is.
+ */
+export function authenticateExchange(request: FastifyRequest, registry: {authenticate(presented: string | undefined): KeyRecord}, presented: string | undefined): void {
+	try {
+		identify(request, {key: registry.authenticate(presented)});
+	} catch (error) {
+		if (error instanceof RefusedKeyError && request.exchange) request.exchange = {...request.exchange, refusedKey: error.key};
+		throw error;
+	}
+}
+
 /** Record the outcome; the first settlement wins (an error rendered after a relay result adds its message). */
 export function settle(request: FastifyRequest, settlement: Partial<Settlement>): void {
 	const exchange = request.exchange;
 	if (!exchange) return;
 	const current = exchange.settlement ?? unsettled;
 	request.exchange = {...exchange, settlement: {...current, ...settlement, error: current.error ?? settlement.error ?? null}};
+}
+
+/** Capture is for debugging: whatever goes wrong in it must never cost the request its log record. */
+function keepBodies(deps: ExchangeDeps, id: string, request: FastifyRequest, reply: FastifyReply, tee: BodyTee): void {
+	try {
+		deps.bodies?.record(id, request, reply, tee, deps.registry.snapshot.scrubber);
+	} catch (error) {
+		deps.events.emit('warning', {message: `The bodies of request ${id} could not be kept: ${error instanceof Error ? error.message : String(error)}`});
+	}
 }
 
 /** The log line's only free texts — the error and the warnings — with every key masked, once. */
@@ -98,8 +131,8 @@ function finishExchange(request: FastifyRequest, reply: FastifyReply): RequestFi
 		time: exchange.time,
 		method: request.method,
 		path: request.url.split('?')[0] ?? request.url,
-		keyId: exchange.key?.id ?? null,
-		keyName: exchange.key?.name ?? null,
+		keyId: exchange.key?.id ?? exchange.refusedKey?.id ?? null,
+		keyName: exchange.key?.name ?? exchange.refusedKey?.name ?? null,
 		model,
 		upstreamModel,
 		channelId: fields.channelId,

@@ -1,11 +1,11 @@
 /**
  * One gateway: the object that owns all runtime state — registry, channel health, limiter, usage
- * recorder, upstream pools, signature memory, round-robin turns, tokenizer, image fetcher — and the
- * Fastify proxy over them. Nothing of it lives at module level, so two gateways in one process share
+ * recorder, upstream pools, signature memory, round-robin turns, tokenizer, image fetcher, kept
+ * Responses conversations — and the Fastify proxy over them. Nothing of it lives at module level, so two gateways in one process share
  * nothing and each closes only its own pools. `serve` runs it directly; the TUI in a worker thread.
  */
 import type {FastifyInstance} from 'fastify';
-import type {Clock} from '../base/clock.js';
+import {systemClock, type Clock} from '../base/clock.js';
 import {UserError} from '../base/errors.js';
 import {EventBus} from '../base/events.js';
 import {gatewayUrl} from '../base/paths.js';
@@ -25,9 +25,12 @@ import {RouteOrder} from './routing.js';
 import {createServer} from './server.js';
 import {surfaceOptions, type SurfaceSettings} from './surface.js';
 import {Tokenizer} from './tokenizer.js';
+import {BodyCapture, bodyCaptureFromEnv, type BodyCaptureOptions} from './bodies.js';
 import {ImageFetcher} from './translation-context.js';
 import {UpstreamPools} from './upstream.js';
 import {UsageRecorder, type RecorderOptions} from './usage-recorder.js';
+import {KeptResponses, type KeptResponsesOptions} from './kept-responses.js';
+import {responsesRetentionFromEnv} from '../store/responses-retention.js';
 
 export type {RelayOptions} from './attempt.js';
 
@@ -55,6 +58,10 @@ export type GatewayOptions = {
 	readonly surface?: SurfaceSettings;
 	/** Limits on a shared store (Redis, PostgreSQL): fail open or closed, time-outs; by default GATEWAY_TUI_LIMITS_FAIL, else open. */
 	readonly limits?: Partial<SharedLimitOptions>;
+	/** Stored Responses conversations: retention and size cap (by default GATEWAY_TUI_KEEP_RESPONSES_DAYS and _MB), timers. */
+	readonly responses?: Partial<Omit<KeptResponsesOptions, 'clock' | 'events'>>;
+	/** Request and response bodies kept for the request log's details (opt-in); by default GATEWAY_TUI_CAPTURE_BODIES, else off. */
+	readonly bodies?: Partial<BodyCaptureOptions>;
 };
 
 export class Gateway {
@@ -70,6 +77,10 @@ export class Gateway {
 	readonly pins: ConversationPins;
 	readonly tokenizer = new Tokenizer();
 	readonly images: ImageFetcher;
+	/** Bodies of the newest requests, while capture is on (it can be switched at run time). */
+	readonly bodies: BodyCapture;
+	/** Responses API answers kept for `previous_response_id` and GET /v1/responses/{id} (translated channels). */
+	readonly kept: KeptResponses;
 	readonly app: FastifyInstance;
 	url = '';
 	private readonly publisher: HealthPublisher;
@@ -91,9 +102,11 @@ export class Gateway {
 		this.publisher = new HealthPublisher(store, this.events);
 		const relay = options.relay ?? defaultRelayOptions;
 		this.images = new ImageFetcher(relay.imageFetch);
-		const {registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images} = this;
+		this.kept = new KeptResponses(store, {...responsesRetentionFromEnv(), ...options.responses, clock: options.clock ?? systemClock, events: this.events});
+		this.bodies = new BodyCapture({...bodyCaptureFromEnv(), ...options.bodies});
+		const {registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, bodies, kept} = this;
 		const surface = surfaceOptions(options.host, options.surface);
-		this.app = createServer({registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, options: relay, surface});
+		this.app = createServer({registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, bodies, kept, options: relay, surface});
 	}
 
 	/** Load keys and channels, restore the limits' counters, and listen. */
@@ -113,6 +126,7 @@ export class Gateway {
 		const address = this.app.server.address();
 		this.url = gatewayUrl(this.options.host, typeof address === 'object' && address ? address.port : this.options.port);
 		this.usage.start();
+		this.kept.start();
 	}
 
 	async close(): Promise<void> {
@@ -122,6 +136,7 @@ export class Gateway {
 		await this.app.close();
 		await this.limiter.settle();
 		await this.usage.close();
+		await this.kept.close();
 		await this.registry.stop();
 		await this.publisher.close();
 		await Promise.all([this.pools.close(), this.images.close()]);

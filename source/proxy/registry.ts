@@ -25,6 +25,16 @@ export type Snapshot = {
 	readonly scrubber: Scrubber;
 };
 
+/** A known key that may no longer be used (revoked, expired): the refusal names it, so does the log. */
+export class RefusedKeyError extends GatewayError {
+	readonly key: {readonly id: string; readonly name: string};
+
+	constructor(key: KeyRecord, message: string) {
+		super('authentication', 401, message, {code: 'invalid_api_key'});
+		this.key = {id: key.id, name: key.name};
+	}
+}
+
 // The one-shot form: no Hash object per request.
 const sha256 = (value: string) => hash('sha256', value, 'buffer');
 
@@ -89,9 +99,9 @@ export class Registry {
 		}
 		switch (keyState(key, now)) {
 			case 'revoked':
-				throw new GatewayError('authentication', 401, `The virtual key "${key.name}" was revoked at ${key.revokedAt}. Create a new key with \`gateway-tui keys create\`.`, {code: 'invalid_api_key'});
+				throw new RefusedKeyError(key, `The virtual key "${key.name}" was revoked at ${key.revokedAt}. Create a new key with \`gateway-tui keys create\`.`);
 			case 'expired':
-				throw new GatewayError('authentication', 401, `The virtual key "${key.name}" expired at ${key.expiresAt}. Create a new key with \`gateway-tui keys create\`.`, {code: 'invalid_api_key'});
+				throw new RefusedKeyError(key, `The virtual key "${key.name}" expired at ${key.expiresAt}. Create a new key with \`gateway-tui keys create\`.`);
 			case 'active':
 				this.lastUsed.set(key.id, new Date(now).toISOString());
 				return key;

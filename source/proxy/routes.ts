@@ -9,13 +9,15 @@ import {GatewayError, invalidRequest} from '../base/errors.js';
 import type {JsonObject} from '../base/ir.js';
 import type {InboundAdapter, InboundRoute, WireRequest} from '../formats/adapter.js';
 import {inboundAdapterList} from '../formats/index.js';
-import {beginExchange, identify, settle} from './exchange.js';
+import {authenticateExchange, beginExchange, identify, settle} from './exchange.js';
+import type {BodyCapture} from './bodies.js';
 import {sendError} from './errors.js';
-import {relay, type RelayDeps} from './relay.js';
+import type {RelayDeps} from './relay.js';
+import {answerStored, relayStoring, type StoringDeps} from './stored-answers.js';
 import {modelsForKey} from './routing.js';
 import type {SurfaceOptions} from './surface.js';
 
-export type ProxyDeps = RelayDeps & {readonly events: EventBus; readonly surface: SurfaceOptions};
+export type ProxyDeps = RelayDeps & StoringDeps & {readonly events: EventBus; readonly surface: SurfaceOptions; readonly bodies?: BodyCapture};
 
 type Entry = {readonly adapter: InboundAdapter; readonly route: InboundRoute};
 
@@ -55,7 +57,7 @@ async function handle(deps: ProxyDeps, {adapter, route}: Entry, request: Fastify
 			const body = objectBody(request);
 			const call = route.read(wire, body);
 			identify(request, {call});
-			const running = relay(deps, {inbound: adapter, call, body, headers: request.headers, key, reply}).then(result => {
+			const running = relayStoring(deps, {inbound: adapter, call, body, headers: request.headers, key, reply}).then(result => {
 				settle(request, result);
 				return result;
 			});
@@ -74,6 +76,8 @@ async function handle(deps: ProxyDeps, {adapter, route}: Entry, request: Fastify
 		}
 		case 'refuse':
 			throw GatewayError.from(route.error(wire));
+		case 'stored':
+			return answerStored(deps, adapter, route.action, wire, key);
 	}
 }
 
@@ -92,7 +96,7 @@ export function registerFormatRoutes(app: FastifyInstance, deps: ProxyDeps): voi
 				const entry = claimed(entries, wire);
 				request.gatewayRoute = entry;
 				beginExchange(request, reply, entry.adapter, deps);
-				identify(request, {key: deps.registry.authenticate(entry.adapter.presentedKey(wire))});
+				authenticateExchange(request, deps.registry, entry.adapter.presentedKey(wire));
 			},
 			handler: async (request, reply) => handle(deps, request.gatewayRoute!, request, reply),
 		});

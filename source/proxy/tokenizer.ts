@@ -28,6 +28,8 @@ export const exactBudgetChars = 128 * 1024;
  * counted in slices, and only this many of their characters exactly (3–4 µs each even sliced); the
  * rest of them count as their UTF-8 bytes.
  */
+/** What `estimate` tokenizes exactly (a few milliseconds), the rest extrapolated. */
+const estimateBudgetChars = 32 * 1024;
 const sliceChars = 16;
 const runBudgetChars = 8 * 1024;
 const longRun = new RegExp(`\\S{${sliceChars + 1},}`, 'gu');
@@ -70,31 +72,62 @@ export class Tokenizer {
 		return (spaced ? this.encoding.encode(spaced).length : 0) + beyond;
 	}
 
+	/** The tokens of a request as `count_tokens` reports them: exact within the budget, an upper bound past it. */
 	count(request: IRRequest): number {
-		const count = this.counter();
-		let total = 3;
-		for (const block of request.system) total += perMessage + count(block.text);
-		for (const message of request.messages) {
-			total += perMessage;
-			for (const part of message.parts) {
-				switch (part.type) {
-					case 'text':
-					case 'reasoning':
-						total += count(part.text);
-						break;
-					case 'image':
-						total += imageTokens;
-						break;
-					case 'tool_call':
-						total += count(part.name) + count(part.arguments);
-						break;
-					case 'tool_result':
-						for (const item of part.content) total += item.type === 'text' ? count(item.text) : imageTokens;
-						break;
-				}
+		return walk(request, this.counter());
+	}
+
+	/**
+	 * The prompt's size for an answer that must state it before the provider does (Anthropic's
+	 * `message_start`, which Claude Code sizes its context from). On the request path, so cheaper than
+	 * `count`: the first characters are tokenized exactly and the rest is extrapolated at their
+	 * characters-per-token ratio — an upper bound would make a long conversation look full.
+	 */
+	estimate(request: IRRequest): number {
+		const budget = {chars: estimateBudgetChars, runChars: runBudgetChars};
+		const seen = {chars: 0, tokens: 0, beyond: 0};
+		const total = walk(request, text => {
+			if (budget.chars <= 0) {
+				seen.beyond += text.length;
+				return 0;
+			}
+			const exact = text.length <= budget.chars ? text : text.slice(0, budget.chars);
+			budget.chars -= exact.length;
+			seen.beyond += text.length - exact.length;
+			const tokens = this.exact(exact, budget);
+			seen.chars += exact.length;
+			seen.tokens += tokens;
+			return tokens;
+		});
+		const perChar = seen.chars > 0 && seen.tokens > 0 ? seen.tokens / seen.chars : 1 / 4;
+		return total + Math.ceil(seen.beyond * perChar);
+	}
+}
+
+/** A request's tokens with one counting function: text, images, calls, results, tool declarations, per-message overhead. */
+function walk(request: IRRequest, count: (text: string) => number): number {
+	let total = 3;
+	for (const block of request.system) total += perMessage + count(block.text);
+	for (const message of request.messages) {
+		total += perMessage;
+		for (const part of message.parts) {
+			switch (part.type) {
+				case 'text':
+				case 'reasoning':
+					total += count(part.text);
+					break;
+				case 'image':
+					total += imageTokens;
+					break;
+				case 'tool_call':
+					total += count(part.name) + count(part.arguments);
+					break;
+				case 'tool_result':
+					for (const item of part.content) total += item.type === 'text' ? count(item.text) : imageTokens;
+					break;
 			}
 		}
-		for (const tool of request.tools) total += count(JSON.stringify({name: tool.name, description: tool.description, parameters: tool.parameters}));
-		return total;
 	}
+	for (const tool of request.tools) total += count(JSON.stringify({name: tool.name, description: tool.description, parameters: tool.parameters}));
+	return total;
 }

@@ -31,7 +31,7 @@ export async function translate(attempt: Attempt): Promise<AttemptResult> {
 		const upstream = called.response;
 		if (upstream.statusCode >= 400) return await errorAnswer(attempt, upstream, abort.signal, called.fault);
 		if (!deadline) return await wholeAnswer(attempt, upstream, abort.signal);
-		return await streamAnswer(attempt, upstream, abort, deadline, ir.includeUsage === true);
+		return await streamAnswer(attempt, upstream, abort, deadline, ir.includeUsage === true, () => attempt.services.tokenizer.estimate(ir));
 	} finally {
 		deadline?.clear();
 	}
@@ -63,7 +63,7 @@ async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client:
 	return answered(answer.usage, null, firstByteAt);
 }
 
-async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort: AbortController, deadline: FirstByteDeadline, includeUsage: boolean): Promise<AttemptResult> {
+async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort: AbortController, deadline: FirstByteDeadline, includeUsage: boolean, estimateInputTokens: () => number): Promise<AttemptResult> {
 	const {inbound, outbound, call, route, reply, ctx} = attempt;
 	const events = outbound.decodeStream(parseSse(upstream.body), ctx);
 	let first: IteratorResult<IRStreamEvent>;
@@ -87,7 +87,7 @@ async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort:
 	const metered = meterEvents(prepend(first.value, events), scrub, {usage: value => (usage = value), error: message => (upstreamError = message)});
 	let broken: GatewayError | null = null;
 	try {
-		for await (const text of inbound.encodeStream(metered, {model: call.model, request: attempt.body, includeUsage, sse: call.sse}, ctx)) await out.write(text);
+		for await (const text of inbound.encodeStream(metered, {model: call.model, request: attempt.body, includeUsage, sse: call.sse, estimateInputTokens}, ctx)) await out.write(text);
 	} catch (failure) {
 		if (!abort.signal.aborted) broken = toGatewayError(upstreamFailure(route.channel, failure));
 	}

@@ -6,7 +6,7 @@ import {extname} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {Worker} from 'node:worker_threads';
 import {UserError} from '../base/errors.js';
-import {EventBus} from '../base/events.js';
+import {EventBus, type BodiesLookup} from '../base/events.js';
 import type {LimitUse} from '../base/periods.js';
 import type {KeyRecord} from '../base/records.js';
 import type {CoreCommand, CoreMessage, EventMessage, WorkerOptions} from './worker-protocol.js';
@@ -19,6 +19,10 @@ export type CoreHandle = {
 	reload(): Promise<void>;
 	/** What limited keys used in their current windows, from the live limiter. */
 	limitUse(keys: readonly KeyRecord[]): Promise<Map<string, LimitUse>>;
+	/** A request's bodies, if capture was on for it and it is among the newest kept; and whether capture is on. */
+	bodies(requestId: string): Promise<BodiesLookup>;
+	/** Switch body capture on or off (from the next request on); answers the new state. */
+	captureBodies(on: boolean): Promise<BodiesLookup>;
 	close(): Promise<void>;
 };
 
@@ -29,6 +33,11 @@ export type StartCoreOptions = Omit<WorkerOptions, 'batchMs'> & {
 	readonly events?: EventBus;
 	/** The core failed after it started. */
 	readonly onCrash: (error: Error) => void;
+	/**
+	 * A module that runs the worker's entry (given as its last argv) — tests pass one that loads the
+	 * TypeScript sources, which a worker thread of Node 20 cannot import under `--import tsx`.
+	 */
+	readonly loader?: URL;
 };
 
 function workerUrl(): URL {
@@ -40,10 +49,17 @@ function emit(events: EventBus, message: EventMessage): void {
 	(events.emit as (name: string, ...args: readonly unknown[]) => void)(message.name, ...message.args);
 }
 
+function lookupOf(reply: CoreMessage): BodiesLookup {
+	if (reply.type !== 'bodies') throw new Error(`The gateway worker answered "${reply.type}" to a question about request bodies.`);
+	return reply.lookup;
+}
+
 /** Start the gateway core in a worker. A port in use or an unreadable store is a UserError, as with startGateway. */
 export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHandle> {
 	const events = options.events ?? new EventBus();
-	const worker = new Worker(workerUrl(), {workerData: {home: options.home, storeUrl: options.storeUrl, host: options.host, port: options.port, batchMs: options.batchMs ?? 100, logFile: options.logFile} satisfies WorkerOptions, stdout: true, stderr: true});
+	const entry = workerUrl();
+	const workerData = {home: options.home, storeUrl: options.storeUrl, host: options.host, port: options.port, batchMs: options.batchMs ?? 100, logFile: options.logFile} satisfies WorkerOptions;
+	const worker = new Worker(options.loader ?? entry, {workerData, argv: options.loader ? [entry.href] : [], stdout: true, stderr: true});
 	worker.stdout.on('data', (chunk: Buffer) => options.output(chunk.toString()));
 	worker.stderr.on('data', (chunk: Buffer) => options.output(chunk.toString()));
 	let nextId = 1;
@@ -68,6 +84,7 @@ export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHa
 					return events.emit('traffic:snapshot', message.snapshot);
 				case 'reloaded':
 				case 'limit-use':
+				case 'bodies':
 					pending.get(message.id)?.(message);
 					pending.delete(message.id);
 					return;
@@ -107,6 +124,12 @@ export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHa
 		async limitUse(keys) {
 			const reply = await ask(id => ({type: 'limit-use', id, keys}));
 			return new Map(reply.type === 'limit-use' ? reply.use : []);
+		},
+		async bodies(requestId) {
+			return lookupOf(await ask(id => ({type: 'bodies', id, requestId})));
+		},
+		async captureBodies(on) {
+			return lookupOf(await ask(id => ({type: 'capture-bodies', id, on})));
 		},
 		async close() {
 			if (closing) return;

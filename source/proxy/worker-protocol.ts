@@ -3,7 +3,7 @@
  * Events go out in batches — ten thousand requests a second cost the UI about ten messages — and a
  * few commands come in. Everything here survives structured cloning: plain objects, no classes.
  */
-import type {GatewayEvents, RequestBatch} from '../base/events.js';
+import type {BodiesLookup, GatewayEvents, RequestBatch} from '../base/events.js';
 import type {TrafficSnapshot} from '../base/traffic.js';
 import type {LimitUse} from '../base/periods.js';
 import type {KeyRecord} from '../base/records.js';
@@ -26,6 +26,10 @@ export type WorkerOptions = {
 export type CoreCommand =
 	| {readonly type: 'reload'; readonly id: number}
 	| {readonly type: 'limit-use'; readonly id: number; readonly keys: readonly KeyRecord[]}
+	/** The bodies of one request, asked for when its details are opened (never pushed with the events). */
+	| {readonly type: 'bodies'; readonly id: number; readonly requestId: string}
+	/** Switch body capture on or off, from the next request on. */
+	| {readonly type: 'capture-bodies'; readonly id: number; readonly on: boolean}
 	| {readonly type: 'shutdown'};
 
 export type CoreMessage =
@@ -37,4 +41,5 @@ export type CoreMessage =
 	| {readonly type: 'traffic'; readonly snapshot: TrafficSnapshot}
 	| {readonly type: 'reloaded'; readonly id: number}
 	| {readonly type: 'limit-use'; readonly id: number; readonly use: ReadonlyArray<readonly [string, LimitUse]>}
+	| {readonly type: 'bodies'; readonly id: number; readonly lookup: BodiesLookup}
 	| {readonly type: 'closed'};

@@ -38,6 +38,13 @@ async function handle(gateway: Gateway, command: CoreCommand, stop: () => Promis
 		case 'limit-use':
 			post({type: 'limit-use', id: command.id, use: [...gateway.limiter.useOfKeys(command.keys)]});
 			return;
+		case 'bodies':
+			post({type: 'bodies', id: command.id, lookup: gateway.bodies.lookup(command.requestId)});
+			return;
+		case 'capture-bodies':
+			gateway.bodies.capturing = command.on;
+			post({type: 'bodies', id: command.id, lookup: gateway.bodies.lookup('')});
+			return;
 		case 'shutdown':
 			await stop();
 			return;

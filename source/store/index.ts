@@ -27,7 +27,7 @@ export {Collection} from './collection.js';
 export {StoreError} from './errors.js';
 export {defaultStoreUrl, maskStoreUrl} from './store-url.js';
 
-export const namespaces = ['keys', 'channels', 'meta', 'activity', 'usage', 'requests', 'journals'] as const;
+export const namespaces = ['keys', 'channels', 'meta', 'activity', 'usage', 'requests', 'journals', 'responses', 'response-index'] as const;
 export type Namespace = (typeof namespaces)[number];
 
 const serverNames: Readonly<Record<StoreKind, string>> = {sqlite: 'sqlite file', redis: 'Redis server', postgres: 'PostgreSQL server'};

@@ -11,7 +11,7 @@ import {StoreError} from './errors.js';
 import type {Namespace, Store} from './index.js';
 
 /** Journals last: they point at the request chunks and day totals copied before them. */
-export const migratedNamespaces: readonly Namespace[] = ['channels', 'keys', 'activity', 'requests', 'usage', 'journals', 'meta'];
+export const migratedNamespaces: readonly Namespace[] = ['channels', 'keys', 'activity', 'requests', 'usage', 'journals', 'responses', 'response-index', 'meta'];
 
 /** Rewritten on the target instead of copied. */
 const skipped: Readonly<Partial<Record<Namespace, readonly string[]>>> = {meta: ['revision']};

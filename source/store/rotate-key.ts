@@ -1,5 +1,6 @@
 /**
- * `store rotate-key`: seal every secret in the store (keys' secrets, channels' real keys) under a new
+ * `store rotate-key`: seal every secret in the store (keys' secrets, channels' real keys, stored
+ * Responses conversations) under a new
  * master key — plaintexts written before sealing existed included. With a key file, the old key is
  * kept as `master.key.old` until every record is rewritten, so a rotation cut short loses nothing
  * (both keys open; run it again). With GATEWAY_TUI_MASTER_KEY, the new key is handed back to print:
@@ -10,9 +11,10 @@ import {copyFileSync, existsSync, rmSync} from 'node:fs';
 import type {Store} from './index.js';
 import {channels} from './channels.js';
 import {keys} from './keys.js';
+import {resealTurns} from './responses.js';
 import {Sealer, writeKeyFile} from './sealing.js';
 
-export type Rotation = {readonly keys: number; readonly channels: number; readonly source: 'env' | 'file'; readonly where: string; readonly newKey?: string};
+export type Rotation = {readonly keys: number; readonly channels: number; readonly responses: number; readonly source: 'env' | 'file'; readonly where: string; readonly newKey?: string};
 
 export async function rotateMasterKey(store: Store): Promise<Rotation> {
 	const old = store.sealer();
@@ -23,10 +25,12 @@ export async function rotateMasterKey(store: Store): Promise<Rotation> {
 		if (!existsSync(`${old.source.where}.old`)) copyFileSync(old.source.where, `${old.source.where}.old`);
 		writeKeyFile(old.source.where, fresh);
 	}
-	store.useSealer(new Sealer(fresh, old.source));
+	const sealer = new Sealer(fresh, old.source);
+	store.useSealer(sealer);
 	for (const key of allKeys) await keys(store).set(key.id, key);
 	for (const channel of allChannels) await channels(store).set(channel.id, channel);
+	const responses = await resealTurns(store, old, sealer);
 	await store.bumpRevision();
 	if (old.source.kind === 'file') rmSync(`${old.source.where}.old`, {force: true});
-	return {keys: allKeys.length, channels: allChannels.length, source: old.source.kind, where: old.source.where, ...(old.source.kind === 'env' ? {newKey: fresh.toString('hex')} : {})};
+	return {keys: allKeys.length, channels: allChannels.length, responses, source: old.source.kind, where: old.source.where, ...(old.source.kind === 'env' ? {newKey: fresh.toString('hex')} : {})};
 }

@@ -139,18 +139,19 @@ for (const target of targets) {
 }
 
 describe('responses: what needs stored state', () => {
-	test('previous_response_id is a clear 400 when translated, and works on a Responses-native channel', async () => {
+	test('a previous_response_id the gateway never kept is OpenAI\'s 400 when translated, and goes to a Responses-native channel as it is', async () => {
 		await assert.rejects(
 			client.responses.create({model: 'via-anthropic', input: 'and then?', previous_response_id: 'resp_123'}),
-			(error: unknown) => error instanceof APIError && error.status === 400 && /Send the whole conversation in `input`/.test(error.message),
+			(error: unknown) => error instanceof APIError && error.status === 400 && error.code === 'previous_response_not_found' && /Previous response with id 'resp_123' not found/.test(error.message),
 		);
 		const first = await client.responses.create({model: 'via-native', input: 'hi'});
 		const second = await client.responses.create({model: 'via-native', input: 'and then?', previous_response_id: first.id});
 		assert.equal(second.previous_response_id, first.id);
+		assert.equal((providers.openai.received.at(-1)!.body as {previous_response_id?: string}).previous_response_id, first.id);
 	});
 
-	test('retrieving a stored response is a 404 that says the gateway stores none', async () => {
-		await assert.rejects(client.responses.retrieve('resp_123'), (error: unknown) => error instanceof APIError && error.status === 404 && /keeps no responses/.test(error.message));
+	test('retrieving a response the gateway never kept is a 404 in OpenAI\'s words', async () => {
+		await assert.rejects(client.responses.retrieve('resp_123'), (error: unknown) => error instanceof APIError && error.status === 404 && /Response with id 'resp_123' not found/.test(error.message));
 	});
 
 	test('a missing key is a 401 in OpenAI\'s shape', async () => {

@@ -13,6 +13,7 @@ import {chunks, chunkId, dayId, dayTotals, journals} from '../../source/store/us
 import {newJournal} from '../../source/store/usage-instance.js';
 import {publishedHealth, publishedHealthKey} from '../../source/store/published-health.js';
 import {storeKinds, tempDir} from './stores.js';
+import {writeTurns} from '../../source/store/responses.js';
 
 const {kinds} = storeKinds();
 const [sqlite, redis, postgres] = kinds as [(typeof kinds)[number], (typeof kinds)[number], (typeof kinds)[number]];
@@ -40,6 +41,7 @@ async function fill(store: Store): Promise<void> {
 	await dayTotals(store).set(dayId(journal.instance, '2025-01-02'), {v: 1, instance: journal.instance, day: '2025-01-02', buckets: []});
 	await journals(store).set(journal.instance, journal);
 	await publishedHealth(store).set(publishedHealthKey, {v: 1, updatedAt: '2025-01-02T10:00:00.000Z', pid: 1, channels: {}});
+	await writeTurns(store, [{id: 'resp_1', keyId: key.id, createdAt: Date.parse('2025-01-02T10:00:00.000Z'), chain: [], input: [{type: 'message', role: 'user', content: 'hi'}], response: {id: 'resp_1', object: 'response'}}]);
 }
 
 test('every namespace is migrated', () => {
@@ -54,7 +56,7 @@ test('sqlite → redis → postgres → sqlite: nothing lost', {skip: redis.skip
 	assert.equal(original.keys!.length, 2);
 	for (let step = 0; step < 3; step++) {
 		const counts = await migrateStore(stores[step]!, stores[step + 1]!);
-		assert.deepEqual(counts, {channels: 2, keys: 2, activity: 1, requests: 1, usage: 1, journals: 1, meta: 1});
+		assert.deepEqual(counts, {channels: 2, keys: 2, activity: 1, requests: 1, usage: 1, journals: 1, responses: 1, 'response-index': 1, meta: 1});
 		assert.deepEqual(await dump(stores[step + 1]!), original, `after copying into ${stores[step + 1]!.kind}`);
 		assert.notEqual(await stores[step + 1]!.revision(), '', 'the target revision is bumped, so running gateways reload');
 	}

@@ -3,6 +3,7 @@
  * file in plaintext; a gateway with another master key refuses to start and says why; a store written
  * before sealing existed is read as it is and sealed by `store rotate-key`, which also rotates the key.
  */
+import {readTurns, writeTurns} from '../../source/store/responses.js';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
@@ -72,14 +73,24 @@ test('a store written before sealing is read as it is; store rotate-key seals it
 		const [key] = await listKeys(store);
 		const legacy = 'sk-gtui-legacyPLAINTEXTsecret0123456789abcdef';
 		await store.raw('keys').set(key!.id, {...key!, secret: legacy});
+		const answer = 'a kept answer, sealed under the key of its day';
+		await writeTurns(store, [{id: 'resp_kept', keyId: key!.id, createdAt: Date.now(), chain: [], input: [{type: 'message', role: 'user', content: 'hi'}], response: {id: 'resp_kept', output_text: answer}}]);
 		await store.close();
 		assert.match(await ok(['env', 'old', '--tool', 'openai', '--home', home], env), new RegExp(legacy), 'a plaintext secret still reads');
 		const before = readFileSync(keyFile, 'utf8');
-		assert.match(await ok(['store', 'rotate-key', '--home', home], env), /^Sealed 1 keys and 0 channels in .* under a new master key, saved in /);
+		assert.match(await ok(['store', 'rotate-key', '--home', home], env), /^Sealed 1 keys, 0 channels and 1 stored Responses answers in .* under a new master key, saved in /);
 		assert.notEqual(readFileSync(keyFile, 'utf8'), before, 'a new key');
 		assert.ok(!existsSync(`${keyFile}.old`), 'the old key is removed once every record is rewritten');
 		assert.ok(!readFileSync(join(home, 'gateway.sqlite')).toString('latin1').includes(legacy), 'sealed now');
 		assert.match(await ok(['env', 'old', '--tool', 'openai', '--home', home], env), new RegExp(legacy));
+		const reopened = await Store.open(home);
+		try {
+			reopened.useSealer(new Sealer(parseMasterKey(readFileSync(keyFile, 'utf8')), {kind: 'file', where: keyFile}));
+			const [kept] = await readTurns(reopened, ['resp_kept']);
+			assert.equal(kept?.response.output_text, answer, 'the stored conversation opens under the new key');
+		} finally {
+			await reopened.close();
+		}
 		const withEnv = {...env, GATEWAY_TUI_MASTER_KEY: readFileSync(keyFile, 'utf8').trim()};
 		const rotated = await ok(['store', 'rotate-key', '--home', home], withEnv);
 		const fresh = /GATEWAY_TUI_MASTER_KEY=([0-9a-f]{64})/.exec(rotated)?.[1];

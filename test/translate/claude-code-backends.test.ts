@@ -11,7 +11,7 @@ import type {IRResponse, IRStreamEvent} from '../../source/base/ir.js';
 import {anthropicAdapter} from '../../source/formats/anthropic/index.js';
 import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js';
 import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
-import {anthropicClient} from '../helpers/sdks.js';
+import {anthropicClient, openaiClient} from '../helpers/sdks.js';
 import {collect, fromArray, recordingContext} from '../helpers/streams.js';
 
 let gateway: TestGateway;
@@ -106,4 +106,82 @@ test('an empty text part (Gemini closes a turn with a signed empty part) is neve
 	};
 	const body = anthropicAdapter.encodeResponse(answer, {model: 'claude'}, recordingContext()) as {content: unknown[]};
 	assert.deepEqual(body.content, [{type: 'text', text: 'Done.'}]);
+});
+
+test('on a chat completions backend, message_start carries the gateway\'s estimate and the final message the provider\'s figures', async () => {
+	// A chat completions provider says the prompt's size only in its last chunk: 1,000 tokens, 600 of them read from its cache.
+	openai.enqueue({text: 'Hello.', usage: {input: 1000, output: 3, cached: 600}});
+	const stream = anthropicClient(gateway.url, secret).messages.stream({
+		model: 'cc-openai',
+		max_tokens: 256,
+		system: 'You are terse.',
+		// About 2,000 tokens by any tokenizer.
+		messages: [{role: 'user', content: 'word '.repeat(2000)}],
+	});
+	let startUsage: {input_tokens: number; cache_creation_input_tokens: number | null; cache_read_input_tokens: number | null} | undefined;
+	for await (const event of stream) if (event.type === 'message_start') startUsage = {...event.message.usage}; // the SDK updates this object as the stream goes on
+	assert.ok(startUsage && startUsage.input_tokens > 1900 && startUsage.input_tokens < 2200, `message_start estimates the prompt: ${JSON.stringify(startUsage)}`);
+	assert.deepEqual([startUsage.cache_creation_input_tokens, startUsage.cache_read_input_tokens], [0, 0]);
+	const final = await stream.finalMessage();
+	assert.deepEqual(
+		{input: final.usage.input_tokens, read: final.usage.cache_read_input_tokens, created: final.usage.cache_creation_input_tokens, output: final.usage.output_tokens},
+		{input: 400, read: 600, created: 0, output: 3},
+	);
+});
+
+test('a history with empty text blocks beside thinking reaches Gemini and Anthropic without them', async () => {
+	const anthropic = await startFakeProvider('anthropic');
+	try {
+		await gateway.addProvider(anthropic, {name: 'anthropic', models: 'oa-anthropic=claude-sonnet-4-5'});
+		// Claude Code's history of a turn another gateway answered: a thinking block, then an empty text block, then a call.
+		gemini.enqueue({text: 'Done.'});
+		await anthropicClient(gateway.url, secret).messages.create({
+			model: 'cc-gemini',
+			max_tokens: 256,
+			messages: [
+				{role: 'user', content: 'Read /a'},
+				{
+					role: 'assistant',
+					content: [
+						{type: 'thinking', thinking: 'I should read it.', signature: 'EqQBCkYIBxgCKkBexample'},
+						{type: 'text', text: ''},
+						{type: 'tool_use', id: 'toolu_01', name: 'Read', input: {path: '/a'}},
+					],
+				},
+				{role: 'user', content: [{type: 'tool_result', tool_use_id: 'toolu_01', content: 'alpha'}]},
+			],
+			tools: [{name: 'Read', input_schema: {type: 'object', properties: {path: {type: 'string'}}}}],
+		});
+		const contents = (gemini.received.at(-1)!.body as {contents: Array<{parts: Array<Record<string, unknown>>}>}).contents;
+		assert.ok(contents.every(content => content.parts.every(part => part.text !== '' || part.thoughtSignature !== undefined)), JSON.stringify(contents));
+
+		// The OpenAI SDK's history: an assistant message with empty content beside its reasoning and a call.
+		anthropic.enqueue({text: 'Done.'});
+		const answer = await openaiClient(gateway.url, secret).chat.completions.create({
+			model: 'oa-anthropic',
+			messages: [
+				{role: 'user', content: 'Read /a'},
+				{role: 'assistant', content: '', reasoning_content: 'I should read it.', tool_calls: [{id: 'call_1', type: 'function', function: {name: 'Read', arguments: '{"path":"/a"}'}}]} as never,
+				{role: 'tool', tool_call_id: 'call_1', content: 'alpha'},
+			],
+			tools: [{type: 'function', function: {name: 'Read', parameters: {type: 'object', properties: {path: {type: 'string'}}}}}],
+		});
+		assert.equal(answer.choices[0]!.message.content, 'Done.');
+		const messages = (anthropic.received.at(-1)!.body as {messages: Array<{content: Array<{type: string; text?: string}>}>}).messages;
+		assert.ok(messages.every(message => message.content.every(block => block.type !== 'text' || block.text !== '')), JSON.stringify(messages));
+	} finally {
+		await anthropic.close();
+	}
+});
+
+test('message_start takes the provider\'s prompt size when it has one, and counts only when it has none', async () => {
+	const startOf = async (start: IRStreamEvent) => {
+		let counted = 0;
+		const events: IRStreamEvent[] = [start, {type: 'finish', reason: 'stop', usage: {inputTokens: 50, outputTokens: 1}}];
+		const frames = await collect(anthropicAdapter.encodeStream(fromArray(events), {model: 'claude', includeUsage: false, sse: true, estimateInputTokens: () => ++counted && 42}, recordingContext()));
+		const data = JSON.parse(frames[0]!.split('data: ')[1]!) as {message: {usage: {input_tokens: number}}};
+		return {input: data.message.usage.input_tokens, counted};
+	};
+	assert.deepEqual(await startOf({type: 'start', id: 'r', model: 'gemini-2.5-pro', usage: {inputTokens: 1234}}), {input: 1234, counted: 0});
+	assert.deepEqual(await startOf({type: 'start', id: 'r', model: 'gpt-4o'}), {input: 42, counted: 1});
 });

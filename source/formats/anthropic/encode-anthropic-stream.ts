@@ -34,8 +34,7 @@ export async function* encodeAnthropicStream(events: AsyncIterable<IRStreamEvent
 		}
 		if (!started) {
 			started = true;
-			const usage = event.type === 'start' || event.type === 'finish' ? event.usage ?? {} : {};
-			yield messageStart(event.type === 'start' ? event.id : '', options.model, usage);
+			yield messageStart(event.type === 'start' ? event.id : '', options.model, startUsage(event, options));
 			yield frame('ping', {type: 'ping'});
 		}
 		if (event.type === 'block-start') {
@@ -68,6 +67,20 @@ export async function* encodeAnthropicStream(events: AsyncIterable<IRStreamEvent
 
 function frame(event: string, data: object): string {
 	return sseFrame(JSON.stringify(toJsonValue(data)), event);
+}
+
+/**
+ * What `message_start` says of the prompt. Claude Code sizes its context from it ("Ctx: 0%" and a
+ * wrong auto-compact otherwise): where the provider says the prompt's size only at the end (chat
+ * completions), the gateway's own count stands in; `message_delta` then carries the provider's
+ * figures, which the SDK's final message takes over (they are cumulative).
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming#event-types
+ */
+function startUsage(event: IRStreamEvent, options: EncodeStreamOptions): Partial<IRUsage> {
+	if (event.type === 'finish') return event.usage;
+	const usage = event.type === 'start' ? event.usage ?? {} : {};
+	if (usage.inputTokens !== undefined || !options.estimateInputTokens) return usage;
+	return {...usage, inputTokens: options.estimateInputTokens()};
 }
 
 function messageStart(id: string, model: string, usage: Partial<IRUsage>): string {

@@ -1,5 +1,5 @@
 import type {TranslationContext} from '../adapter.js';
-import {assertNever, type IRImageSource, type IRMessage, type IRSignature, type IRToolResultPart, type JsonObject, type JsonValue} from '../../base/ir.js';
+import {assertNever, type IRCacheControl, type IRImageSource, type IRMessage, type IRSignature, type IRSystemBlock, type IRToolResultPart, type JsonObject, type JsonValue} from '../../base/ir.js';
 import {compact} from '../wire.js';
 
 /** IR image → an OpenAI `image_url` content part. @see https://platform.openai.com/docs/guides/images-vision */
@@ -13,7 +13,15 @@ export type MessageOptions = {
 	readonly reasoningContent: boolean;
 	/** Map a tool-call id to one the upstream accepts (OpenAI caps ids at 40 characters). */
 	readonly toolCallId: (id: string) => string;
+	/** Keep prompt-cache markers as `cache_control` on content parts (OpenRouter); elsewhere they are dropped. */
+	readonly cacheMarkers: boolean;
 };
+
+/** `cache_control` for a content part, in Anthropic's shape, where the channel honours it. */
+function marker(cache: IRCacheControl | undefined, options: MessageOptions): JsonObject {
+	if (!cache || !options.cacheMarkers) return {};
+	return {cache_control: cache.ttl === undefined ? {type: 'ephemeral'} : {type: 'ephemeral', ttl: cache.ttl}};
+}
 
 /** OpenAI chat has no signature slot: every signature here belongs to another provider and is lost. */
 function dropSignature(signature: IRSignature | undefined, what: string, ctx: TranslationContext): void {
@@ -32,7 +40,12 @@ function toolResultText(result: IRToolResultPart): string {
  * @see https://platform.openai.com/docs/guides/function-calling#handling-function-calls
  */
 function encodeToolResults(results: readonly IRToolResultPart[], options: MessageOptions): JsonObject[] {
-	const out: JsonObject[] = results.map(result => ({role: 'tool', tool_call_id: options.toolCallId(result.toolCallId), content: toolResultText(result)}));
+	const out: JsonObject[] = results.map(result => {
+		// Where markers count, always a one-part array (markers live on parts), so a result keeps
+		// its bytes when Claude Code moves the marker off it on the next turn.
+		const content = options.cacheMarkers ? [{type: 'text', text: toolResultText(result), ...marker(result.cache, options)}] : toolResultText(result);
+		return {role: 'tool', tool_call_id: options.toolCallId(result.toolCallId), content};
+	});
 	for (const result of results) {
 		const images = result.content.flatMap(part => (part.type === 'image' ? [encodeOpenaiImagePart(part.source)] : []));
 		if (images.length === 0) continue;
@@ -51,10 +64,10 @@ function encodeUser(message: IRMessage, options: MessageOptions, ctx: Translatio
 				break;
 			case 'text':
 				dropSignature(part.signature, 'user text', ctx);
-				content.push({type: 'text', text: part.text});
+				content.push({type: 'text', text: part.text, ...marker(part.cache, options)});
 				break;
 			case 'image':
-				content.push(encodeOpenaiImagePart(part.source));
+				content.push({...encodeOpenaiImagePart(part.source), ...marker(part.cache, options)});
 				break;
 			case 'tool_call':
 			case 'reasoning':
@@ -65,7 +78,8 @@ function encodeUser(message: IRMessage, options: MessageOptions, ctx: Translatio
 		}
 	}
 	const out = encodeToolResults(results, options);
-	if (content.length === 1 && content[0].type === 'text') out.push({role: 'user', content: content[0].text});
+	// Where markers count, content stays an array, so a turn keeps its bytes when the marker moves on to the next one.
+	if (content.length === 1 && content[0].type === 'text' && !options.cacheMarkers) out.push({role: 'user', content: content[0].text});
 	else if (content.length > 0) out.push({role: 'user', content});
 	return out;
 }
@@ -110,20 +124,21 @@ function encodeAssistant(message: IRMessage, options: MessageOptions, ctx: Trans
 	return [compact(entries)];
 }
 
+/** One text, or, where a block carries a cache marker the channel honours, one part per block. */
+function encodeSystem(system: readonly IRSystemBlock[], options: MessageOptions): JsonValue {
+	if (!options.cacheMarkers || !system.some(block => block.cache)) return system.map(block => block.text).join('\n\n');
+	return system.map(block => ({type: 'text', text: block.text, ...marker(block.cache, options)}));
+}
+
 /**
  * IR system blocks and messages → OpenAI `messages`. The system prompt is one `system` message
  * (not `developer`: most compatible servers only know `system`, and OpenAI maps it for o1 and later);
  * blocks are joined because some chat templates reject more than one system message.
  * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
  */
-export function encodeOpenaiMessages(
-	system: ReadonlyArray<{readonly text: string}>,
-	messages: readonly IRMessage[],
-	options: MessageOptions,
-	ctx: TranslationContext,
-): JsonObject[] {
+export function encodeOpenaiMessages(system: readonly IRSystemBlock[], messages: readonly IRMessage[], options: MessageOptions, ctx: TranslationContext): JsonObject[] {
 	const out: JsonObject[] = [];
-	if (system.length > 0) out.push({role: 'system', content: system.map(block => block.text).join('\n\n')});
+	if (system.length > 0) out.push({role: 'system', content: encodeSystem(system, options)});
 	for (const message of messages) {
 		out.push(...(message.role === 'user' ? encodeUser(message, options, ctx) : encodeAssistant(message, options, ctx)));
 	}

@@ -13,6 +13,7 @@ import {narrowTools} from '../narrow-tools.js';
 import {encodeOpenaiMessages} from './encode-openai-messages.js';
 import {decodeOpenaiReasoningEffort, encodeOpenaiReasoningEffort} from './map-openai-reasoning-effort.js';
 import {isWireObject, compact, type WireObject} from '../wire.js';
+import {encodeOpenaiMaxTokens, encodeOpenaiUser, honoursCacheControl} from './map-openai-provider-limits.js';
 import {requireString, optionalString, optionalNumber, optionalBoolean, optionalObject, optionalArray} from './schema.js';
 
 /** Parameters with no IR slot: dropped when translating, and said so. */
@@ -110,9 +111,6 @@ const hash = (value: string, length: number): string => createHash('sha256').upd
 /** OpenAI caps tool-call ids at 40 characters; longer ones (other gateways, Gemini) get a stable short form. */
 const shortToolCallId = (id: string): string => (id.length <= 40 ? id : `call_${hash(id, 32)}`);
 
-/** OpenAI caps `user` at 64 characters; Claude Code's metadata.user_id is longer. A hash keeps it a stable identity. */
-const shortUser = (user: string): string => (user.length <= 64 ? user : createHash('sha256').update(user).digest('hex'));
-
 function encodeStop(stop: readonly string[] | undefined, ctx: TranslationContext): string[] | undefined {
 	if (!stop || stop.length === 0) return undefined;
 	// "Up to 4 sequences": the API rejects more.
@@ -138,7 +136,7 @@ function encodeToolFields(request: IRRequest, ctx: TranslationContext): {[key: s
 /** IR → the upstream request for an OpenAI-format channel (its base URL ends in /v1). */
 export async function encodeOpenaiRequest(request: IRRequest, target: UpstreamTarget, ctx: TranslationContext): Promise<EncodedRequest> {
 	const official = isOfficialOpenai(target.baseUrl);
-	const messageOptions = {reasoningContent: !official, toolCallId: official ? shortToolCallId : (id: string) => id};
+	const messageOptions = {reasoningContent: !official, toolCallId: official ? shortToolCallId : (id: string) => id, cacheMarkers: honoursCacheControl(target.baseUrl)};
 	const messages = encodeOpenaiMessages(request.system, request.messages, messageOptions, ctx);
 	if (request.topK !== undefined) ctx.warn('Dropped top_k: OpenAI chat completions has no top_k.');
 	const responseFormat = request.responseFormat && request.responseFormat.type !== 'text' ? encodeOpenaiResponseFormat(request.responseFormat) : undefined;
@@ -147,13 +145,13 @@ export async function encodeOpenaiRequest(request: IRRequest, target: UpstreamTa
 		messages,
 		...encodeToolFields(request, ctx),
 		// api.openai.com reasoning models reject max_tokens; Mistral, DeepSeek and older servers reject max_completion_tokens.
-		[official ? 'max_completion_tokens' : 'max_tokens']: request.maxTokens,
+		[official ? 'max_completion_tokens' : 'max_tokens']: encodeOpenaiMaxTokens(request.maxTokens, target, ctx),
 		temperature: request.temperature,
 		top_p: request.topP,
 		stop: encodeStop(request.stop, ctx),
 		response_format: responseFormat,
 		reasoning_effort: encodeOpenaiReasoningEffort(request.reasoning),
-		user: request.user && official ? shortUser(request.user) : request.user,
+		user: encodeOpenaiUser(request.user, target.baseUrl),
 		// stream_options is only allowed with stream: true; the gateway always wants the usage chunk.
 		stream: target.stream ? true : undefined,
 		stream_options: target.stream ? {include_usage: true} : undefined,

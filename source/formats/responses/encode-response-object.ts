@@ -18,6 +18,8 @@ type Echo = {
 	readonly tools: JsonObject[];
 	readonly user: JsonValue;
 	readonly metadata: JsonObject;
+	readonly previousResponseId: JsonValue;
+	readonly store: boolean;
 };
 
 const orNull = (value: string | number | undefined): JsonValue => value ?? null;
@@ -41,6 +43,9 @@ export function echoRequest(request: unknown): Echo {
 		tools: (asArray(body.tools) ?? []).filter(isJsonObject),
 		user: orNull(asString(body.user)),
 		metadata: isJsonObject(body.metadata) ? body.metadata : {},
+		previousResponseId: orNull(asString(body.previous_response_id)),
+		// True when the gateway keeps this answer (stored-responses.ts says so on the request it echoes).
+		store: body.store === true,
 	};
 }
 
@@ -53,8 +58,8 @@ export type ResponseState = {
 };
 
 /**
- * A Response object with the fields (and order) the API sends; `store` is false because the gateway
- * keeps nothing. `output_text` is not on the wire: the SDKs compute it.
+ * A Response object with the fields (and order) the API sends; `store` and `previous_response_id`
+ * as the client asked (see stored-responses.ts). `output_text` is not on the wire: the SDKs compute it.
  * @see https://platform.openai.com/docs/api-reference/responses/object
  */
 export function encodeResponseObject(base: ResponseBase, state: ResponseState): JsonObject {
@@ -74,12 +79,12 @@ export function encodeResponseObject(base: ResponseBase, state: ResponseState): 
 		model: base.model,
 		output: [...state.output],
 		parallel_tool_calls: echo.parallelToolCalls,
-		previous_response_id: null,
+		previous_response_id: echo.previousResponseId,
 		prompt_cache_key: echo.promptCacheKey,
 		reasoning: echo.reasoning,
 		safety_identifier: null,
 		service_tier: 'default',
-		store: false,
+		store: echo.store,
 		temperature: echo.temperature,
 		text: echo.text,
 		tool_choice: echo.toolChoice,

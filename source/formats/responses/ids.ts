@@ -1,9 +1,9 @@
-/** Responses ids: `resp_`, `msg_`, `rs_`, `fc_`, `ctc_`, `lsh_` for items, `call_` for call ids. */
+/** Responses ids: `resp_`; `msg_`, `rs_`, `fc_`, `ctc_`, `lsh_` for items (and `fco_`, `ctco_`, `lsho_`, `item_` for kept input items); `call_` for call ids. */
 import {randomBytes} from 'node:crypto';
 
 const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
 
-export type ItemKind = 'msg' | 'rs' | 'fc' | 'ctc' | 'lsh';
+export type ItemKind = 'msg' | 'rs' | 'fc' | 'ctc' | 'lsh' | 'fco' | 'ctco' | 'lsho' | 'item';
 
 export function newItemId(kind: ItemKind): string {
 	return `${kind}_${hex(24)}`;

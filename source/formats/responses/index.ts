@@ -3,7 +3,9 @@
  * `client.responses.create`. It is an inbound format only: a Responses request goes unchanged to an
  * OpenAI channel that speaks the Responses API, and is translated through the IR for any other
  * channel (chat completions, Anthropic messages, Gemini). Its decoders read a passed-through
- * answer on the side, for usage and errors.
+ * answer on the side, for usage and errors. Answers of translated channels are kept by the gateway
+ * (`store`), so `previous_response_id` and the stored-response routes work on every channel
+ * (stored-responses.ts).
  * @see https://platform.openai.com/docs/api-reference/responses
  */
 import type {InboundAdapter} from '../adapter.js';
@@ -12,6 +14,7 @@ import {decodeResponsesError, renderResponsesError} from './errors.js';
 import {decodeResponsesRequest} from './request.js';
 import {decodeResponsesResponse, encodeResponsesResponse} from './response.js';
 import {decodeResponsesStream, encodeResponsesStream} from './stream.js';
+import {responsesStoredAnswers} from './stored-responses.js';
 
 export const responsesAdapter: InboundAdapter = {
 	format: 'responses',
@@ -23,4 +26,5 @@ export const responsesAdapter: InboundAdapter = {
 	encodeStream: encodeResponsesStream,
 	decodeError: decodeResponsesError,
 	renderError: renderResponsesError,
+	storedAnswers: responsesStoredAnswers,
 };

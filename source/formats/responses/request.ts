@@ -13,20 +13,18 @@ import {decodeResponsesReasoning} from './map-responses-reasoning.js';
 import {decodeResponsesTextFormat} from './map-responses-text-format.js';
 import {isWireObject, type WireObject} from '../wire.js';
 import {requireString, optionalString, optionalNumber, optionalBoolean, optionalArray} from './schema.js';
+import {responseNotFound} from './stored-responses.js';
 
 /** Parameters with no IR slot that change the answer: dropped when translating, and said so. */
 const untranslatable = ['top_logprobs', 'service_tier', 'max_tool_calls', 'frequency_penalty', 'presence_penalty'] as const;
 
-/** State lives at OpenAI: a translated request has none to refer to. */
+/**
+ * A response the gateway kept was put back in front of `input` before decoding (the proxy's stored
+ * responses); an id still here is one it never kept (OpenAI's own, another key's, expired), which
+ * only a Responses-native OpenAI channel could continue. Other state lives at OpenAI only.
+ */
 function refuseStoredState(body: WireObject): void {
-	if (typeof body.previous_response_id === 'string' && body.previous_response_id) {
-		throw new GatewayError(
-			'invalid_request',
-			400,
-			'`previous_response_id` needs the conversation state that only OpenAI keeps, and this model is served through translation by a gateway that keeps none. Send the whole conversation in `input` (with `store: false`, as Codex does), or serve the model from an OpenAI channel with the Responses API on (`gateway-tui channels edit NAME --responses-api on`).',
-			{param: 'previous_response_id', code: 'previous_response_not_found'},
-		);
-	}
+	if (typeof body.previous_response_id === 'string' && body.previous_response_id) throw GatewayError.from(responseNotFound(body.previous_response_id, true));
 	for (const key of ['conversation', 'prompt'] as const) {
 		if (body[key] !== undefined && body[key] !== null) throw invalidRequest(`\`${key}\` refers to state stored at OpenAI, which this channel cannot read: send the full instructions and conversation in \`instructions\` and \`input\`.`, key);
 	}
@@ -39,7 +37,6 @@ function warnIgnored(body: WireObject, ctx: TranslationContext): void {
 	if (body.truncation === 'auto') ignored.push('truncation "auto"');
 	if (isWireObject(body.text) && typeof body.text.verbosity === 'string') ignored.push('text.verbosity');
 	if (ignored.length > 0) ctx.warn(`Ignored ${ignored.join(', ')}: no equivalent on the upstream format.`);
-	if (body.store === true) ctx.warn('Ignored store: true; the gateway keeps no conversation state, so this response cannot be continued with previous_response_id.');
 }
 
 /** Client request → IR. Throws a 400 the client can act on when the body is not a valid Responses request. */

@@ -1,6 +1,7 @@
 /**
- * The Responses API over HTTP: POST /v1/responses, authenticated like OpenAI. The gateway stores no
- * responses, so the endpoints that read stored ones answer a 404 that says so.
+ * The Responses API over HTTP: POST /v1/responses, authenticated like OpenAI, and the responses the
+ * gateway kept (GET and DELETE /v1/responses/{id}, GET /v1/responses/{id}/input_items). Cancelling
+ * and other routes of state kept at OpenAI answer a 404 that says so.
  * @see https://platform.openai.com/docs/api-reference/responses
  */
 import {GatewayError} from '../../base/errors.js';
@@ -11,7 +12,7 @@ import {encodeOpenaiModel, encodeOpenaiModelList} from '../openai/openai-http.js
 import {responsesStreamFailure} from './encode-responses-stream.js';
 
 const notStored = (request: WireRequest) =>
-	new GatewayError('not_found', 404, `Response "${request.params.id ?? ''}" was not found: gateway-tui keeps no responses (every request is answered as it arrives, as with store: false). Send the whole conversation in \`input\` instead of referring to an earlier response.`, {code: 'not_found', param: 'response_id'});
+	new GatewayError('not_found', 404, `${request.method} ${request.url.split('?')[0]}: gateway-tui keeps responses only to retrieve, list the input items of, delete and continue them (background responses cannot be cancelled: it runs none).`, {code: 'not_found', param: 'response_id'});
 
 /**
  * Codex (0.1xx) first asks for the Responses API over a WebSocket (a GET with `Upgrade: websocket`).
@@ -26,8 +27,9 @@ export const responsesHttp = {
 	routes: [
 		{kind: 'refuse', method: 'GET', url: '/v1/responses', error: noWebsocket},
 		{kind: 'call', method: 'POST', url: '/v1/responses', read: (_request, body) => ({operation: 'generate', model: requireModel(body), stream: body.stream === true, sse: true})},
-		{kind: 'refuse', method: 'GET', url: '/v1/responses/:id', error: notStored},
-		{kind: 'refuse', method: 'DELETE', url: '/v1/responses/:id', error: notStored},
+		{kind: 'stored', method: 'GET', url: '/v1/responses/:id', action: 'retrieve'},
+		{kind: 'stored', method: 'DELETE', url: '/v1/responses/:id', action: 'delete'},
+		{kind: 'stored', method: 'GET', url: '/v1/responses/:id/input_items', action: 'input_items'},
 		{kind: 'refuse', method: 'GET', url: '/v1/responses/:id/*', error: notStored},
 		{kind: 'refuse', method: 'POST', url: '/v1/responses/:id/*', error: notStored},
 	],

@@ -225,7 +225,7 @@ describe('openai encodeRequest', () => {
 		assert.equal(body.max_completion_tokens, undefined);
 		assert.equal(body.stream, undefined);
 		assert.equal(body.stream_options, undefined);
-		assert.equal(body.user, baseIR.user);
+		assert.equal(body.user, undefined, 'DeepSeek documents no `user`: the end-user id (Claude Code\'s names its account) stays home');
 		assert.deepEqual((body.messages as unknown[])[2], {
 			role: 'assistant',
 			content: 'Checking.',
@@ -347,7 +347,7 @@ describe('openai encodeRequest', () => {
 			includeUsage: true,
 			user: 'u1',
 		};
-		const encoded = await openaiAdapter.encodeRequest(ir, {...deepseek, model: 'm', stream: true}, testContext());
+		const encoded = await openaiAdapter.encodeRequest(ir, {...deepseek, baseUrl: 'https://openrouter.ai/api/v1', model: 'm', stream: true}, testContext());
 		assert.deepEqual(openaiAdapter.decodeRequest(encoded.body, {}, testContext()), ir);
 	});
 });

@@ -184,11 +184,11 @@ describe('responses decodeRequest', () => {
 		assert.deepEqual(ctx.warnings, ['Ignored service_tier, text.verbosity: no equivalent on the upstream format.']);
 		const stored = testContext();
 		decode({model: 'm', input: 'hi', store: true}, stored);
-		assert.match(stored.warnings[0]!, /^Ignored store: true; the gateway keeps no conversation state/);
+		assert.deepEqual(stored.warnings, [], 'store: true is honoured by the gateway (see test/responses/stored.test.ts)');
 	});
 
 	it('refuses what needs state stored at OpenAI, in words that say what to do', () => {
-		rejects({model: 'm', input: 'hi', previous_response_id: 'resp_123'}, /Send the whole conversation in `input`.*--responses-api on/, 'previous_response_id');
+		rejects({model: 'm', input: 'hi', previous_response_id: 'resp_123'}, /Previous response with id 'resp_123' not found\. .*send the whole conversation in `input`/, 'previous_response_id');
 		rejects({model: 'm', input: [{type: 'item_reference', id: 'msg_1'}]}, /no stored items/);
 		rejects({model: 'm', conversation: 'conv_1', input: 'hi'}, /state stored at OpenAI/, 'conversation');
 		rejects({model: 'm', input: [{role: 'user', content: [{type: 'input_image', file_id: 'file-1'}]}]}, /stored at OpenAI.*image_url/);
