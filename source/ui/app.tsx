@@ -1,12 +1,13 @@
 /**
  * The Ink root: the tab bar, the focused pane, the footer with its keys and the status bar. All
  * four panes stay mounted (hidden ones are `display: none`), so switching keeps each pane's
- * selection. Global keys pause while a pane's form or question owns the keyboard.
+ * selection. Keys go through the keyboard's layers (keyboard.ts): Ctrl+C first, then the help
+ * overlay, a pane's question, form and list, and the global keys (panes, help, quit) last.
  */
 import {useState} from 'react';
 import {Box, Text, useApp} from 'ink';
 import type {ClipboardPort} from './clipboard.js';
-import {globalBindings, panes, resolve, type GlobalCommand, type PaneId} from './commands.js';
+import {globalBindings, panes, resolve, type Capture, type GlobalCommand, type PaneId} from './commands.js';
 import {Footer, StatusBar, statusBarHeight, TabBar, type ListenState} from './components/chrome.js';
 import {HelpOverlay} from './components/help-overlay.js';
 import {useExternalStore} from './hooks/use-external-store.js';
@@ -20,7 +21,8 @@ import {EndpointsPane} from './panes/endpoints-pane.js';
 import {KeysPane} from './panes/keys-pane.js';
 import {UsagePane} from './panes/usage-pane.js';
 import {theme, type StatusMessage} from './theme.js';
-import {useKeypress} from './hooks/use-keypress.js';
+import {periodTotals} from './usage-view.js';
+import {useKeypress, useKeyState} from './hooks/use-keypress.js';
 import {type ChannelHealthView} from '../base/events.js';
 import {emptyTraffic, type TrafficSnapshot} from './traffic.js';
 
@@ -53,27 +55,46 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 	const measured = useExternalStore(model.health?.views ?? noHealth);
 	const health = healthProp ?? (model.health ? healthOf(data.channels, measured) : undefined);
 	const {message, report: setMessage, clearResult} = useStatus(model.events, initialStatus ?? null);
-	const [pane, setPane] = useState<PaneId>(initialPane);
-	const [help, setHelp] = useState(false);
-	const [captured, setCaptured] = useState(false);
+	// Which pane is shown and whether the help is: they decide who gets the next key.
+	const shown = useKeyState<PaneId>(initialPane, {moves: true});
+	const helpShown = useKeyState(false, {moves: true});
+	const [captured, setCaptured] = useState<Capture>(null);
+	const pane = shown.current;
+	const help = helpShown.current;
 
 	const run = (command: GlobalCommand) => {
 		if (command === 'quit') return exit();
-		if (command === 'help') return setHelp(!help);
-		const index = panes.findIndex(item => item.id === pane);
+		if (command === 'help') return helpShown.set(!helpShown.current);
+		const current = shown.current;
+		const index = panes.findIndex(item => item.id === current);
 		const next = command === 'next-pane' ? panes[(index + 1) % panes.length]! : command === 'prev-pane' ? panes[(index + panes.length - 1) % panes.length]! : undefined;
-		setHelp(false);
+		helpShown.set(false);
 		const target = next ? next.id : (command.slice('pane:'.length) as PaneId);
-		if (target !== pane) clearResult();
-		setPane(target);
+		if (target !== current) clearResult();
+		shown.set(target);
 	};
-	useKeypress((input, key) => {
-		if (key.ctrl && input === 'c') return exit();
-		if (captured) return;
-		if (help && key.escape) return setHelp(false);
-		const command = resolve(globalBindings, input, key);
+	// Ctrl+C quits from anywhere: a form or a question never keeps it (the terminal is in raw mode, so no SIGINT).
+	useKeypress(
+		key => {
+			const interrupt = key.ctrl && key.name === 'char' && key.text === 'c';
+			if (interrupt) exit();
+			return interrupt;
+		},
+		{layer: 'critical'},
+	);
+	useKeypress(
+		key => {
+			if (key.name !== 'escape') return false;
+			helpShown.set(false);
+			return true;
+		},
+		{layer: 'help', isActive: help},
+	);
+	useKeypress(key => {
+		const command = resolve(globalBindings, key);
 		if (command) run(command);
-	});
+		return command !== undefined;
+	}, {layer: 'global'});
 
 	// Ink clears the whole screen on every frame that fills the terminal; one line less avoids that flicker.
 	const height = rows - 1;
@@ -83,6 +104,7 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 	const status = data.error ? ({kind: 'error', text: data.error} as const) : message;
 	const body = height - 2 - statusBarHeight(listen, status, columns);
 	const shared = {width: columns, height: body, onStatus: setMessage, onCapture: setCaptured};
+	const today = periodTotals(usage, 'today');
 	const requests = new Map(usage.all.byKey.map(row => [row.id ?? row.group, row.requests]));
 	const show = (id: PaneId) => (pane === id && !help ? 'flex' : 'none');
 	const healthy = health ? data.channels.filter(channel => channel.enabled && health.get(channel.id)?.state === 'healthy').length : null;
@@ -107,8 +129,8 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 			<Footer pane={pane} captured={captured} />
 			<StatusBar
 				listen={listen}
-				requests={log.total}
-				failed={log.failed}
+				requests={today.requests}
+				failed={today.failed}
 				channels={{total: data.channels.length, enabled: data.channels.filter(channel => channel.enabled).length, healthy}}
 				message={status}
 				columns={columns}

@@ -3,7 +3,7 @@
  * here, and the footer and the help overlay are printed from the same tables, so what is shown is
  * what works.
  */
-import type {Key} from 'ink';
+import type {Key} from './keys.js';
 
 export type PaneId = 'keys' | 'channels' | 'endpoints' | 'usage';
 
@@ -13,6 +13,9 @@ export const panes: ReadonlyArray<{readonly id: PaneId; readonly title: string}>
 	{id: 'endpoints', title: 'Endpoints'},
 	{id: 'usage', title: 'Usage'},
 ];
+
+/** What has the keyboard besides the pane's own keys (the footer shows its keys): a form, a y/n question, the log's filter line. */
+export type Capture = 'form' | 'question' | 'filter' | null;
 
 export type GlobalCommand = 'quit' | 'help' | 'next-pane' | 'prev-pane' | `pane:${PaneId}`;
 export type ListCommand = 'up' | 'down' | 'details' | 'back';
@@ -100,44 +103,19 @@ export const paneBindings: Readonly<Record<PaneId, ReadonlyArray<Binding<string>
 	usage: usageBindings,
 };
 
-function matches(spec: string, input: string, key: Key): boolean {
-	switch (spec) {
-		case 'up':
-			return key.upArrow;
-		case 'down':
-			return key.downArrow;
-		case 'left':
-			return key.leftArrow;
-		case 'right':
-			return key.rightArrow;
-		case 'enter':
-			return key.return;
-		case 'esc':
-			return key.escape;
-		case 'home':
-			return key.home;
-		case 'end':
-			return key.end;
-		case 'pageup':
-			return key.pageUp;
-		case 'pagedown':
-			return key.pageDown;
-		case 'tab':
-			return key.tab && !key.shift;
-		case 'shift+tab':
-			return key.tab && key.shift;
-		case 'space':
-			return input === ' ';
-		case 'ctrl+c':
-			return key.ctrl && input === 'c';
-		default:
-			return input === spec && !key.ctrl && !key.meta;
-	}
+const specialKeys: Readonly<Record<string, Key['name']>> = {up: 'up', down: 'down', left: 'left', right: 'right', enter: 'enter', esc: 'escape', home: 'home', end: 'end', pageup: 'pageup', pagedown: 'pagedown', space: 'space'};
+
+function matches(spec: string, key: Key): boolean {
+	if (spec === 'tab' || spec === 'shift+tab') return key.name === 'tab' && key.shift === (spec === 'shift+tab') && !key.meta;
+	if (spec === 'ctrl+c') return key.ctrl && key.name === 'char' && key.text === 'c';
+	const special = specialKeys[spec];
+	if (special) return key.name === special && !key.ctrl && !key.meta;
+	return key.name === 'char' && key.text === spec && !key.ctrl && !key.meta;
 }
 
 /** The command bound to this key press, if any. */
-export function resolve<C extends string>(bindings: ReadonlyArray<Binding<C>>, input: string, key: Key): C | undefined {
-	return bindings.find(binding => binding.keys.some(spec => matches(spec, input, key)))?.command;
+export function resolve<C extends string>(bindings: ReadonlyArray<Binding<C>>, key: Key): C | undefined {
+	return bindings.find(binding => binding.keys.some(spec => matches(spec, key)))?.command;
 }
 
 const keyLabels: Readonly<Record<string, string>> = {up: '↑', down: '↓', left: '←', right: '→', enter: '↵', esc: 'Esc', tab: 'Tab', 'shift+tab': 'Shift+Tab', space: 'Space', 'ctrl+c': 'Ctrl+C', home: 'Home', end: 'End', pageup: 'PgUp', pagedown: 'PgDn'};

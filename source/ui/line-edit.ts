@@ -7,14 +7,14 @@
  * | ←/→, Ctrl+B/F | one character left / right |
  * | Home/End, Ctrl+A/E | start / end of the line |
  * | Alt+B/F, Ctrl+←/→ | one word left / right |
- * | Backspace, Delete | the character before the cursor (terminals send the same for both) |
- * | Ctrl+D | the character under the cursor |
+ * | Backspace, Ctrl+H | the character before the cursor |
+ * | Delete, Ctrl+D | the character under the cursor |
  * | Ctrl+W, Alt+Backspace | the word before the cursor |
  * | Alt+D | the word after the cursor |
  * | Ctrl+U / Ctrl+K | everything before / after the cursor |
- * | anything printable, a paste | inserted at the cursor |
+ * | anything printable, a paste | inserted at the cursor (a paste's line breaks as spaces, a last one dropped) |
  */
-import type {Key} from 'ink';
+import {typed, type Key} from './keys.js';
 
 export type Line = {readonly value: string; readonly cursor: number};
 
@@ -64,33 +64,42 @@ function withCtrl(line: Line, input: string): Line | null {
 	}
 }
 
-function withMeta(line: Line, input: string, key: Key): Line | null {
+function withMeta(line: Line, key: Key): Line | null {
 	const {value, cursor} = line;
-	if (key.backspace || key.delete) return cut(line, wordStart(value, cursor), cursor);
-	if (input === 'b' || key.leftArrow) return {value, cursor: wordStart(value, cursor)};
-	if (input === 'f' || key.rightArrow) return {value, cursor: wordEnd(value, cursor)};
-	if (input === 'd') return cut(line, cursor, wordEnd(value, cursor));
+	if (key.name === 'backspace') return cut(line, wordStart(value, cursor), cursor);
+	if (key.name === 'left' || (key.name === 'char' && key.text === 'b')) return {value, cursor: wordStart(value, cursor)};
+	if (key.name === 'right' || (key.name === 'char' && key.text === 'f')) return {value, cursor: wordEnd(value, cursor)};
+	if (key.name === 'char' && key.text === 'd') return cut(line, cursor, wordEnd(value, cursor));
 	return null;
 }
+
+/** A paste is one line here: its line breaks become spaces, and a last one is dropped. */
+const oneLine = (text: string) => text.replace(/(\r\n?|\n)+$/u, '').replace(/\r\n?|\n/gu, ' ');
 
 /**
  * The line after one key press, or null when the key is not the field's (↑/↓, Tab, Enter, Esc:
  * the form moves between fields with those).
  */
-export function editLine(line: Line, input: string, key: Key): Line | null {
+export function editLine(line: Line, key: Key): Line | null {
 	const {value, cursor} = line;
-	if (key.upArrow || key.downArrow || key.tab || key.return || key.escape || key.pageUp || key.pageDown) return null;
-	if (key.home) return {value, cursor: 0};
-	if (key.end) return {value, cursor: value.length};
-	if (key.ctrl && (key.leftArrow || key.rightArrow)) return {value, cursor: key.leftArrow ? wordStart(value, cursor) : wordEnd(value, cursor)};
-	if (key.meta && !key.escape) {
-		const edited = withMeta(line, input, key);
-		if (edited || input.length <= 1) return edited;
+	switch (key.name) {
+		case 'home':
+			return {value, cursor: 0};
+		case 'end':
+			return {value, cursor: value.length};
+		case 'left':
+		case 'right':
+			if (key.ctrl || key.meta) return withMeta(line, key);
+			return {value, cursor: key.name === 'left' ? Math.max(0, cursor - 1) : Math.min(value.length, cursor + 1)};
+		case 'backspace':
+			return key.meta ? withMeta(line, key) : cut(line, Math.max(0, cursor - 1), cursor);
+		case 'delete':
+			return cut(line, cursor, Math.min(value.length, cursor + 1));
+		default:
 	}
-	if (key.leftArrow) return {value, cursor: Math.max(0, cursor - 1)};
-	if (key.rightArrow) return {value, cursor: Math.min(value.length, cursor + 1)};
-	if (key.backspace || key.delete) return cut(line, Math.max(0, cursor - 1), cursor);
-	if (key.ctrl) return withCtrl(line, input);
-	if (input === '') return null;
-	return {value: value.slice(0, cursor) + input + value.slice(cursor), cursor: cursor + input.length};
+	if (key.meta) return withMeta(line, key);
+	if (key.ctrl && key.name === 'char') return withCtrl(line, key.text);
+	const text = oneLine(typed(key));
+	if (text === '') return null;
+	return {value: value.slice(0, cursor) + text + value.slice(cursor), cursor: cursor + text.length};
 }

@@ -13,10 +13,12 @@ import {startCoreWorker, type CoreHandle} from '../proxy/worker-host.js';
 import type {LogFile} from './log-file.js';
 import {Store} from '../store/index.js';
 import {createClipboard} from './clipboard.js';
-import {KeysSettled} from './key-pacer.js';
-import {pacedStdin} from './paced-stdin.js';
+import {PassThrough} from 'node:stream';
+import {Keyboard} from './keyboard.js';
+import {KeypressProvider} from './hooks/use-keypress.js';
 import {openLogFile} from './log-file.js';
 import {createModel} from './model.js';
+import {BodiesContext, type BodiesSource} from './request-bodies.js';
 import {guardProcess, takeTerminal} from './terminal.js';
 import type {StatusMessage} from './theme.js';
 import {gatewayUrl} from '../base/paths.js';
@@ -61,21 +63,27 @@ export async function runTui(options: TuiOptions): Promise<void> {
 		serving: gateway !== null,
 		limitUse: gateway ? keys => gateway.limitUse(keys) : undefined,
 	});
+	// A request's bodies are asked of the core when its details open (only kept while capture is on).
+	const bodies: BodiesSource | null = gateway ? {lookup: id => gateway.bodies(id), capture: on => gateway.captureBodies(on)} : null;
 	const terminal = takeTerminal(process.stdout, process.stdin);
-	// Ink gets one key at a time, each after the render of the one before (see key-pacer.tsx).
-	const input = pacedStdin(process.stdin);
+	// The app reads the keys itself (keyboard.ts); Ink gets an input that never has any, so it neither
+	// reads the terminal nor acts on Ctrl+C (the App's own handler quits).
+	const keyboard = new Keyboard();
+	const detachKeys = keyboard.attach(process.stdin);
 	const instance = render(
-		<>
-			<App
-				model={model}
-				clipboard={createClipboard({terminal: process.stdout})}
-				listen={{url: gateway?.url ?? null, error}}
-				baseUrl={gateway?.url ?? gatewayUrl(options.host, options.port)}
-				initialStatus={welcome(options, logFile.path)}
-			/>
-			<KeysSettled pacer={input.pacer} />
-		</>,
-		{stdin: input.stdin, exitOnCtrlC: false, patchConsole: false},
+		<KeypressProvider keyboard={keyboard}>
+			<BodiesContext.Provider value={bodies}>
+				<App
+					model={model}
+					clipboard={createClipboard({terminal: process.stdout})}
+					listen={{url: gateway?.url ?? null, error}}
+					baseUrl={gateway?.url ?? gatewayUrl(options.host, options.port)}
+					initialStatus={welcome(options, logFile.path)}
+				/>
+			</BodiesContext.Provider>
+		</KeypressProvider>,
+		// Ink's type asks for a ReadStream; with isTTY unset it only keeps it (and never calls setRawMode).
+		{stdin: new PassThrough() as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false},
 	);
 	const crashed = (crash: unknown) => {
 		terminal.restore();
@@ -89,6 +97,7 @@ export async function runTui(options: TuiOptions): Promise<void> {
 	try {
 		await instance.waitUntilExit();
 	} finally {
+		detachKeys();
 		instance.cleanup();
 		terminal.restore();
 		unguard();

@@ -6,7 +6,6 @@
  */
 import type {EventBus, RequestFinished} from '../base/events.js';
 import type {UsageGroupBy, UsageQuery, UsageRow} from '../base/usage-types.js';
-import {isFailure} from './request-log.js';
 
 /** Anything that answers usage queries: this session's counts, or the persisted summary. */
 export type UsageSource = (query: UsageQuery) => Promise<UsageRow[]>;
@@ -19,6 +18,7 @@ type Bucket = {
 	channel: string;
 	requests: number;
 	failed: number;
+	aborted: number;
 	inputTokens: number;
 	outputTokens: number;
 	cachedTokens: number;
@@ -43,9 +43,11 @@ export class SessionUsage {
 		const model = event.model ?? '-';
 		const channel = event.channelName ?? '-';
 		const id = [hour, keyId, model, channel].join('\u0000');
-		const bucket = this.buckets.get(id) ?? {hour, keyId, key, model, channel, requests: 0, failed: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, reasoningTokens: 0};
+		const bucket = this.buckets.get(id) ?? {hour, keyId, key, model, channel, requests: 0, failed: 0, aborted: 0, inputTokens: 0, outputTokens: 0, cachedTokens: 0, reasoningTokens: 0};
 		bucket.requests++;
-		if (isFailure(event)) bucket.failed++;
+		// As the stored summary counts them (store/usage-buckets.ts): an abandoned request is not a failure.
+		if (event.outcome === 'aborted') bucket.aborted++;
+		else if (event.outcome !== 'ok') bucket.failed++;
 		bucket.inputTokens += event.usage?.inputTokens ?? 0;
 		bucket.outputTokens += event.usage?.outputTokens ?? 0;
 		bucket.cachedTokens += event.usage?.cachedTokens ?? 0;
@@ -90,8 +92,9 @@ function add(row: UsageRow, bucket: Bucket): UsageRow {
 	return {
 		...row,
 		requests: row.requests + bucket.requests,
-		succeeded: row.succeeded + bucket.requests - bucket.failed,
+		succeeded: row.succeeded + bucket.requests - bucket.failed - bucket.aborted,
 		failed: row.failed + bucket.failed,
+		aborted: (row.aborted ?? 0) + bucket.aborted,
 		inputTokens: row.inputTokens + bucket.inputTokens,
 		outputTokens: row.outputTokens + bucket.outputTokens,
 		cachedTokens: row.cachedTokens + bucket.cachedTokens,
@@ -109,6 +112,7 @@ export function sumRows(group: string, rows: readonly UsageRow[]): UsageRow {
 			requests: sum.requests + row.requests,
 			succeeded: sum.succeeded + row.succeeded,
 			failed: sum.failed + row.failed,
+			aborted: (sum.aborted ?? 0) + (row.aborted ?? 0),
 			inputTokens: sum.inputTokens + row.inputTokens,
 			outputTokens: sum.outputTokens + row.outputTokens,
 			cachedTokens: sum.cachedTokens + row.cachedTokens,

@@ -5,8 +5,10 @@
  */
 import {writeSync} from 'node:fs';
 
-export const enterAlternateScreen = '\u001B[?1049h\u001B[H\u001B[2J';
-export const leaveAlternateScreen = '\u001B[?1049l\u001B[?25h';
+// With the alternate screen, bracketed paste: a paste comes marked, as one `paste` key (keys.ts),
+// so pasted text goes into a field whole and never runs the panes' one-letter commands.
+export const enterAlternateScreen = '\u001B[?1049h\u001B[H\u001B[2J\u001B[?2004h';
+export const leaveAlternateScreen = '\u001B[?2004l\u001B[?1049l\u001B[?25h';
 
 type Output = NodeJS.WriteStream;
 type Input = NodeJS.ReadStream;

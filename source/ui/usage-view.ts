@@ -7,7 +7,7 @@ import type {EventBus} from '../base/events.js';
 import type {UsageRow} from '../base/usage-types.js';
 import {ExternalStore} from './external-store.js';
 import {onRequestsFinished} from './request-events.js';
-import type {UsageSource} from './session-usage.js';
+import {sumRows, type UsageSource} from './session-usage.js';
 
 export type UsagePeriod = 'today' | 'all';
 
@@ -24,6 +24,14 @@ export type UsageSnapshot = {
 };
 
 export const emptyUsage: UsageSnapshot = {today: {byKey: [], byModel: []}, all: {byKey: [], byModel: []}, error: null};
+
+/**
+ * The totals of a period, summed over its keys: the one count the status bar (today) and the Usage
+ * pane's totals lines show, so both say the same at the same moment.
+ */
+export function periodTotals(usage: UsageSnapshot, period: UsagePeriod): UsageRow {
+	return sumRows(period === 'today' ? 'Today' : 'All time', usage[period].byKey);
+}
 
 export function startOfToday(now = new Date()): Date {
 	return new Date(now.getFullYear(), now.getMonth(), now.getDate());

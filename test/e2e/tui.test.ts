@@ -65,7 +65,7 @@ test('gateway-tui end to end in tmux', {skip: hasTmux() ? false : 'tmux is not i
 		assert.equal(answer.choices[0]!.message.content, 'Hello from fake-openai');
 		await tmux.keys('4');
 		await tmux.waitFor(/\d\d:\d\d:\d\d\s+e2e-key\s+gpt-4o-mini\s+fake\s+openai\s+200\s+\d+ms\s+11\/7/);
-		await tmux.waitFor(/● http:\/\/127\.0\.0\.1:\d+\s+·\s+1 request\s+·/);
+		await tmux.waitFor(/● http:\/\/127\.0\.0\.1:\d+\s+·\s+1 request today\s+·/);
 
 		await tmux.keys('q');
 		const deadline = Date.now() + 8000;

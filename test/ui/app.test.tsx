@@ -36,9 +36,9 @@ async function setup(listen: {url: string | null; error: string | null} = {url: 
 	return {store, events, model, clipboard, ...app};
 }
 
-const finished = (id: string): RequestFinished => ({
+const finished = (id: string, extra: Partial<RequestFinished> = {}): RequestFinished => ({
 	id, time: new Date().toISOString(), method: 'POST', path: '/v1/messages', keyId: 'key_x', keyName: 'laptop', model: 'claude-sonnet-4-5', upstreamModel: 'claude-sonnet-4-5', channelId: 'ch', channelName: 'claude',
-	inboundFormat: 'anthropic', outboundFormat: 'anthropic', stream: true, status: 200, outcome: 'ok', latencyMs: 42, ttfbMs: 10, usage: {inputTokens: 30, outputTokens: 5}, error: null, warnings: [], eventType: 'routed', attempts: ['claude'], costUsd: 0, unpriced: false,
+	inboundFormat: 'anthropic', outboundFormat: 'anthropic', stream: true, status: 200, outcome: 'ok', latencyMs: 42, ttfbMs: 10, usage: {inputTokens: 30, outputTokens: 5}, error: null, warnings: [], eventType: 'routed', attempts: ['claude'], costUsd: 0, unpriced: false, ...extra,
 });
 
 test('1-4, Tab and Shift+Tab switch panes; ? lists the keys of the pane; the footer shows them too', async () => {
@@ -72,9 +72,32 @@ test('store changes show up; finished requests reach the live log and the status
 	assert.match(lastFrame()!, /1 of 1 channels healthy/);
 	for (let index = 0; index < 3; index++) events.emit('request:finished', finished(String(index)));
 	await press(stdin, '4');
-	const frame = await frameWith(lastFrame, /3 requests  ·/);
+	const frame = await frameWith(lastFrame, /Today: 3 requests, 0 failed, 90 in, 15 out/);
+	assert.match(frame, /3 requests today  ·/);
 	assert.match(frame, /laptop\s+claude-sonnet-4-5\s+claude\s+anthropic\s+200\s+42ms\s+30\/5/);
-	await frameWith(lastFrame, /Today: 3 requests, 0 failed, 90 in, 15 out/);
+});
+
+test('the status bar and the Usage pane count the same requests and failures at the same moment', async () => {
+	const {events, stdin, lastFrame} = await setup();
+	await press(stdin, '4');
+	// An upstream error, a client that hung up (not a failure, as the stored summary counts it), and a dead key (no key, a 401).
+	const outcomes: Array<Partial<RequestFinished>> = [{}, {status: 502, outcome: 'error'}, {status: 200, outcome: 'aborted'}, {status: 401, outcome: 'error', keyId: null, keyName: null, channelId: null, channelName: null, usage: null}, {}];
+	outcomes.forEach((extra, index) => events.emit('request:finished', finished(`r${index}`, extra)));
+	const frame = await frameWith(lastFrame, /Today: 5 requests/);
+	const pane = /Today: (\d+) requests, (\d+) failed/.exec(frame)!;
+	const bar = /(\d+) requests today \((\d+) failed\)/.exec(frame)!;
+	assert.deepEqual([bar[1], bar[2]], [pane[1], pane[2]], frame);
+	assert.deepEqual([pane[1], pane[2]], ['5', '2']);
+});
+
+test('typed ahead in one chunk across a pane switch and a form opening: 1, n, a name, Enter and more land in the form', async () => {
+	const {stdin, lastFrame} = await setup();
+	await press(stdin, '4');
+	await frameWith(lastFrame, /Usage/);
+	stdin.write('1nlaptop\rq2?'); // q, 2 and ? are text here: the form has the keyboard
+	const frame = await frameWith(lastFrame, /Description  q2\?/);
+	assert.match(frame, /Name {9}laptop/);
+	assert.match(frame, /New virtual key/);
 });
 
 test('while a form is open, global keys are typed into it', async () => {

@@ -44,7 +44,8 @@ test('c copies the focused snippet in one keypress; ↓ and → choose another s
 	assert.equal(clipboard.copied[0], "export OPENAI_BASE_URL='http://127.0.0.1:11580/v1'\nexport OPENAI_API_KEY='sk-gtui-secret-of-laptop'");
 	assert.equal(status.last()!.text, 'copied OPENAI_BASE_URL snippet');
 
-	await press(stdin, keys.down, keys.right, 'c');
+	// In one chunk, before any render: c copies what ↓ and → chose.
+	await press(stdin, keys.down + keys.right + 'c');
 	await frameWith(() => status.last()?.text, /ANTHROPIC_BASE_URL/);
 	assert.equal(clipboard.copied[1], "export ANTHROPIC_BASE_URL='http://127.0.0.1:11580'\nexport ANTHROPIC_AUTH_TOKEN='sk-gtui-secret-of-ci'");
 

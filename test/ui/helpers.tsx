@@ -1,13 +1,14 @@
 /** @jsxRuntime automatic @jsxImportSource react */
 /**
- * Helpers for pane tests: rendering with the app's key pacer in front of Ink, key sequences as a
+ * Helpers for pane tests: rendering with the app's keyboard (keyboard.ts) around the tree, key sequences as a
  * terminal sends them, waiting for a frame, a fake clipboard, and the real actions over a temp
  * store with every call recorded.
  */
 import {rmSync} from 'node:fs';
 import type {ReactElement} from 'react';
 import {render} from 'ink-testing-library';
-import {KeyPacer, KeysSettled} from '../../source/ui/key-pacer.js';
+import {Keyboard} from '../../source/ui/keyboard.js';
+import {KeypressProvider} from '../../source/ui/hooks/use-keypress.js';
 import type {ClipboardPort, CopyOutcome} from '../../source/ui/clipboard.js';
 import {createActions, type Actions} from '../../source/ui/actions.js';
 import {Store} from '../../source/store/index.js';
@@ -21,23 +22,23 @@ export const delay = (ms: number) => new Promise(resolve => setTimeout(resolve, 
 type Stdin = {write(data: string): void; idle?: () => Promise<void>};
 
 /**
- * ink-testing-library's render, with keys going through the KeyPacer as in the app: `stdin.write`
- * takes any chunk (many keys at once too), and `raw` is Ink's own input, without the pacer.
+ * ink-testing-library's render inside the app's keyboard: `stdin.write` takes any chunk (many keys
+ * at once too) as the terminal would send it, `raw` is the same (kept for tests that say "in one
+ * chunk"), and `keyboard` is the keyboard itself.
  */
 export function renderTui(tree: ReactElement) {
-	let raw: Stdin | undefined;
-	const pacer = new KeyPacer(key => raw?.write(key));
-	const app = render(
-		<>
-			{tree}
-			<KeysSettled pacer={pacer} />
-		</>,
-	);
-	raw = app.stdin;
-	return {...app, raw: app.stdin, stdin: {write: (chunk: string) => pacer.push(chunk), idle: () => pacer.idle()}};
+	const keyboard = new Keyboard();
+	const app = render(<KeypressProvider keyboard={keyboard}>{tree}</KeypressProvider>);
+	const stdin = {write: (chunk: string) => keyboard.feed(chunk), idle: async () => {
+		await keyboard.idle();
+		// The render the last key asked for (React runs it in a task of its own).
+		await new Promise(resolve => setImmediate(resolve));
+	}};
+	const rerender = (next: ReactElement) => app.rerender(<KeypressProvider keyboard={keyboard}>{next}</KeypressProvider>);
+	return {...app, rerender, keyboard, raw: stdin, stdin};
 }
 
-/** Type keys one after the other; with renderTui's stdin, each once the one before was rendered. */
+/** Type keys one after the other; with renderTui's stdin, each once the one before was handled. */
 export async function press(stdin: Stdin, ...sequence: string[]): Promise<void> {
 	for (const key of sequence) {
 		stdin.write(key);

@@ -3,6 +3,7 @@
 import {test, afterEach} from 'node:test';
 import assert from 'node:assert/strict';
 import {cleanup} from 'ink-testing-library';
+import type {Capture} from '../../source/ui/commands.js';
 import {KeysPane, type KeysPaneProps} from '../../source/ui/panes/keys-pane.js';
 import {addChannel} from '../../source/services/channels.js';
 import {createKey} from '../../source/services/keys.js';
@@ -55,11 +56,11 @@ test('n opens the form; submitting calls createKey with the chosen limits and sh
 	try {
 		const channel = await addChannel(real.store, {name: 'openai', format: 'openai', baseUrl: 'https://api.openai.com/v1', models: 'gpt-4o,gpt-4o-mini'});
 		const status = statusLog();
-		const captures: boolean[] = [];
+		const captures: Capture[] = [];
 		const {stdin, lastFrame} = renderTui(<KeysPane {...props({channels: [channel], actions: real.actions, onStatus: status.report, onCapture: captured => captures.push(captured)})} />);
 		await press(stdin, 'n');
 		await frameWith(lastFrame, 'New virtual key');
-		assert.deepEqual(captures, [true], 'the form takes the keyboard');
+		assert.deepEqual(captures, ['form'], 'the form takes the keyboard');
 		await press(stdin, 'l', 'a', 'p', 't', 'o', 'p', keys.enter, 'd', 'e', 'v', keys.enter);
 		// Models: move to gpt-4o-mini and choose it; channels: choose the only one; expiry: 7 days.
 		await press(stdin, keys.down, keys.space, keys.enter, keys.space, keys.enter, keys.down, keys.down, keys.enter);
@@ -73,7 +74,7 @@ test('n opens the form; submitting calls createKey with the chosen limits and sh
 		assert.ok(frame.includes(stored!.secret), 'the plaintext is shown once created');
 		assert.deepEqual([stored!.models, stored!.channels], [['gpt-4o-mini'], [channel.id]]);
 		assert.match(status.last()!.text, /Created key "laptop"/);
-		assert.deepEqual(captures, [true, false]);
+		assert.deepEqual(captures, ['form', null]);
 	} finally {
 		await real.close();
 	}
@@ -94,13 +95,13 @@ test('the form shows a refusal from the service and stays open', async () => {
 	}
 });
 
-test('a paste that reaches a text field as one input ("laptop\\r") is typed, then moves on like Enter', async () => {
+test('an unbracketed paste ("laptop\\r…" in one chunk) is typed, then moves on like Enter', async () => {
 	const real = await recordedActions();
 	try {
 		const {stdin, raw, lastFrame} = renderTui(<KeysPane {...props({actions: real.actions})} />);
 		await press(stdin, 'n');
 		await frameWith(lastFrame, 'New virtual key');
-		raw.write('laptop\rmy laptop\r'); // straight into Ink, without the pacer: one input for the text field
+		raw.write('laptop\rmy laptop\r'); // one chunk, as a terminal without bracketed paste sends a paste
 		const frame = await frameWith(lastFrame, /Space toggles/);
 		assert.match(frame, /Name {9}laptop +│/, 'the line break is not in the value');
 		assert.match(frame, /Description  my laptop +│/);

@@ -7,7 +7,6 @@ import {EventBus, type RequestFinished} from '../../source/base/events.js';
 import {ExternalStore} from '../../source/ui/external-store.js';
 import {createRequestLog} from '../../source/ui/request-log.js';
 import {SessionUsage} from '../../source/ui/session-usage.js';
-import {splitKeys} from '../../source/ui/key-pacer.js';
 import {createLimitView, liveLimitUse} from '../../source/ui/limit-view.js';
 import {openLogFile} from '../../source/ui/log-file.js';
 import {fieldWindow} from '../../source/ui/components/form-window.js';
@@ -53,13 +52,6 @@ test('session usage answers UsageRow queries by key (with its id) and by model, 
 	assert.deepEqual(byKey.map(row => [row.group, row.id, row.requests, row.failed, row.inputTokens, row.outputTokens]), [['a', 'key_a', 2, 1, 10, 2], ['b', 'key_b', 1, 0, 10, 2]]);
 	const today = await usage.summary({by: 'model', since: new Date(new Date().setHours(0, 0, 0, 0))});
 	assert.deepEqual(today.map(row => [row.group, row.requests]), [['m', 2]]);
-});
-
-test('a chunk of terminal input is cut into its keys: characters, Enter, Tab, Backspace, escape sequences', () => {
-	assert.deepEqual(splitKeys('ab\r\r\tc\u007F'), ['a', 'b', '\r', '\r', '\t', 'c', '\u007F']);
-	assert.deepEqual(splitKeys('\u001B[Bx\u001B[1;5A\u001B[Z\u001BOP'), ['\u001B[B', 'x', '\u001B[1;5A', '\u001B[Z', '\u001BOP'], 'arrows, Ctrl+↑, Shift+Tab, F1');
-	assert.deepEqual(splitKeys('\u001Bq\u001B'), ['\u001Bq', '\u001B'], 'Alt+q, then a lone Escape');
-	assert.deepEqual(splitKeys('é😀'), ['é', '😀']);
 });
 
 const limitedKey: KeyRecord = {v: 1, id: 'key_agent', name: 'agent', description: '', secret: 'sk-gtui-x', hash: '0', models: [], channels: [], expiresAt: null, revokedAt: null, createdAt: '2026-01-01T00:00:00.000Z', limits: {rpm: 10}};

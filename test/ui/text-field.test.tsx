@@ -2,7 +2,6 @@
 /** Text fields edit like a shell: Ctrl+A/E/U/K/W, Alt+B/F, Home/End, ←/→, and a paste goes in at the cursor. */
 import {test, afterEach} from 'node:test';
 import assert from 'node:assert/strict';
-import {useState} from 'react';
 import {cleanup} from 'ink-testing-library';
 import {Form, textValue, type FormValues} from '../../source/ui/components/form.js';
 import {frameWith, keys, press, renderTui} from './helpers.js';
@@ -15,7 +14,6 @@ const home = '\u001B[1~';
 const end = '\u001B[4~';
 
 function Harness({initial, seen}: {readonly initial: string; readonly seen: string[]}) {
-	const [values, setValues] = useState<FormValues>({url: initial, other: ''});
 	return (
 		<Form
 			title="Edit"
@@ -23,9 +21,8 @@ function Harness({initial, seen}: {readonly initial: string; readonly seen: stri
 				{kind: 'text', id: 'url', label: 'Base URL'},
 				{kind: 'text', id: 'other', label: 'Other'},
 			]}
-			values={values}
-			onChange={next => {
-				setValues(next);
+			initial={{url: initial, other: ''}}
+			onChange={(next: FormValues) => {
 				seen.push(textValue(next, 'url'));
 			}}
 			onSubmit={() => {}}

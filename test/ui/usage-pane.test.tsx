@@ -4,11 +4,12 @@ import {test, afterEach} from 'node:test';
 import assert from 'node:assert/strict';
 import {cleanup} from 'ink-testing-library';
 import {UsagePane} from '../../source/ui/panes/usage-pane.js';
+import type {Capture} from '../../source/ui/commands.js';
 import type {RequestFinished} from '../../source/base/events.js';
 import type {UsageRow} from '../../source/base/usage-types.js';
 import {emptyRow} from '../../source/ui/session-usage.js';
 import type {UsageSnapshot} from '../../source/ui/usage-view.js';
-import {frameWith, keys, press, renderTui} from './helpers.js';
+import {delay, frameWith, keys, press, renderTui} from './helpers.js';
 
 afterEach(() => cleanup());
 
@@ -62,6 +63,9 @@ test('totals of today and all time; t switches the tables between them', async (
 	assert.match(all, /laptop\s+40\s+2\s+52k\s+9\.1k/);
 	assert.match(all, /ci\s+7\s+0\s+700\s+70/);
 	assert.match(all, /gpt-4o-mini\s+47\s+2\s+52\.7k\s+9\.2k/);
+	await press(stdin, 'tt'); // twice before a render: back where it was
+	await delay(50);
+	assert.match(lastFrame()!, /all time \(t: today\)[\s\S]*laptop\s+40\s+2\s+52k/);
 });
 
 test('the log shows time, key, model, channel, formats, status, latency and tokens, newest first', () => {
@@ -133,7 +137,7 @@ test('the log follows the newest until the user moves; then it stays put, counts
 
 test('/ filters the log by key, model, channel or status; Esc clears the filter', async () => {
 	const log = [finished('a', {status: 429, outcome: 'error', model: 'gpt-4o'}), finished('b', {keyName: 'ci', model: 'claude-sonnet-4-5', channelName: 'anthropic'}), finished('c', {model: 'gemini-2.5-flash'})];
-	const captured: boolean[] = [];
+	const captured: Capture[] = [];
 	const {stdin, lastFrame} = renderTui(<UsagePane usage={usage} log={log} source="stored" active width={110} height={22} onCapture={on => captured.push(on)} />);
 	await press(stdin, '/', ...'4xx');
 	const filtered = await frameWith(lastFrame, /Filter \/ 4xx/);
@@ -146,5 +150,5 @@ test('/ filters the log by key, model, channel or status; Esc clears the filter'
 	await press(stdin, '/', keys.escape);
 	const cleared = await frameWith(lastFrame, /Live requests, newest first\s/);
 	assert.match(cleared, /gemini-2\.5-flash/);
-	assert.deepEqual(captured, [true, false, true, false], 'global keys pause while the filter is typed');
+	assert.deepEqual(captured, ['filter', null, 'filter', null], 'global keys pause while the filter is typed');
 });

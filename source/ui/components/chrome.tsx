@@ -4,7 +4,7 @@
  * when a message or a listen error needs a second line (see statusBarHeight).
  */
 import {Box, Text} from 'ink';
-import {footerItems, panes, type PaneId} from '../commands.js';
+import {footerItems, panes, type Capture, type PaneId} from '../commands.js';
 import {statusColors, statusSymbols, symbols, theme, type StatusMessage} from '../theme.js';
 
 export function TabBar({current}: {readonly current: PaneId}) {
@@ -35,19 +35,29 @@ function Items({items}: {readonly items: ReadonlyArray<{readonly keys: string; r
 	);
 }
 
-/** While a form or question has the keyboard, its keys: the pane's would type into a field. */
-const capturedItems = {
-	own: [
-		{keys: 'Tab', label: 'next'},
-		{keys: '↵', label: 'next / submit'},
-		{keys: 'Ctrl+A/E/U/W', label: 'edit'},
-	],
-	global: [{keys: 'Esc', label: 'cancel'}],
+/** While a form, a question or the filter line has the keyboard, its keys: the pane's would type into a field. */
+const capturedItems: Readonly<Record<Exclude<Capture, null>, ReturnType<typeof footerItems>>> = {
+	form: {
+		own: [
+			{keys: 'Tab', label: 'next'},
+			{keys: '↵', label: 'next / submit'},
+			{keys: 'Ctrl+A/E/U/W', label: 'edit'},
+		],
+		global: [{keys: 'Esc', label: 'cancel'}],
+	},
+	question: {own: [{keys: 'y', label: 'yes'}], global: [{keys: 'any other key', label: 'no'}]},
+	filter: {
+		own: [
+			{keys: '↵', label: 'keep the filter'},
+			{keys: 'Ctrl+A/E/U/W', label: 'edit'},
+		],
+		global: [{keys: 'Esc', label: 'clear it'}],
+	},
 };
 
 /** The pane's own keys on the left (cut when narrow), the global ones always visible on the right. */
-export function Footer({pane, captured = false}: {readonly pane: PaneId; readonly captured?: boolean}) {
-	const {own, global} = captured ? capturedItems : footerItems(pane);
+export function Footer({pane, captured = null}: {readonly pane: PaneId; readonly captured?: Capture}) {
+	const {own, global} = captured ? capturedItems[captured] : footerItems(pane);
 	return (
 		<Box justifyContent="space-between">
 			<Box flexShrink={1} overflow="hidden">
@@ -68,6 +78,7 @@ export type ChannelCounts = {readonly total: number; readonly enabled: number; r
 
 type StatusProps = {
 	readonly listen: ListenState;
+	/** Today's, as the Usage pane counts them (usage-view.ts periodTotals). */
 	readonly requests: number;
 	readonly failed: number;
 	readonly channels: ChannelCounts;
@@ -92,7 +103,7 @@ export function StatusBar({listen, requests, failed, channels, message, columns 
 			) : (
 				<Text wrap="truncate">
 					<Text color={theme.ok}>{` ${symbols.dot} ${listen.url ?? ''}`}</Text>
-					<Text color={theme.muted}>{`  ·  ${requests} request${requests === 1 ? '' : 's'}${failed ? ` (${failed} failed)` : ''}  ·  ${channelText}`}</Text>
+					<Text color={theme.muted}>{`  ·  ${requests} request${requests === 1 ? '' : 's'} today${failed ? ` (${failed} failed)` : ''}  ·  ${channelText}`}</Text>
 				</Text>
 			)}
 			<StatusLine message={message} columns={columns} />

@@ -5,15 +5,16 @@
  */
 import type {Field} from './form.js';
 
-/** Lines a list shows while focused (ink-select-input's `limit` in the form). */
+/** Options a list shows while focused (the Select's `limit` in the form). */
 export const listLimit = 6;
 
 /** Lines a field takes: one, but a focused list shows its options (a multi-select below its label). */
 export function fieldLines(field: Field, focused: boolean): number {
 	if (!focused || field.kind === 'text') return 1;
 	const options = Math.min(Math.max(field.options.length, 1), listLimit);
-	// A choice with more options than fit says so on a line of its own.
-	return field.kind === 'multi' ? 1 + options : options + (field.options.length > listLimit ? 1 : 0);
+	// A list with more options than fit says so on a line of its own.
+	const more = field.options.length > listLimit ? 1 : 0;
+	return field.kind === 'multi' ? 1 + options + more : options + more;
 }
 
 export type FieldWindow = {readonly start: number; readonly end: number};

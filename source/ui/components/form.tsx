@@ -1,19 +1,22 @@
 /**
- * A form of fields over TextField (shell-like editing) and ink-select-input: one field has the focus (the only
- * one whose input listens), then the submit button. Tab / Shift+Tab move between fields, as do
- * Enter in a field (its own onSubmit / onSelect) and ↑/↓ in a text field; Enter on the button
- * submits, Esc cancels. The form handles only the keys its fields leave alone, so no key is
- * handled twice. Values are controlled: the caller keeps them and gets every change. Given a
- * height, fields that do not fit scroll (see form-window.ts).
+ * A form of fields over TextField (shell-like editing) and Select: one field has the focus (the only
+ * one listening, on the `field` layer), then the submit button. Tab / Shift+Tab move between
+ * fields, as do Enter in a field (its own onSubmit / onSelect) and ↑/↓ in a text field; Enter on
+ * the button submits, Esc cancels. The form listens on the `form` layer below its fields and
+ * keeps every key it is given (a form's keys never reach the pane or the global keys).
+ *
+ * The form keeps its values (in a key state: each key sees the one before) and reports every
+ * change; `derive` lets the caller adjust the values after a change (a preset fills other
+ * fields), and `fields` may depend on the values. Given a height, fields that do not fit scroll
+ * (see form-window.ts).
  */
-import {useState, type ReactNode} from 'react';
+import {type ReactNode} from 'react';
 import {Box, Text} from 'ink';
-import SelectInput from 'ink-select-input';
-import {useKeypress} from '../hooks/use-keypress.js';
+import {useKeypress, useKeyState, type KeyState} from '../hooks/use-keypress.js';
 import {symbols, theme} from '../theme.js';
 import {formWindow, listLimit} from './form-window.js';
 import {MultiSelect, toggle} from './multi-select.js';
-import {Label, Pointer, selectItems, type Option} from './select.js';
+import {Select, type Option} from './select.js';
 import {TextField} from './text-field.js';
 
 type FieldBase = {readonly id: string; readonly label: string; readonly hint?: string};
@@ -37,10 +40,12 @@ export const listValue = (values: FormValues, id: string): readonly string[] => 
 
 type Props = {
 	readonly title: string;
-	readonly fields: readonly Field[];
-	readonly values: FormValues;
-	readonly onChange: (values: FormValues, changed: string) => void;
-	readonly onSubmit: () => void;
+	readonly fields: readonly Field[] | ((values: FormValues) => readonly Field[]);
+	readonly initial: FormValues;
+	/** The values after a change to `changed` (by default `next` as it is). */
+	readonly derive?: (next: FormValues, previous: FormValues, changed: string) => FormValues;
+	readonly onChange?: (values: FormValues, changed: string) => void;
+	readonly onSubmit: (values: FormValues) => void;
 	readonly onCancel: () => void;
 	readonly submitLabel: string;
 	/** Whether the form has the keyboard (its pane is shown). */
@@ -55,62 +60,62 @@ type Props = {
 
 const labelWidth = 15;
 
-/**
- * A text field inserts what one input holds, so a paste read in one chunk ("abc\r", without the
- * KeyPacer in front of Ink) would put the line break into the value. Such an input means: type
- * the text, press Enter, type the next line into the next field. Returns the field's own value
- * and the lines that follow each line break.
- */
-export function splitLines(previous: string, next: string): {value: string; lines: string[]} {
-	let start = 0;
-	while (start < previous.length && previous[start] === next[start]) start++;
-	let end = 0;
-	while (end < Math.min(previous.length, next.length) - start && previous.at(-1 - end) === next.at(-1 - end)) end++;
-	const [first = '', ...lines] = next.slice(start, next.length - end).split(/\r\n?|\n/);
-	return {value: next.slice(0, start) + first + previous.slice(start), lines};
-}
+type Control = {
+	readonly values: KeyState<FormValues>;
+	readonly focus: KeyState<number>;
+	readonly fieldsOf: (values: FormValues) => readonly Field[];
+	readonly set: (id: string, value: string | readonly string[]) => void;
+	readonly move: (delta: number) => void;
+};
 
-/** A text field's new value with line breaks: each break moves to the next field, which gets the line after it. */
-function typeLines(fields: readonly Field[], values: FormValues, focus: number, next: string): {values: FormValues; moves: number} {
-	const field = fields[focus]!;
-	const {value, lines} = splitLines(textValue(values, field.id), next);
-	let updated: FormValues = {...values, [field.id]: value};
-	lines.forEach((line, offset) => {
-		const target = fields[focus + offset + 1];
-		if (target?.kind === 'text' && line) updated = {...updated, [target.id]: textValue(updated, target.id) + line};
-	});
-	return {values: updated, moves: lines.length};
+/** The form's state and what changes it: the same functions for its own keys and its fields'. */
+function useFormControl(props: Props): Control {
+	const values = useKeyState<FormValues>(props.initial);
+	// Which field listens: a change holds the keys after it until that field is on screen.
+	const focus = useKeyState(0, {moves: true});
+	const fieldsOf = (current: FormValues) => (typeof props.fields === 'function' ? props.fields(current) : props.fields);
+	const set = (id: string, value: string | readonly string[]) => {
+		const previous = values.current;
+		const next = {...previous, [id]: value};
+		values.set(props.derive ? props.derive(next, previous, id) : next);
+		props.onChange?.(values.current, id);
+	};
+	const move = (delta: number) => focus.set(current => Math.min(fieldsOf(values.current).length, Math.max(0, current + delta)));
+	return {values, focus, fieldsOf, set, move};
 }
 
 export function Form(props: Props) {
-	const {title, fields, values, error, busy, submitLabel, active, height} = props;
-	const [focus, setFocus] = useState(0);
-	const current = fields[focus];
-	const move = (delta: number) => setFocus(Math.min(fields.length, Math.max(0, focus + delta)));
-	const set = (id: string, value: string | readonly string[]) => props.onChange({...values, [id]: value}, id);
-	const type = (field: Field, next: string) => {
-		if (!/[\r\n]/.test(next)) return set(field.id, next);
-		const pasted = typeLines(fields, values, focus, next);
-		props.onChange(pasted.values, field.id);
-		move(pasted.moves);
-	};
+	const {title, error, busy, submitLabel, active, height} = props;
+	const control = useFormControl(props);
+	const {values, focus, fieldsOf, move} = control;
+	// A submit holds the keys after it until the caller has rendered `busy`: Enter twice submits once.
+	const submits = useKeyState(0, {moves: true});
+	const fields = fieldsOf(values.current);
+	const at = Math.min(focus.current, fields.length);
+	const current = fields[at];
 
+	const submit = () => {
+		if (busy) return;
+		submits.set(count => count + 1);
+		props.onSubmit(values.current);
+	};
+	// What the focused field left: Esc, Tab, Enter on the button (or on a list with nothing to choose), ↑/↓ in a text field.
 	useKeypress(
-		(_input, key) => {
-			if (key.escape) return props.onCancel();
-			if (key.tab) return move(key.shift ? -1 : 1);
-			if (current === undefined) {
-				if (key.upArrow) move(-1);
-				else if (key.return && !busy) props.onSubmit();
-			} else if (current.kind === 'text' && (key.upArrow || key.downArrow)) {
-				move(key.upArrow ? -1 : 1);
-			}
+		key => {
+			const field = fieldsOf(values.current)[focus.current];
+			const vertical = key.name === 'up' || key.name === 'down';
+			if (key.name === 'escape') props.onCancel();
+			else if (key.name === 'tab') move(key.shift ? -1 : 1);
+			else if (key.name === 'enter' && field === undefined) submit();
+			else if (key.name === 'enter') move(1);
+			else if (vertical && (field === undefined || field.kind === 'text')) move(key.name === 'up' ? -1 : 1);
+			return true;
 		},
-		{isActive: active},
+		{layer: 'form', isActive: active},
 	);
 
-	const row = {values, active, set, type, next: () => move(1), width: props.width === undefined ? undefined : props.width - labelWidth};
-	const {start, end} = formWindow(fields, focus, height, Boolean(error));
+	const row = {values: values.current, active, control, width: props.width === undefined ? undefined : props.width - labelWidth};
+	const {start, end} = formWindow(fields, at, height, Boolean(error));
 	return (
 		<Box flexDirection="column">
 			<Text bold color={theme.accent}>
@@ -118,7 +123,7 @@ export function Form(props: Props) {
 			</Text>
 			<MoreFields arrow="↑" count={start} />
 			{fields.slice(start, end).map((field, offset) => (
-				<FieldRow key={field.id} field={field} focused={start + offset === focus} {...row} />
+				<FieldRow key={field.id} field={field} focused={start + offset === at} {...row} />
 			))}
 			<MoreFields arrow="↓" count={fields.length - end} />
 			<Box marginTop={1}>
@@ -152,61 +157,55 @@ type RowProps = {
 	readonly focused: boolean;
 	readonly active: boolean;
 	readonly values: FormValues;
-	readonly set: (id: string, value: string | readonly string[]) => void;
-	readonly type: (field: Field, next: string) => void;
-	readonly next: () => void;
+	readonly control: Control;
 	readonly width: number | undefined;
 };
 
-function FieldRow({field, focused, active, values, set, type, next, width}: RowProps) {
+function FieldRow({field, focused, active, values, control, width}: RowProps) {
 	const label = (
 		<Box width={labelWidth} flexShrink={0}>
 			<Text color={focused ? theme.accent : theme.muted}>{`${focused ? symbols.pointer : ' '} ${field.label}`}</Text>
 		</Box>
 	);
+	const next = () => control.move(1);
 	if (field.kind === 'text') {
 		// A new field on focus: the cursor starts at the end, and the value may have changed meanwhile (a preset).
 		return (
 			<Box>
 				{label}
-				<TextField key={focused ? 'focused' : 'idle'} value={textValue(values, field.id)} focus={focused && active} placeholder={field.placeholder} mask={field.mask ? '*' : undefined} onChange={value => type(field, value)} onSubmit={next} width={width} />
+				<TextField key={focused ? 'focused' : 'idle'} value={textValue(values, field.id)} focus={focused && active} placeholder={field.placeholder} mask={field.mask ? '*' : undefined} onChange={value => control.set(field.id, value)} onSubmit={next} width={width} />
 			</Box>
 		);
 	}
 	if (field.kind === 'choice') {
 		const value = textValue(values, field.id);
 		if (!focused) return <Box>{label}<Text>{field.options.find(option => option.value === value)?.label ?? value}</Text></Box>;
-		const items = selectItems(field.options);
-		const select = (item: {value: string}) => set(field.id, item.value);
 		const initialIndex = Math.max(0, field.options.findIndex(option => option.value === value));
 		return (
 			<Box>
 				{label}
-				<Box flexDirection="column">
-				<SelectInput
-					items={items}
+				<Select
+					options={field.options}
 					initialIndex={initialIndex}
-					isFocused={active}
+					focused={active}
 					limit={listLimit}
-					indicatorComponent={Pointer}
-					itemComponent={Label}
-					onHighlight={select}
-					onSelect={item => {
-						select(item);
+					onHighlight={chosen => control.set(field.id, chosen)}
+					onSelect={chosen => {
+						control.set(field.id, chosen);
 						next();
 					}}
 				/>
-				{field.options.length > listLimit ? <Text color={theme.muted}>{`  ${field.options.length - listLimit} more ↓`}</Text> : null}
-				</Box>
 			</Box>
 		);
 	}
-	return <MultiRow field={field} label={label} focused={focused} active={active} chosen={listValue(values, field.id)} set={set} next={next} />;
+	// Toggles read the newest values: several Space and ↓ can come before the next render.
+	const onToggle = (value: string) => control.set(field.id, toggle(listValue(control.values.current, field.id), value));
+	return <MultiRow field={field} label={label} focused={focused} active={active} chosen={listValue(values, field.id)} onToggle={onToggle} next={next} />;
 }
 
-type MultiProps = Pick<RowProps, 'focused' | 'active' | 'set' | 'next'> & {readonly field: Extract<Field, {kind: 'multi'}>; readonly label: ReactNode; readonly chosen: readonly string[]};
+type MultiProps = Pick<RowProps, 'focused' | 'active'> & {readonly field: Extract<Field, {kind: 'multi'}>; readonly label: ReactNode; readonly chosen: readonly string[]; readonly onToggle: (value: string) => void; readonly next: () => void};
 
-function MultiRow({field, label, focused, active, chosen, set, next}: MultiProps) {
+function MultiRow({field, label, focused, active, chosen, onToggle, next}: MultiProps) {
 	const summary = chosen.length === 0 ? field.none : field.options.filter(option => chosen.includes(option.value)).map(option => option.label).join(', ');
 	return (
 		<Box flexDirection="column" flexShrink={0}>
@@ -218,7 +217,7 @@ function MultiRow({field, label, focused, active, chosen, set, next}: MultiProps
 			</Box>
 			{focused ? (
 				<Box marginLeft={labelWidth}>
-					<MultiSelect options={field.options} chosen={chosen} focused={active} onToggle={value => set(field.id, toggle(chosen, value))} onDone={next} empty="(nothing to choose from yet)" />
+					<MultiSelect options={field.options} chosen={chosen} focused={active} onToggle={onToggle} onDone={next} empty="(nothing to choose from yet)" limit={listLimit} />
 				</Box>
 			) : null}
 		</Box>

@@ -1,11 +1,13 @@
 /**
  * A one-line text field that edits like a shell (see line-edit.ts): the value is the caller's, the
- * cursor the field's own. A value longer than the width scrolls to keep the cursor in sight.
+ * cursor the field's own. It listens on the `field` layer while focused; keys it does not edit with
+ * (↑/↓, Tab, Esc, Enter without `onSubmit`) go on to the form. A value longer than the width
+ * scrolls to keep the cursor in sight.
  */
-import {useState} from 'react';
+import {useRef} from 'react';
 import {Text} from 'ink';
-import {useKeypress} from '../hooks/use-keypress.js';
-import {editLine} from '../line-edit.js';
+import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
+import {editLine, type Line} from '../line-edit.js';
 import {theme} from '../theme.js';
 
 type Props = {
@@ -27,18 +29,29 @@ export function visiblePart(text: string, cursor: number, width: number | undefi
 }
 
 export function TextField({value, onChange, onSubmit, focus, placeholder, mask, width}: Props) {
-	// The cursor stays at the end unless moved; a value changed from outside (a preset) puts it there.
-	const [state, setState] = useState({cursor: value.length, value});
-	const cursor = state.value === value ? Math.min(state.cursor, value.length) : value.length;
+	// The line as the keys left it (several keys can come before the caller renders their value);
+	// a value changed from outside (a preset, an emptied filter) puts the cursor at its end.
+	const line = useKeyState<Line>({value, cursor: value.length});
+	const rendered = useRef(value);
+	if (rendered.current !== value) {
+		rendered.current = value;
+		if (line.current.value !== value) line.set({value, cursor: value.length});
+	}
+	const cursor = Math.min(line.current.cursor, value.length);
 	useKeypress(
-		(input, key) => {
-			if (key.return) return onSubmit?.();
-			const next = editLine({value, cursor}, input, key);
-			if (!next) return;
-			setState({cursor: next.cursor, value: next.value});
-			if (next.value !== value) onChange(next.value);
+		key => {
+			if (key.name === 'enter' && !key.meta) {
+				onSubmit?.();
+				return onSubmit !== undefined;
+			}
+			const next = editLine(line.current, key);
+			if (!next) return false;
+			const changed = next.value !== line.current.value;
+			line.set(next);
+			if (changed) onChange(next.value);
+			return true;
 		},
-		{isActive: focus},
+		{layer: 'field', isActive: focus},
 	);
 	const shown = mask ? mask.repeat(value.length) : value;
 	if (!focus) return <Text color={value ? undefined : theme.muted} wrap="truncate">{value ? shown : (placeholder ?? '')}</Text>;

@@ -5,6 +5,7 @@
  * the status bar says whether the tool answered.
  */
 import {useEffect, useRef, useState} from 'react';
+import {useKeyState} from './use-keypress.js';
 import type {Actions, TakeoverApply} from '../actions.js';
 import {takeoverTitles, type LiveCheck, type TakeoverTool, type ToolStatus} from '../../services/takeover/index.js';
 import {attempt, type Report} from '../status.js';
@@ -29,7 +30,8 @@ export type Takeover = {
 export function useTakeover(actions: TakeoverActions, gatewayUrl: string, active: boolean, onStatus: Report): Takeover {
 	const [statuses, setStatuses] = useState<readonly ToolStatus[] | null>(null);
 	const [checks, setChecks] = useState<ReadonlyMap<TakeoverTool, CheckState>>(new Map());
-	const [busy, setBusy] = useState<TakeoverTool | null>(null);
+	// A key state: `u` twice, typed together, sees the first one's work under way and waits.
+	const busy = useKeyState<TakeoverTool | null>(null);
 	// The newest props, for the async work below (the caller may pass a new object each render).
 	const latest = useRef({actions, onStatus});
 	latest.current = {actions, onStatus};
@@ -55,10 +57,12 @@ export function useTakeover(actions: TakeoverActions, gatewayUrl: string, active
 	return {
 		statuses,
 		checks,
-		busy,
+		get busy() {
+			return busy.current;
+		},
 		async apply(tool, options) {
 			const {actions: act, onStatus: report} = latest.current;
-			setBusy(tool);
+			busy.set(tool);
 			report({kind: 'info', text: `Pointing ${takeoverTitles[tool]} at the gateway…`});
 			try {
 				const result = await act.applyTakeover(tool, {...options, gatewayUrl});
@@ -71,15 +75,15 @@ export function useTakeover(actions: TakeoverActions, gatewayUrl: string, active
 			} catch (error) {
 				report({kind: 'error', text: errorText(error)});
 			} finally {
-				setBusy(null);
+				busy.set(null);
 				await refresh();
 			}
 		},
 		async undo(tool) {
-			setBusy(tool);
+			busy.set(tool);
 			const result = await attempt(latest.current.onStatus, () => latest.current.actions.undoTakeover(tool, gatewayUrl), undoText);
 			if (result) setCheck(tool, null);
-			setBusy(null);
+			busy.set(null);
 			await refresh();
 		},
 	};

@@ -94,14 +94,13 @@ export function applyPreset(values: FormValues, previous: FormValues): FormValue
 }
 
 export function ChannelForm({active, channel, addChannel, editChannel, onDone, onCancel, height, width}: Props) {
-	const [values, setValues] = useState<FormValues>(() => initialChannelValues(channel));
 	const [error, setError] = useState<string | null>(null);
 	const [busy, setBusy] = useState(false);
 	const fail = (failure: unknown) => {
 		setError(formError(errorText(failure)));
 		setBusy(false);
 	};
-	const submit = () => {
+	const submit = (values: FormValues) => {
 		const input = {
 			name: textValue(values, 'name'),
 			format: textValue(values, 'format'),
@@ -125,12 +124,10 @@ export function ChannelForm({active, channel, addChannel, editChannel, onDone, o
 		<Form
 			active={active}
 			title={channel ? `Edit channel "${channel.name}"` : 'New channel'}
-			fields={channelFormFields(values, channel)}
-			values={values}
-			onChange={(next, changed) => {
-				setValues(changed === 'preset' ? applyPreset(next, values) : next);
-				setError(null);
-			}}
+			fields={values => channelFormFields(values, channel)}
+			initial={initialChannelValues(channel)}
+			derive={(next, previous, changed) => (changed === 'preset' ? applyPreset(next, previous) : next)}
+			onChange={() => setError(null)}
 			onSubmit={submit}
 			onCancel={onCancel}
 			submitLabel={channel ? 'Save channel' : 'Add channel'}

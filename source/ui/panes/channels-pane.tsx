@@ -6,7 +6,7 @@
 import {useState} from 'react';
 import {Box} from 'ink';
 import type {Actions} from '../actions.js';
-import {channelsBindings, resolve, type ChannelsCommand} from '../commands.js';
+import {channelsBindings, resolve, type Capture, type ChannelsCommand} from '../commands.js';
 import {Confirm, isYes} from '../components/confirm.js';
 import {Panel} from '../components/panel.js';
 import {Table} from '../components/table.js';
@@ -15,7 +15,7 @@ import {attempt, type Report} from '../status.js';
 import {ChannelForm} from './channel-form.js';
 import {ChannelDetails, channelColumns, probeText} from './channel-views.js';
 import type {HealthInfo} from '../health-view.js';
-import {useKeypress} from '../hooks/use-keypress.js';
+import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
 import {type ProbeResult} from '../../base/probe-result.js';
 import type {TrafficSnapshot} from '../traffic.js';
 
@@ -27,7 +27,7 @@ export type ChannelsPaneProps = {
 	/** Each channel's last hour (requests per minute, errors, latency), once it served here. */
 	readonly traffic?: TrafficSnapshot;
 	readonly onStatus: Report;
-	readonly onCapture: (captured: boolean) => void;
+	readonly onCapture: (captured: Capture) => void;
 	readonly active: boolean;
 	readonly width: number;
 	readonly height: number;
@@ -51,26 +51,30 @@ async function remove(actions: ChannelsPaneProps['actions'], onStatus: Report, y
 
 export function ChannelsPane(props: ChannelsPaneProps) {
 	const {channels, actions, onStatus, onCapture, active} = props;
-	const [selectedState, setSelected] = useState(0);
+	const selectedState = useKeyState(0);
 	// A channel just added or edited is selected once the list holds it ("Press t to test it").
-	const [savedId, setSavedId] = useState<string | null>(null);
-	const [mode, setModeState] = useState<Mode>({kind: 'list'});
+	const savedId = useKeyState<string | null>(null);
+	// What the pane shows decides who gets the next key (the list, the form, the question).
+	const mode = useKeyState<Mode>({kind: 'list'}, {moves: true});
 	const [tests, setTests] = useState<Tests>(new Map());
-	const saved = savedId === null ? -1 : channels.findIndex(item => item.id === savedId);
-	const selected = saved >= 0 ? saved : selectedState;
-	const index = Math.min(selected, channels.length - 1);
-	const channel = channels[index];
+	const indexNow = () => {
+		const saved = savedId.current === null ? -1 : channels.findIndex(item => item.id === savedId.current);
+		return Math.min(saved >= 0 ? saved : selectedState.current, channels.length - 1);
+	};
+	const index = indexNow();
 	const setMode = (next: Mode) => {
-		setModeState(next);
-		onCapture(next.kind === 'form' || next.kind === 'confirm');
+		mode.set(next);
+		onCapture(next.kind === 'form' ? 'form' : next.kind === 'confirm' ? 'question' : null);
 	};
 
 	const run = (command: ChannelsCommand) => {
+		const at = indexNow();
+		const channel = channels[at];
 		if (command === 'new-channel') return setMode({kind: 'form'});
-		setSavedId(null);
-		if (command === 'up') return setSelected(Math.max(0, index - 1));
-		if (command === 'down') return setSelected(Math.min(channels.length - 1, index + 1));
-		setSelected(index);
+		savedId.set(null);
+		if (command === 'up') return selectedState.set(Math.max(0, at - 1));
+		if (command === 'down') return selectedState.set(Math.min(channels.length - 1, at + 1));
+		selectedState.set(at);
 		if (command === 'back') return setMode({kind: 'list'});
 		if (!channel) return onStatus({kind: 'info', text: 'No channels yet: press n to add one.'});
 		if (command === 'details') return setMode({kind: 'details'});
@@ -87,22 +91,30 @@ export function ChannelsPane(props: ChannelsPaneProps) {
 	};
 
 	useKeypress(
-		(input, key) => {
-			if (mode.kind === 'form') return; // the form's fields and its own handler have the keyboard
-			if (mode.kind === 'confirm') {
-				setMode({kind: 'list'});
-				return void remove(actions, onStatus, isYes(input), mode.channel);
-			}
-			const command = resolve(channelsBindings, input, key);
+		key => {
+			if (mode.current.kind === 'form') return false; // the form's own layers have the keyboard
+			const command = resolve(channelsBindings, key);
 			if (command) run(command);
+			return command !== undefined;
 		},
 		{isActive: active},
+	);
+	// A question takes every key: y removes, anything else keeps the channel.
+	useKeypress(
+		key => {
+			const current = mode.current;
+			if (current.kind !== 'confirm') return true;
+			setMode({kind: 'list'});
+			void remove(actions, onStatus, isYes(key), current.channel);
+			return true;
+		},
+		{layer: 'confirm', isActive: active && mode.current.kind === 'confirm'},
 	);
 
 	const enabled = channels.filter(item => item.enabled).length;
 	return (
 		<Panel title="Channels" subtitle={`${channels.length} provider connection${channels.length === 1 ? '' : 's'}, ${enabled} enabled · real keys never leave the gateway`} width={props.width} height={props.height}>
-			<ChannelsBody {...props} mode={mode} index={index} tests={tests} setMode={setMode} onSaved={setSavedId} />
+			<ChannelsBody {...props} mode={mode.current} index={index} tests={tests} setMode={setMode} onSaved={savedId.set} />
 		</Panel>
 	);
 }

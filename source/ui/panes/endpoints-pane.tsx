@@ -1,17 +1,15 @@
 /**
  * Endpoints pane: the three wire formats and their base URLs, a key to fill in (←/→), and one
- * list (ink-select-input) of the snippets for each tool with that key's secret, then Claude Code,
+ * list of the snippets for each tool with that key's secret, then Claude Code,
  * Codex and Gemini CLI with their takeover state. `c` copies the selected snippet; on a tool, `a`
  * opens the takeover form (key, model, a preview of what is written; the key chosen with ←/→ is
  * for the snippets only) and `u` puts its own settings back.
  */
-import {useState} from 'react';
 import {Box} from 'ink';
-import SelectInput from 'ink-select-input';
 import type {ClipboardPort} from '../clipboard.js';
-import {endpointsBindings, resolve, type EndpointsCommand} from '../commands.js';
+import {endpointsBindings, resolve, type Capture, type EndpointsCommand} from '../commands.js';
 import {Panel} from '../components/panel.js';
-import {Label, Pointer} from '../components/select.js';
+import {Select} from '../components/select.js';
 import {takeoverTitles, takeoverTools, type PreviewLine, type TakeoverTool, type ToolStatus} from '../../services/takeover/index.js';
 import type {TakeoverChoice} from '../actions.js';
 import {TakeoverForm, type TakeoverRequest} from './takeover-form.js';
@@ -20,7 +18,7 @@ import {exampleModel, snippets, type Snippet} from '../snippets.js';
 import {copyWithReport, type Report} from '../status.js';
 import {toolStateWord} from '../takeover-text.js';
 import {theme} from '../theme.js';
-import {useKeypress} from '../hooks/use-keypress.js';
+import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
 import {useTakeover, type Takeover, type TakeoverActions} from '../hooks/use-takeover.js';
 import {EndpointTable, KeyLine, SnippetView, ToolView} from './endpoint-views.js';
 import {keyState} from '../../store/keys.js';
@@ -34,7 +32,7 @@ export type EndpointsPaneProps = {
 	readonly actions: TakeoverActions;
 	readonly onStatus: Report;
 	/** Told when a question takes the keyboard (global keys pause meanwhile). */
-	readonly onCapture: (captured: boolean) => void;
+	readonly onCapture: (captured: Capture) => void;
 	readonly active: boolean;
 	readonly width: number;
 	readonly height: number;
@@ -59,15 +57,16 @@ function label(entry: Entry, statuses: readonly ToolStatus[] | null): string {
 type Context = {
 	readonly props: EndpointsPaneProps;
 	readonly keyIndex: number;
-	readonly selected: Entry;
+	readonly selected: () => Entry;
 	readonly takeover: Takeover;
 	readonly setChosenId: (id: string) => void;
 	readonly openForm: (status: ToolStatus) => void;
 };
 
-function run(command: EndpointsCommand, {props, keyIndex, selected, takeover, setChosenId, openForm}: Context): void {
+function run(command: EndpointsCommand, {props, keyIndex, selected: selectedNow, takeover, setChosenId, openForm}: Context): void {
 	const {keys, onStatus} = props;
-	if (command === 'up' || command === 'down') return; // the list (ink-select-input) moves itself
+	const selected = selectedNow();
+	if (command === 'up' || command === 'down') return; // the list moves itself
 	if (command === 'prev-key' || command === 'next-key') {
 		if (keys.length > 0) setChosenId(keys[(keyIndex + (command === 'next-key' ? 1 : keys.length - 1)) % keys.length]!.id);
 		return;
@@ -84,38 +83,50 @@ function run(command: EndpointsCommand, {props, keyIndex, selected, takeover, se
 
 export function EndpointsPane(props: EndpointsPaneProps) {
 	const {keys, channels, baseUrl, onStatus, onCapture, active, width, height} = props;
-	const [chosenId, setChosenId] = useState<string | null>(null);
-	const [selectedId, setSelectedId] = useState<string | null>(null);
-	const [form, setForm] = useState<ToolStatus | null>(null);
+	const chosenId = useKeyState<string | null>(null);
+	const selectedId = useKeyState<string | null>(null);
+	// The takeover form, while open, has the keyboard: opening it holds the keys typed after `a` for it.
+	const form = useKeyState<ToolStatus | null>(null, {moves: true});
 	const takeover = useTakeover(props.actions, baseUrl, active, onStatus);
-	const keyIndex = chosenId === null ? Math.max(0, keys.findIndex(key => keyState(key) === 'active')) : Math.max(0, keys.findIndex(key => key.id === chosenId));
-	const key = keys[keyIndex];
-	const list = entries(snippets(baseUrl, key?.secret ?? placeholder, format => exampleModel(format, channels, key?.models ?? [])));
-	const selected = list.find(entry => entry.id === selectedId) ?? list[0]!;
+	const keyIndexOf = (id: string | null) => (id === null ? Math.max(0, keys.findIndex(key => keyState(key) === 'active')) : Math.max(0, keys.findIndex(key => key.id === id)));
+	const listOf = (index: number) => {
+		const key = keys[index];
+		return entries(snippets(baseUrl, key?.secret ?? placeholder, format => exampleModel(format, channels, key?.models ?? [])));
+	};
+	const keyIndex = keyIndexOf(chosenId.current);
+	const list = listOf(keyIndex);
+	// From the newest state, not this render's: → then c, typed together, copies the snippet with the new key.
+	const selectedOf = () => {
+		const current = listOf(keyIndexOf(chosenId.current));
+		return current.find(entry => entry.id === selectedId.current) ?? current[0]!;
+	};
+	const selected = selectedOf();
 	const openForm = (status: ToolStatus | null) => {
-		setForm(status);
-		onCapture(status !== null);
+		form.set(status);
+		onCapture(status === null ? null : 'form');
 	};
 
 	useKeypress(
-		(input, inkKey) => {
-			if (form) return; // the form has the keyboard
-			const command = resolve(endpointsBindings, input, inkKey);
-			if (command) run(command, {props, keyIndex, selected, takeover, setChosenId, openForm});
+		inkKey => {
+			if (form.current) return false; // the form has the keyboard
+			const command = resolve(endpointsBindings, inkKey);
+			if (command) run(command, {props, keyIndex: keyIndexOf(chosenId.current), selected: selectedOf, takeover, setChosenId: chosenId.set, openForm});
+			return command !== undefined;
 		},
 		{isActive: active},
 	);
 
 	const inner = width - 4;
-	if (form) {
+	if (form.current) {
+		const tool = form.current;
 		const submit = (request: TakeoverRequest) => {
 			openForm(null);
-			void takeover.apply(form.tool, request);
+			void takeover.apply(tool.tool, request);
 		};
 		const preview: PreviewFn = (tool, choice) => props.actions.previewTakeover(tool, {...choice, gatewayUrl: baseUrl});
 		return (
-			<Panel title="Endpoints" subtitle={`take over ${form.title}`} width={width} height={height}>
-				<TakeoverForm status={form} keys={keys} channels={channels} preview={preview} onSubmit={submit} onCancel={() => openForm(null)} active={active} width={inner} height={height - 3} />
+			<Panel title="Endpoints" subtitle={`take over ${tool.title}`} width={width} height={height}>
+				<TakeoverForm status={tool} keys={keys} channels={channels} preview={preview} onSubmit={submit} onCancel={() => openForm(null)} active={active} width={inner} height={height - 3} />
 			</Panel>
 		);
 	}
@@ -128,7 +139,7 @@ export function EndpointsPane(props: EndpointsPaneProps) {
 			<KeyLine keys={keys} index={keyIndex} tight={tight} />
 			<Box marginTop={tight ? 0 : 1} height={listHeight}>
 				<Box flexDirection="column" width={listWidth} flexShrink={0}>
-					<SelectInput items={list.map(entry => ({key: entry.id, value: entry.id, label: label(entry, takeover.statuses)}))} initialIndex={list.indexOf(selected)} isFocused={active} limit={Math.max(3, listHeight)} indicatorComponent={Pointer} itemComponent={Label} onHighlight={item => setSelectedId(item.value)} />
+					<Select options={list.map(entry => ({value: entry.id, label: label(entry, takeover.statuses)}))} initialIndex={list.findIndex(entry => entry.id === selected.id)} focused={active} limit={list.length > listHeight ? Math.max(2, listHeight - 1) : listHeight} onHighlight={selectedId.set} />
 				</Box>
 				<Box flexDirection="column" width={inner - listWidth} paddingLeft={1} borderStyle="single" borderTop={false} borderBottom={false} borderRight={false} borderColor={theme.border}>
 					<Detail entry={selected} takeover={takeover} />

@@ -96,10 +96,9 @@ export function editInput(values: FormValues, key: KeyRecord): EditKeyInput {
 }
 
 export function KeyForm({active, channels, keyRecord, createKey, editKey, onDone, onCancel, height}: Props) {
-	const [values, setValues] = useState<FormValues>(() => initialKeyValues(keyRecord));
 	const [error, setError] = useState<string | null>(null);
 	const [busy, setBusy] = useState(false);
-	const submit = () => {
+	const submit = (values: FormValues) => {
 		if (textValue(values, 'expiry') === 'date' && textValue(values, 'expiresAt').trim() === '') return setError('Type the expiry date, e.g. 2026-12-31, or choose another expiry.');
 		setBusy(true);
 		const saving = keyRecord ? editKey(keyRecord.id, editInput(values, keyRecord)).then(key => onDone(key, 'saved')) : createKey(keyInput(values)).then(key => onDone(key, 'created'));
@@ -112,12 +111,9 @@ export function KeyForm({active, channels, keyRecord, createKey, editKey, onDone
 		<Form
 			active={active}
 			title={keyRecord ? `Edit key "${keyRecord.name}"` : 'New virtual key'}
-			fields={keyFormFields(channels, values, keyRecord)}
-			values={values}
-			onChange={next => {
-				setValues(next);
-				setError(null);
-			}}
+			fields={values => keyFormFields(channels, values, keyRecord)}
+			initial={initialKeyValues(keyRecord)}
+			onChange={() => setError(null)}
 			onSubmit={submit}
 			onCancel={onCancel}
 			submitLabel={keyRecord ? 'Save key' : 'Create key'}

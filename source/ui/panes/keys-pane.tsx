@@ -3,11 +3,10 @@
  * `e` edits one through a form, `c` copies a secret, `r` revokes, `R` rotates and `d` deletes
  * (each after a y/N question), Enter shows details.
  */
-import {useState} from 'react';
 import {Box} from 'ink';
 import type {Actions} from '../actions.js';
 import type {ClipboardPort} from '../clipboard.js';
-import {keysBindings, resolve, type KeysCommand} from '../commands.js';
+import {keysBindings, resolve, type Capture, type KeysCommand} from '../commands.js';
 import {Confirm, isYes} from '../components/confirm.js';
 import {Panel} from '../components/panel.js';
 import {Table} from '../components/table.js';
@@ -15,7 +14,7 @@ import type {ChannelRecord, KeyRecord} from '../../base/records.js';
 import {attempt, copyWithReport, type Report} from '../status.js';
 import {KeyForm} from './key-form.js';
 import {consequences, KeyDetails, keyColumns, keyLimitsText, questions, SecretView, type Danger} from './key-views.js';
-import {useKeypress} from '../hooks/use-keypress.js';
+import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
 import {type LimitUse} from '../../base/periods.js';
 
 export type KeysPaneProps = {
@@ -30,7 +29,7 @@ export type KeysPaneProps = {
 	readonly clipboard: ClipboardPort;
 	readonly onStatus: Report;
 	/** Told when a form or question takes the keyboard (global keys pause meanwhile). */
-	readonly onCapture: (captured: boolean) => void;
+	readonly onCapture: (captured: Capture) => void;
 	readonly active: boolean;
 	readonly width: number;
 	readonly height: number;
@@ -54,19 +53,21 @@ async function answer({actions, onStatus, setMode}: Answer, yes: boolean, danger
 
 export function KeysPane(props: KeysPaneProps) {
 	const {keys, clipboard, onStatus, onCapture, active} = props;
-	const [selected, setSelected] = useState(0);
-	const [mode, setModeState] = useState<Mode>({kind: 'list'});
-	const index = Math.min(selected, keys.length - 1);
-	const key = keys[index];
+	const selected = useKeyState(0);
+	// What the pane shows decides who gets the next key (the list, the form, the question).
+	const mode = useKeyState<Mode>({kind: 'list'}, {moves: true});
+	const index = Math.min(selected.current, keys.length - 1);
 	const setMode = (next: Mode) => {
-		setModeState(next);
-		onCapture(next.kind === 'form' || next.kind === 'confirm');
+		mode.set(next);
+		onCapture(next.kind === 'form' ? 'form' : next.kind === 'confirm' ? 'question' : null);
 	};
 
 	const run = (command: KeysCommand) => {
+		const at = Math.min(selected.current, keys.length - 1);
+		const key = keys[at];
 		if (command === 'new-key') return setMode({kind: 'form'});
-		if (command === 'up') return setSelected(Math.max(0, index - 1));
-		if (command === 'down') return setSelected(Math.min(keys.length - 1, index + 1));
+		if (command === 'up') return selected.set(Math.max(0, at - 1));
+		if (command === 'down') return selected.set(Math.min(keys.length - 1, at + 1));
 		if (command === 'back') return setMode({kind: 'list'});
 		if (!key) return onStatus({kind: 'info', text: 'No keys yet: press n to create one.'});
 		if (command === 'details') return setMode({kind: 'details'});
@@ -77,13 +78,22 @@ export function KeysPane(props: KeysPaneProps) {
 	};
 
 	useKeypress(
-		(input, inkKey) => {
-			if (mode.kind === 'form') return; // the form's fields and its own handler have the keyboard
-			if (mode.kind === 'confirm') return void answer({actions: props.actions, onStatus, setMode}, isYes(input), mode.danger, mode.key);
-			const command = resolve(keysBindings, input, inkKey);
+		key => {
+			if (mode.current.kind === 'form') return false; // the form's own layers have the keyboard
+			const command = resolve(keysBindings, key);
 			if (command) run(command);
+			return command !== undefined;
 		},
 		{isActive: active},
+	);
+	// A question takes every key: y confirms, anything else keeps the key as it was.
+	useKeypress(
+		key => {
+			const current = mode.current;
+			if (current.kind === 'confirm') void answer({actions: props.actions, onStatus, setMode}, isYes(key), current.danger, current.key);
+			return true;
+		},
+		{layer: 'confirm', isActive: active && mode.current.kind === 'confirm'},
 	);
 
 	const onDone = (saved: KeyRecord, verb: 'created' | 'saved') => {
@@ -91,13 +101,13 @@ export function KeysPane(props: KeysPaneProps) {
 			setMode({kind: 'list'});
 			return onStatus({kind: 'ok', text: `Saved key "${saved.name}": the gateway applies it from the next request.`});
 		}
-		setSelected(keys.length);
+		selected.set(keys.length);
 		setMode({kind: 'secret', key: saved, verb: 'created'});
 		onStatus({kind: 'ok', text: `Created key "${saved.name}". Press c to copy its secret.`});
 	};
 	return (
 		<Panel title="Virtual keys" subtitle={`${keys.length} key${keys.length === 1 ? '' : 's'} · clients only ever see these`} width={props.width} height={props.height}>
-			<KeysBody {...props} mode={mode} index={index} onDone={onDone} onCancel={() => setMode({kind: 'list'})} />
+			<KeysBody {...props} mode={mode.current} index={index} onDone={onDone} onCancel={() => setMode({kind: 'list'})} />
 		</Panel>
 	);
 }

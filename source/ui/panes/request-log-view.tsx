@@ -1,11 +1,15 @@
-/** The live request log's columns, and one request in full (Enter on the Usage pane). */
+/** The live request log's columns, and one request in full (Enter on the Usage pane), with its bodies when they were captured. */
+import {useMemo} from 'react';
 import {Box, Text} from 'ink';
-import {Details} from '../components/details.js';
+import {Details, type Detail} from '../components/details.js';
 import type {Column} from '../components/table.js';
 import type {RequestFinished} from '../../base/events.js';
 import {isFailure} from '../request-log.js';
 import {clock, formats, latency, tokens} from '../text.js';
 import {theme} from '../theme.js';
+import {bodyLines, sizeText} from '../body-lines.js';
+import {useKeypress, useKeyState, type Key} from '../hooks/use-keypress.js';
+import {useRequestBodies, type RequestBodiesState} from '../request-bodies.js';
 
 /** The HTTP status, or "closed" when the client hung up before the end. */
 const statusText = (event: RequestFinished) => (event.outcome === 'aborted' ? 'closed' : String(event.status));
@@ -23,26 +27,99 @@ export const logColumns: ReadonlyArray<Column<RequestFinished>> = [
 	{header: 'TOKENS', width: 6, align: 'right', whole: true, value: tokens, priority: 1},
 ];
 
-export function RequestDetails({event}: {readonly event: RequestFinished}) {
-	const usage = event.usage;
+const labelWidth = 13;
+
+type DetailsProps = {
+	readonly event: RequestFinished;
+	/** The room inside the pane: the bodies (when captured) scroll within what the fields leave. */
+	readonly width?: number;
+	readonly height?: number;
+	readonly active?: boolean;
+};
+
+export function RequestDetails({event, width = 76, height = 20, active = true}: DetailsProps) {
+	const bodies = useRequestBodies(event.id);
+	const scroll = useKeyState(0);
+	const kept = bodies.lookup?.bodies ?? null;
+	const lines = useMemo(() => (kept ? bodyLines(kept, width) : []), [kept, width]);
+	const rows = detailRows(event, bodies);
+	const view = Math.max(3, height - linesOf(rows, width) - 1);
+	const last = Math.max(0, lines.length - view);
+	const top = Math.min(scroll.current, last);
+	useKeypress(
+		key => {
+			if (key.name === 'char' && key.text === 'b') {
+				bodies.toggle();
+				return true;
+			}
+			const step = scrollStep(key, view);
+			if (step === 0) return false;
+			scroll.set(current => Math.max(0, Math.min(last, Math.min(current, last) + step)));
+			return true;
+		},
+		{isActive: active && bodies.available},
+	);
 	return (
 		<Box flexDirection="column">
-			<Details
-				rows={[
-					['request', `${event.method} ${event.path}${event.stream ? ' (stream)' : ''}`],
-					['time', event.time],
-					['key', event.keyName ?? '-'],
-					['model', event.upstreamModel && event.upstreamModel !== event.model ? `${event.model} → ${event.upstreamModel}` : (event.model ?? '-')],
-					['channel', event.channelName ?? '-'],
-					['formats', formats(event)],
-					['status', event.outcome === 'aborted' ? `${event.status}, the client closed the connection before the end` : `${event.status} ${event.outcome}`, isFailure(event) ? theme.error : theme.ok],
-					['latency', `${latency(event.latencyMs)}${event.ttfbMs === null ? '' : `, first byte after ${latency(event.ttfbMs)}`}`],
-					['tokens', usage ? `${usage.inputTokens} in, ${usage.outputTokens} out${usage.cachedTokens ? `, ${usage.cachedTokens} cached` : ''}${usage.reasoningTokens ? `, ${usage.reasoningTokens} reasoning` : ''}` : '-'],
-					...(event.error ? [['error', event.error, theme.error] as const] : []),
-					...(event.warnings.length > 0 ? [['warnings', event.warnings.join('; '), theme.warn] as const] : []),
-				]}
-			/>
-			<Text color={theme.muted}>Esc back to the log</Text>
+			<Details rows={rows} labelWidth={labelWidth} />
+			{lines.slice(top, top + view).map((line, index) => (
+				<Box key={top + index} flexShrink={0}>
+					<Text wrap="truncate" bold={line.kind === 'heading'} color={line.kind === 'heading' ? theme.accent : line.kind === 'note' ? theme.warn : undefined}>
+						{line.text || ' '}
+					</Text>
+				</Box>
+			))}
+			<Text color={theme.muted} wrap="truncate">
+				{`Esc back${bodies.available ? ' · b bodies on/off' : ' to the log'}${lines.length > view ? ` · ↑/↓ PgUp/PgDn Home/End: lines ${top + 1}–${Math.min(lines.length, top + view)} of ${lines.length}` : ''}`}
+			</Text>
 		</Box>
 	);
+}
+
+/** The lines the fields take, a long error wrapped (word wrapping may take a line more than the characters need). */
+function linesOf(rows: readonly Detail[], width: number): number {
+	const room = Math.max(10, width - labelWidth);
+	return rows.reduce((sum, [, value]) => sum + (value.length <= room ? 1 : Math.ceil(value.length / room) + 1), 0);
+}
+
+/** Lines to scroll by: ↑/↓ (j/k) one, PgUp/PgDn (Space) a page, Home/End (g/G) to either end. */
+function scrollStep(key: Key, page: number): number {
+	const char = key.name === 'char' ? key.text : '';
+	if (key.name === 'up' || char === 'k') return -1;
+	if (key.name === 'down' || char === 'j') return 1;
+	if (key.name === 'pageup') return -page;
+	if (key.name === 'pagedown' || key.name === 'space') return page;
+	if (key.name === 'home' || char === 'g') return -Infinity;
+	if (key.name === 'end' || char === 'G') return Infinity;
+	return 0;
+}
+
+function detailRows(event: RequestFinished, bodies: RequestBodiesState): Detail[] {
+	const usage = event.usage;
+	const bodiesRow = bodiesText(bodies);
+	return [
+		['request', `${event.method} ${event.path}${event.stream ? ' (stream)' : ''}`],
+		['time', event.time],
+		['key', event.keyName ?? '-'],
+		['model', event.upstreamModel && event.upstreamModel !== event.model ? `${event.model} → ${event.upstreamModel}` : (event.model ?? '-')],
+		['channel', event.channelName ?? '-'],
+		['formats', formats(event)],
+		['status', event.outcome === 'aborted' ? `${event.status}, the client closed the connection before the end` : `${event.status} ${event.outcome}`, isFailure(event) ? theme.error : theme.ok],
+		['latency', `${latency(event.latencyMs)}${event.ttfbMs === null ? '' : `, first byte after ${latency(event.ttfbMs)}`}`],
+		['tokens', usage ? `${usage.inputTokens} in, ${usage.outputTokens} out${usage.cachedTokens ? `, ${usage.cachedTokens} cached` : ''}${usage.reasoningTokens ? `, ${usage.reasoningTokens} reasoning` : ''}` : '-'],
+		...(event.error ? [['error', event.error, theme.error] as const] : []),
+		...(event.warnings.length > 0 ? [['warnings', event.warnings.join('; '), theme.warn] as const] : []),
+		...(bodiesRow ? [bodiesRow] : []),
+	];
+}
+
+/** What the details say about this request's bodies: below, not kept, or how to start capturing. */
+function bodiesText({available, lookup, error}: RequestBodiesState): Detail | null {
+	if (!available) return null;
+	if (error) return ['bodies', `could not be read from the gateway: ${error}`, theme.error];
+	if (!lookup) return ['bodies', 'asking the gateway…', theme.muted];
+	const each = `the first ${sizeText(lookup.maxBytes)} of each, keys and credentials masked`;
+	if (lookup.bodies) return ['bodies', lookup.capturing ? `below: ${each}` : `below: ${each} (capture is off now)`];
+	if (lookup.capturing) return ['bodies', `not kept for this request (capture was off then, or it is older than the newest ${lookup.keep}); capture is on for new requests`, theme.muted];
+	return ['bodies', 'off: press b to keep the bodies of the next requests (or start with --capture-bodies)', theme.muted];
 }

@@ -66,7 +66,9 @@ function choiceOf(status: ToolStatus, values: FormValues): TakeoverChoice {
 }
 
 export function TakeoverForm({status, keys, channels, preview, onSubmit, onCancel, active, width, height}: Props) {
-	const [values, setValues] = useState<FormValues>(() => initialValues(status, keys, channels));
+	const [initial] = useState<FormValues>(() => initialValues(status, keys, channels));
+	// What the form shows, for the preview (the form itself keeps the values keys change).
+	const [values, setValues] = useState<FormValues>(initial);
 	const [error, setError] = useState<string | null>(null);
 	const [lines, setLines] = useState<readonly PreviewLine[] | string>([]);
 	const key = chosenKey(status.tool, keys, textValue(values, 'key'));
@@ -85,13 +87,15 @@ export function TakeoverForm({status, keys, channels, preview, onSubmit, onCance
 		};
 	}, [status.tool, keyLabel, choice.model, choice.fastModel, choice.allFolders]);
 
-	const submit = () => {
-		if (!choice.model) return setError(noModelText(key, channels));
-		const ref = textValue(values, 'key');
-		onSubmit({...choice, key: ref === ownKey ? undefined : ref, force: true});
+	const submit = (submitted: FormValues) => {
+		const chosen = choiceOf(status, submitted);
+		if (!chosen.model) return setError(noModelText(chosenKey(status.tool, keys, textValue(submitted, 'key')), channels));
+		const ref = textValue(submitted, 'key');
+		onSubmit({...chosen, key: ref === ownKey ? undefined : ref, force: true});
 	};
+	const fieldsOf = (current: FormValues) => fields(status, keys, usableModels(channels, chosenKey(status.tool, keys, textValue(current, 'key'))));
 	const rows = typeof lines === 'string' ? lines : previewRows(lines);
-	const formFields = fields(status, keys, models);
+	const formFields = fieldsOf(values);
 	const elsewhere = status.state === 'connected-elsewhere' ? 1 : 0;
 	// The form at its tallest (a list open, an error shown) gets its lines first; the preview the rest.
 	const longest = Math.max(...formFields.map(field => (field.kind === 'text' ? 1 : Math.min(listLimit, Math.max(1, field.options.length)))));
@@ -102,10 +106,11 @@ export function TakeoverForm({status, keys, channels, preview, onSubmit, onCance
 			{status.state === 'connected-elsewhere' ? <Text color={theme.warn} wrap="truncate">{`${status.title} points at ${status.address ?? 'another address'} now: this replaces it (u puts it back).`}</Text> : null}
 			<Form
 				title={`Take over ${status.title}`}
-				fields={formFields}
-				values={values}
-				onChange={(next, changed) => {
-					setValues(changed === 'key' ? withKey(next, status, keys, channels) : next);
+				fields={fieldsOf}
+				initial={initial}
+				derive={(next, _previous, changed) => (changed === 'key' ? withKey(next, status, keys, channels) : next)}
+				onChange={next => {
+					setValues(next);
 					setError(null);
 				}}
 				onSubmit={submit}

@@ -5,19 +5,17 @@
  * The props are plain `UsageRow`s and `RequestFinished` events: where they come from is the
  * hooks' business.
  */
-import {useState} from 'react';
 import {Box, Text} from 'ink';
-import {resolve, usageBindings, type UsageCommand} from '../commands.js';
+import {resolve, usageBindings, type Capture, type UsageCommand} from '../commands.js';
 import {Panel} from '../components/panel.js';
 import {Table} from '../components/table.js';
 import type {RequestFinished} from '../../base/events.js';
 import type {UsageRow} from '../../base/usage-types.js';
-import {sumRows} from '../session-usage.js';
 import {compact, costText} from '../text.js';
 import {theme} from '../theme.js';
-import type {UsagePeriod, UsageSnapshot} from '../usage-view.js';
+import {periodTotals, type UsagePeriod, type UsageSnapshot} from '../usage-view.js';
 import {logColumns, RequestDetails} from './request-log-view.js';
-import {useKeypress} from '../hooks/use-keypress.js';
+import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
 import {TextField} from '../components/text-field.js';
 import {TrafficCharts} from '../components/sparkline.js';
 import type {TrafficSnapshot} from '../traffic.js';
@@ -33,14 +31,15 @@ export type UsagePaneProps = {
 	readonly width: number;
 	readonly height: number;
 	/** Told while the filter line takes the keyboard (global keys pause meanwhile). */
-	readonly onCapture?: (captured: boolean) => void;
+	readonly onCapture?: (captured: Capture) => void;
 	/** Requests, errors, tokens and latency over time; no charts without it. */
 	readonly traffic?: TrafficSnapshot;
 };
 
-function totalsText(label: string, rows: readonly UsageRow[]): string {
-	const sum = sumRows(label, rows);
-	return `${label}: ${sum.requests} requests, ${sum.failed} failed, ${compact(sum.inputTokens)} in, ${compact(sum.outputTokens)} out, ${costText(sum)}`;
+/** `Today: 18 requests, 3 failed, …` — the same numbers as the status bar's (periodTotals). */
+function totalsText(usage: UsageSnapshot, period: UsagePeriod): string {
+	const sum = periodTotals(usage, period);
+	return `${sum.group}: ${sum.requests} requests, ${sum.failed} failed, ${compact(sum.inputTokens)} in, ${compact(sum.outputTokens)} out, ${costText(sum)}`;
 }
 
 const usageColumns = (title: string) => [
@@ -53,68 +52,80 @@ const usageColumns = (title: string) => [
 ];
 
 export function UsagePane({usage, log, source, active, width, height, onCapture, traffic}: UsagePaneProps) {
-	const [period, setPeriod] = useState<UsagePeriod>('today');
-	const [follow, setFollow] = useState<Follow>(following);
-	const [details, setDetails] = useState(false);
-	const [typing, setTypingState] = useState(false);
-	const rows = filterLog(log, follow.filter);
-	const index = selectedIndex(follow, rows);
+	const periodState = useKeyState<UsagePeriod>('today');
+	const period = periodState.current;
+	const follow = useKeyState<Follow>(following);
+	// The details and the filter line take the keyboard: changing them holds the keys after for them.
+	const details = useKeyState(false, {moves: true});
+	const typing = useKeyState(false, {moves: true});
+	const rowsOf = () => filterLog(log, follow.current.filter);
+	const rows = rowsOf();
+	const index = selectedIndex(follow.current, rows);
 	const selected = index >= 0 ? rows[index] : undefined;
 	const chartLines = traffic ? 2 : 0;
-	const logRows = Math.max(2, logHeightOf(height, usage[period]) - chartLines);
+	const logRowsOf = (shownPeriod: UsagePeriod) => Math.max(2, logHeightOf(height, usage[shownPeriod]) - chartLines);
+	const logRows = logRowsOf(period);
 	// The table's own header, and its "↓ n more" line when the rows do not fit.
-	const visibleRows = Math.max(1, logRows - 1 - (rows.length > logRows - 1 ? 1 : 0));
+	const visibleOf = (count: number) => {
+		const lines = logRowsOf(periodState.current);
+		return Math.max(1, lines - 1 - (count > lines - 1 ? 1 : 0));
+	};
 	const setTyping = (on: boolean) => {
-		setTypingState(on);
-		onCapture?.(on);
+		typing.set(on);
+		onCapture?.(on ? 'filter' : null);
 	};
 
 	const run = (command: UsageCommand) => {
-		if (command === 'toggle-period') return setPeriod(period === 'today' ? 'all' : 'today');
+		const now = follow.current;
+		const shown = rowsOf();
+		const visibleRows = visibleOf(shown.length);
+		if (command === 'toggle-period') return periodState.set(periodState.current === 'today' ? 'all' : 'today');
 		if (command === 'filter') return setTyping(true);
-		if (command === 'details') return setDetails(selected !== undefined);
-		if (command === 'back') return details ? setDetails(false) : setFollow(follow.selectedId === null ? {...following} : live(follow));
-		if (command === 'live') return setFollow(live(follow));
-		if (command === 'oldest') return setFollow(oldest(follow, rows, visibleRows));
+		if (command === 'details') return details.set(selectedIndex(now, shown) >= 0);
+		if (command === 'back') return details.current ? details.set(false) : follow.set(now.selectedId === null ? {...following} : live(now));
+		if (command === 'live') return follow.set(live(now));
+		if (command === 'oldest') return follow.set(oldest(now, shown, visibleRows));
 		const page = visibleRows;
 		const delta = {up: -1, down: 1, 'page-up': -page, 'page-down': page}[command];
-		setFollow(move(follow, rows, delta, visibleRows));
+		follow.set(move(now, shown, delta, visibleRows));
 	};
 	useKeypress(
-		(input, key) => {
-			if (typing) {
-				if (key.return || key.escape) setTyping(false);
-				if (key.escape) setFollow({...follow, filter: ''});
-				return;
+		key => {
+			if (typing.current) {
+				// The filter line edits; Enter keeps the filter, Esc clears it, and no other key leaves it.
+				if (key.name === 'enter' || key.name === 'escape') setTyping(false);
+				if (key.name === 'escape') follow.set({...follow.current, filter: ''});
+				return true;
 			}
-			if (details && !key.escape) return;
-			const command = resolve(usageBindings, input, key);
+			if (details.current && key.name !== 'escape') return false;
+			const command = resolve(usageBindings, key);
 			if (command) run(command);
+			return command !== undefined;
 		},
 		{isActive: active},
 	);
 
 	const inner = width - 4;
 	const periodText = period === 'today' ? 'today (t: all time)' : 'all time (t: today)';
-	if (details && selected) {
+	if (details.current && selected) {
 		return (
 			<Panel title="Request" subtitle={selected.id} width={width} height={height}>
-				<RequestDetails event={selected} />
+				<RequestDetails event={selected} width={inner} height={height - 3} active={active} />
 			</Panel>
 		);
 	}
 	return (
 		<Panel title="Usage" subtitle={`${periodText} · ${source === 'session' ? 'counted since this TUI started' : 'from the stored history'}`} width={width} height={height}>
-			<Text wrap="truncate">{totalsText('Today', usage.today.byKey)}</Text>
+			<Text wrap="truncate">{totalsText(usage, 'today')}</Text>
 			<Text wrap="truncate" color={theme.muted}>
-				{totalsText('All time', usage.all.byKey)}
+				{totalsText(usage, 'all')}
 			</Text>
 			{usage.error ? <Text color={theme.error}>{usage.error}</Text> : null}
 			{traffic ? <TrafficCharts traffic={traffic} width={inner} /> : null}
 			<Totals totals={usage[period]} width={inner} height={height} />
 			<Box marginTop={1} flexDirection="column">
-				<LogHeader follow={follow} rows={rows} total={log.length} typing={typing} onFilter={filter => setFollow(live({...follow, filter}))} width={inner} />
-				<Table columns={logColumns} rows={rows} rowKey={row => row.id} selected={index} start={follow.selectedId === null ? 0 : newSince(follow, rows) + follow.scroll} width={inner} height={logRows} empty={follow.filter ? `No request matches "${follow.filter}": Esc clears the filter.` : 'No requests yet. Point a client at the gateway (3: Endpoints) and they appear here live.'} />
+				<LogHeader follow={follow.current} rows={rows} total={log.length} typing={typing.current} onFilter={filter => follow.set(live({...follow.current, filter}))} width={inner} />
+				<Table columns={logColumns} rows={rows} rowKey={row => row.id} selected={index} start={follow.current.selectedId === null ? 0 : newSince(follow.current, rows) + follow.current.scroll} width={inner} height={logRows} empty={follow.current.filter ? `No request matches "${follow.current.filter}": Esc clears the filter.` : 'No requests yet. Point a client at the gateway (3: Endpoints) and they appear here live.'} />
 			</Box>
 		</Panel>
 	);
