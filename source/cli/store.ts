@@ -64,8 +64,11 @@ export function registerStore(program: Command): void {
 				const rotation = await rotateMasterKey(opened);
 				if (options.json) return printJson(rotation);
 				const what = `Sealed ${rotation.keys} keys, ${rotation.channels} channels and ${rotation.responses} stored Responses answers in ${opened.file} under a new master key`;
+				if (rotation.warning) process.stderr.write(`warning: ${rotation.warning}\n`);
 				if (rotation.newKey) {
 					print(`${what}.\nNew GATEWAY_TUI_MASTER_KEY=${rotation.newKey}\nSet it for every gateway and command on this store now (they cannot read the keys and channels with the old one), then restart the gateways.`);
+				} else if (rotation.source === 'keychain') {
+					print(`${what}, saved in ${rotation.where}.\nGateways on this store on other machines need the new key too (read it with \`secret-tool lookup service gateway-tui account master-key\`, or \`security find-generic-password -s gateway-tui -a master-key -w\` on macOS); restart the gateways running here.`);
 				} else {
 					print(`${what}, saved in ${rotation.where}.\nGateways on this store on other machines need this file too; restart the gateways running here.`);
 				}

@@ -6,12 +6,12 @@
 import {readTurns, writeTurns} from '../../source/store/responses.js';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {assertRefused, runCli, startServe, stopChild} from '../helpers/cli.js';
 import {Store} from '../../source/store/index.js';
-import {Sealer, parseMasterKey} from '../../source/store/sealing.js';
+import {Sealer, loadSealer, parseMasterKey, writeKeyFile} from '../../source/store/sealing.js';
 import {listKeys} from '../../source/store/keys.js';
 
 const realKey = 'sk-proj-REALKEY0123456789abcdefABCDEF';
@@ -112,4 +112,19 @@ test('the sealer: AES-256-GCM, a fresh IV each time, tampering detected; master 
 	assert.equal(parseMasterKey(Buffer.alloc(32, 1).toString('base64')).length, 32);
 	assert.equal(parseMasterKey('a long enough passphrase').length, 32);
 	assert.throws(() => parseMasterKey('short'), /too short/);
+});
+
+test('a key file with older keys beside it (rotations cut short, one a line): every one opens, only the key file seals', () => {
+	const {keyFile, done} = setup();
+	try {
+		const [k0, k1, k2] = [Buffer.alloc(32, 1), Buffer.alloc(32, 2), Buffer.alloc(32, 3)];
+		writeKeyFile(keyFile, k2);
+		writeFileSync(`${keyFile}.old`, `${k0.toString('hex')}\n${k1.toString('hex')}\n`);
+		const sealer = loadSealer({GATEWAY_TUI_MASTER_KEY_FILE: keyFile});
+		for (const key of [k0, k1]) assert.equal(sealer.open(new Sealer(key, sealer.source).seal('old')), 'old');
+		assert.equal(new Sealer(k2, sealer.source).open(sealer.seal('new')), 'new');
+		assert.equal(statSync(keyFile).mode & 0o777, 0o600);
+	} finally {
+		done();
+	}
 });
