@@ -3,7 +3,6 @@
  * waiting for the socket to drain when the client reads slowly, and stopping as soon as the client
  * is gone. It notes when the first byte left, for the request log.
  */
-import {once} from 'node:events';
 import type {FastifyReply} from 'fastify';
 
 export class ClientStream {
@@ -31,12 +30,30 @@ export class ClientStream {
 	async write(chunk: Uint8Array | string): Promise<void> {
 		if (this.closed) return;
 		this.firstByteAt ??= performance.now();
-		if (!this.raw.write(chunk)) await Promise.race([once(this.raw, 'drain'), once(this.raw, 'close')]);
+		if (!this.raw.write(chunk)) await drainedOrClosed(this.raw);
 	}
 
 	end(): void {
 		if (!this.closed) this.raw.end();
 	}
+}
+
+/**
+ * Resolves when the socket drains or closes, removing both listeners either way. (A race of two
+ * `events.once` left the loser's 'close' and 'error' listeners behind, one pair per wait; when the
+ * response closed, each leftover removed its partner from a list as long as the pile — quadratic:
+ * 50 MB streamed in small deltas froze the event loop for over ten minutes before its last events.)
+ */
+function drainedOrClosed(raw: FastifyReply['raw']): Promise<void> {
+	return new Promise(resolve => {
+		const done = () => {
+			raw.off('drain', done);
+			raw.off('close', done);
+			resolve();
+		};
+		raw.on('drain', done);
+		raw.on('close', done);
+	});
 }
 
 /** Abort the upstream call when the client goes away before its answer is complete. */

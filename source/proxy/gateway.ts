@@ -69,7 +69,7 @@ export class Gateway {
 	readonly registry: Registry;
 	readonly health: ChannelHealth;
 	readonly limiter: KeyLimiter;
-	/** Records every finished request and flushes usage to the store once a second. */
+	/** Records every finished request and flushes usage to the store twice a second. */
 	readonly usage: UsageRecorder;
 	readonly pools = new UpstreamPools();
 	readonly signatures = new BoundedSignatureMemory();

@@ -28,7 +28,7 @@ async function withHome(run: (home: string) => Promise<void>): Promise<void> {
 	}
 }
 
-test('nothing is written on record(); the flush a second later writes records and totals in one batch', async () => {
+test('nothing is written on record(); the flush half a second later writes records and totals in one batch', async () => {
 	await withHome(async home => {
 		const store = await Store.open(home);
 		const clock = new FakeClock();
@@ -38,7 +38,7 @@ test('nothing is written on record(); the flush a second later writes records an
 		recorder.record(finished({status: 502, outcome: 'error', usage: null, error: 'upstream down', latencyMs: 3000}));
 		recorder.record(finished({outcome: 'aborted', stream: true, usage: {inputTokens: 7, outputTokens: 1}}));
 		assert.deepEqual(await recentRequests(store, 10), [], 'nothing in the store before the flush');
-		await clock.advance(999);
+		await clock.advance(499);
 		assert.deepEqual(await recentRequests(store, 10), [], 'nothing in the store before the flush interval is up');
 		await clock.advance(1);
 		const records = await recentRequests(store, 10);

@@ -5,6 +5,12 @@
  * retries a turn whose stream ends without `response.completed`, so every stream ends with a
  * terminal event: on an error, `error` then `response.failed` with a code Codex understands.
  * Each frame is `event: <type>` + `data: {"type", "sequence_number", …}`; there is no `[DONE]`.
+ *
+ * Memory: deltas go out as they come; what is kept is each output item's text, once, because the
+ * protocol repeats it whole at the end — in `.done`, `content_part.done`, `output_item.done` (what
+ * Codex reads) and `response.completed` (what the SDKs' final response is). Those closing frames
+ * are built one at a time, as the writer asks for the next (a generator), so a 50 MB answer holds its
+ * text and one closing frame, never all four at once.
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
 import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
@@ -32,8 +38,12 @@ type State = {
 	warnedSignature: boolean;
 };
 
-function frames(state: State, events: readonly StreamEvent[]): string[] {
-	return events.map(({type, ...fields}) => sseFrame(JSON.stringify({type, sequence_number: state.sequence++, ...fields}), type));
+/**
+ * The frames of `events`, each stringified only when the consumer takes it. JSON has no raw line
+ * break, so the `data:` line is the JSON as it is (no split and join: a copy less of a 50 MB frame).
+ */
+function* frames(state: State, events: readonly StreamEvent[]): Generator<string> {
+	for (const {type, ...fields} of events) yield `event: ${type}\ndata: ${JSON.stringify({type, sequence_number: state.sequence++, ...fields})}\n\n`;
 }
 
 const outputOf = (state: State) => state.items.flatMap(item => (item.final ? [item.final] : []));
