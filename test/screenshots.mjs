@@ -30,8 +30,11 @@ mkdirSync(out, {recursive: true});
 
 const openai = await startFakeProvider('openai');
 const anthropic = await startFakeProvider('anthropic');
-const keys = await seed();
 const user = seedUserHome();
+// The seeding and the app seal the store's secrets with one master key: a file of this run's own.
+process.env.HOME = user;
+process.env.GATEWAY_TUI_MASTER_KEY_FILE = join(home, 'master.key');
+const keys = await seed();
 const tmux = startTmux({dir: home, cwd: root, ...size, env: appEnv({GATEWAY_TUI_HOME: home, GATEWAY_TUI_CLIPBOARD: 'osc52', HOME: user}), command: 'exec node dist/cli.js --port 0'});
 try {
 	const first = await tmux.waitFor(/● (http:\/\/127\.0\.0\.1:\d+)/, 20_000);
@@ -50,7 +53,20 @@ try {
 	await tmux.keys('Down', 'Down');
 	await laptopRequest(url);
 	await shoot(null, /1 new ↑/, '9-usage-paused', 'Usage pane: the log stays put while the user reads, and counts what arrived');
-	await tmux.keys('g');
+	// A request's details with its bodies: b turns capture on, the next request is kept.
+	await tmux.keys('g', 'Down', 'Enter');
+	await tmux.waitFor(/bodies\s+off: press b/);
+	await tmux.keys('b');
+	await tmux.waitFor(/capture[\s│]+is on for new requests/);
+	await tmux.keys('Escape', 'g');
+	// Translated (OpenAI in, Anthropic out): the only such row, so it is the newest once it shows.
+	await openaiClient(url, keys.laptop.secret).chat.completions.create({model: 'claude-haiku-4-5', messages: [{role: 'user', content: 'Bonjour?'}]});
+	await tmux.waitFor(/│ TIME[^\n]*\n│ \S+\s+laptop\s+claude-haiku-4-5\s+claude\s+openai→/);
+	await tmux.keys('Down', 'Enter');
+	await tmux.waitFor('Request headers');
+	await tmux.keys('PageDown');
+	await shoot(null, /Request body/, '10-request-details', "Usage pane: a request's details, with the bodies it sent and got (b turns capture on)");
+	await tmux.keys('Escape', 'g');
 	await tmux.keys('1', 'n');
 	await tmux.waitFor('New virtual key');
 	await tmux.text('staging');

@@ -46,7 +46,11 @@ export const minRows = 16;
 
 export function App({model, clipboard, listen, baseUrl, health: healthProp, initialPane = 'keys', initialStatus}: AppProps) {
 	const {exit} = useApp();
-	const {columns, rows} = useTerminalSize();
+	const terminal = useTerminalSize();
+	// Below the minimum the panes stay mounted (hidden, laid out at the minimum): a form half filled in survives a brief shrink.
+	const tooSmall = terminal.columns < minColumns || terminal.rows - 1 < minRows;
+	const columns = Math.max(terminal.columns, minColumns);
+	const rows = Math.max(terminal.rows, minRows + 1);
 	const data = useExternalStore(model.data.snapshot);
 	const log = useExternalStore(model.log);
 	const traffic = useExternalStore(model.traffic ?? noTraffic);
@@ -58,7 +62,8 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 	// Which pane is shown and whether the help is: they decide who gets the next key.
 	const shown = useKeyState<PaneId>(initialPane, {moves: true});
 	const helpShown = useKeyState(false, {moves: true});
-	const [captured, setCaptured] = useState<Capture>(null);
+	// Per pane: a request's details left open on the Usage pane keep their keys there, not on the others.
+	const [captures, setCaptures] = useState<Readonly<Partial<Record<PaneId, Capture>>>>({});
 	const pane = shown.current;
 	const help = helpShown.current;
 
@@ -98,43 +103,43 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 
 	// Ink clears the whole screen on every frame that fills the terminal; one line less avoids that flicker.
 	const height = rows - 1;
-	if (columns < minColumns || height < minRows) {
-		return <Text color={theme.warn}>{`gateway-tui needs at least ${minColumns}×${minRows + 1} (this terminal: ${columns}×${rows}). Enlarge it, or press q to quit.`}</Text>;
-	}
 	const status = data.error ? ({kind: 'error', text: data.error} as const) : message;
 	const body = height - 2 - statusBarHeight(listen, status, columns);
-	const shared = {width: columns, height: body, onStatus: setMessage, onCapture: setCaptured};
+	const shared = (id: PaneId) => ({width: columns, height: body, onStatus: setMessage, onCapture: (captured: Capture) => setCaptures(current => ({...current, [id]: captured}))});
 	const today = periodTotals(usage, 'today');
 	const requests = new Map(usage.all.byKey.map(row => [row.id ?? row.group, row.requests]));
 	const show = (id: PaneId) => (pane === id && !help ? 'flex' : 'none');
 	const healthy = health ? data.channels.filter(channel => channel.enabled && health.get(channel.id)?.state === 'healthy').length : null;
 	return (
-		<Box flexDirection="column" width={columns} height={height}>
-			<TabBar current={pane} />
-			<Box height={body} flexDirection="column">
-				{help ? <HelpOverlay pane={pane} width={columns} height={body} /> : null}
-				<Box display={show('keys')}>
-					<KeysPane {...shared} keys={data.keys} channels={data.channels} lastUsed={data.lastUsed} requests={requests} limitUse={limitUse} actions={model.actions} clipboard={clipboard} active={pane === 'keys' && !help} />
+		<Box flexDirection="column">
+			{tooSmall ? <Text color={theme.warn}>{`gateway-tui needs at least ${minColumns}×${minRows + 1} (this terminal: ${terminal.columns}×${terminal.rows}). Enlarge it; what you were doing is kept (Ctrl+C quits).`}</Text> : null}
+			<Box flexDirection="column" width={columns} height={height} display={tooSmall ? 'none' : 'flex'}>
+				<TabBar current={pane} />
+				<Box height={body} flexDirection="column">
+					{help ? <HelpOverlay pane={pane} width={columns} height={body} /> : null}
+					<Box display={show('keys')}>
+						<KeysPane {...shared('keys')} keys={data.keys} channels={data.channels} lastUsed={data.lastUsed} requests={requests} limitUse={limitUse} actions={model.actions} clipboard={clipboard} active={pane === 'keys' && !help} />
+					</Box>
+					<Box display={show('channels')}>
+						<ChannelsPane {...shared('channels')} channels={data.channels} health={health} traffic={traffic} actions={model.actions} active={pane === 'channels' && !help} />
+					</Box>
+					<Box display={show('endpoints')}>
+						<EndpointsPane {...shared('endpoints')} keys={data.keys} channels={data.channels} baseUrl={baseUrl} clipboard={clipboard} actions={model.actions} active={pane === 'endpoints' && !help} />
+					</Box>
+					<Box display={show('usage')}>
+						<UsagePane {...shared('usage')} usage={usage} log={log.entries} traffic={traffic} source={model.usageSource} active={pane === 'usage' && !help} />
+					</Box>
 				</Box>
-				<Box display={show('channels')}>
-					<ChannelsPane {...shared} channels={data.channels} health={health} traffic={traffic} actions={model.actions} active={pane === 'channels' && !help} />
-				</Box>
-				<Box display={show('endpoints')}>
-					<EndpointsPane {...shared} keys={data.keys} channels={data.channels} baseUrl={baseUrl} clipboard={clipboard} actions={model.actions} active={pane === 'endpoints' && !help} />
-				</Box>
-				<Box display={show('usage')}>
-					<UsagePane {...shared} usage={usage} log={log.entries} traffic={traffic} source={model.usageSource} active={pane === 'usage' && !help} />
-				</Box>
+				<Footer pane={pane} captured={help ? null : (captures[pane] ?? null)} columns={columns} />
+				<StatusBar
+					listen={listen}
+					requests={today.requests}
+					failed={today.failed}
+					channels={{total: data.channels.length, enabled: data.channels.filter(channel => channel.enabled).length, healthy}}
+					message={status}
+					columns={columns}
+				/>
 			</Box>
-			<Footer pane={pane} captured={captured} />
-			<StatusBar
-				listen={listen}
-				requests={today.requests}
-				failed={today.failed}
-				channels={{total: data.channels.length, enabled: data.channels.filter(channel => channel.enabled).length, healthy}}
-				message={status}
-				columns={columns}
-			/>
 		</Box>
 	);
 }

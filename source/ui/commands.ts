@@ -14,8 +14,11 @@ export const panes: ReadonlyArray<{readonly id: PaneId; readonly title: string}>
 	{id: 'usage', title: 'Usage'},
 ];
 
-/** What has the keyboard besides the pane's own keys (the footer shows its keys): a form, a y/n question, the log's filter line. */
-export type Capture = 'form' | 'question' | 'filter' | null;
+/**
+ * What has the keyboard besides the pane's own keys (the footer shows its keys): a form, a y/n
+ * question, the log's filter line, or a request's details (its keys, and the global ones).
+ */
+export type Capture = 'form' | 'question' | 'filter' | 'request' | null;
 
 export type GlobalCommand = 'quit' | 'help' | 'next-pane' | 'prev-pane' | `pane:${PaneId}`;
 export type ListCommand = 'up' | 'down' | 'details' | 'back';
@@ -23,6 +26,7 @@ export type KeysCommand = ListCommand | 'new-key' | 'edit-key' | 'revoke-key' | 
 export type ChannelsCommand = ListCommand | 'new-channel' | 'edit-channel' | 'test-channel' | 'toggle-channel' | 'remove-channel';
 export type EndpointsCommand = 'up' | 'down' | 'prev-key' | 'next-key' | 'copy-snippet' | 'apply-takeover' | 'undo-takeover';
 export type UsageCommand = ListCommand | 'toggle-period' | 'live' | 'oldest' | 'page-up' | 'page-down' | 'filter';
+export type RequestCommand = 'toggle-bodies' | 'line-up' | 'line-down' | 'page-up' | 'page-down' | 'top' | 'bottom' | 'back';
 
 export type Binding<C extends string> = {
 	/** `up`, `down`, `left`, `right`, `enter`, `esc`, `tab`, `shift+tab`, `space`, `ctrl+c`, or one character. */
@@ -34,6 +38,8 @@ export type Binding<C extends string> = {
 	readonly help: string;
 	/** Shown in the footer (every binding is in the help overlay). */
 	readonly footer?: boolean;
+	/** How the footer writes its keys, where they stand for a pair (`↑↓`); else the first key's label. */
+	readonly footerKeys?: string;
 };
 
 export const globalBindings: ReadonlyArray<Binding<GlobalCommand>> = [
@@ -83,17 +89,30 @@ export const endpointsBindings: ReadonlyArray<Binding<EndpointsCommand>> = [
 	{keys: ['down', 'j'], command: 'down', label: 'down', help: 'Next snippet or tool'},
 ];
 
+// Short sentences: at 80×24 the help shows the log's keys and the details' side by side.
 export const usageBindings: ReadonlyArray<Binding<UsageCommand>> = [
-	{keys: ['t'], command: 'toggle-period', label: 'today/all', help: 'Show totals of today or of all time', footer: true},
-	{keys: ['/'], command: 'filter', label: 'filter', help: 'Filter the log by key, model, channel or status (429, 5xx, aborted); Esc clears it', footer: true},
-	{keys: ['g', 'home'], command: 'live', label: 'live', help: 'Back to live: follow the newest request', footer: true},
+	{keys: ['t'], command: 'toggle-period', label: 'today/all', help: 'Totals of today / all time', footer: true},
+	{keys: ['/'], command: 'filter', label: 'filter', help: 'Filter: key, model, 429, 5xx', footer: true},
+	{keys: ['g', 'home'], command: 'live', label: 'live', help: 'Live: follow the newest', footer: true},
 	{keys: ['G', 'end'], command: 'oldest', label: 'oldest', help: 'The oldest request kept'},
 	{keys: ['pageup'], command: 'page-up', label: 'page up', help: 'A page of newer requests'},
 	{keys: ['pagedown'], command: 'page-down', label: 'page down', help: 'A page of older requests'},
-	{keys: ['up', 'k'], command: 'up', label: 'up', help: 'A newer request (above the newest: back to live)'},
-	{keys: ['down', 'j'], command: 'down', label: 'down', help: 'An older request (the log stops following until g or Esc)'},
-	{keys: ['enter'], command: 'details', label: 'details', help: 'The whole request: its key, model, channel, formats, timing, tokens, error and warnings', footer: true},
-	{keys: ['esc'], command: 'back', label: 'back', help: 'Back from the details; in the log, back to live'},
+	{keys: ['up', 'k'], command: 'up', label: 'up', help: 'A newer request (top: live)'},
+	{keys: ['down', 'j'], command: 'down', label: 'down', help: 'An older one (pauses the log)'},
+	{keys: ['enter'], command: 'details', label: 'details', help: 'The whole request, bodies too', footer: true},
+	{keys: ['esc'], command: 'back', label: 'back', help: 'Back from details; to live'},
+];
+
+/** In a request's details (Enter on the log): body capture, and scrolling its headers and bodies. */
+export const requestBindings: ReadonlyArray<Binding<RequestCommand>> = [
+	{keys: ['b'], command: 'toggle-bodies', label: 'bodies on/off', help: 'Body capture on/off', footer: true},
+	{keys: ['esc'], command: 'back', label: 'back', help: 'Back to the log', footer: true},
+	{keys: ['up', 'k'], command: 'line-up', label: 'scroll', help: 'Up a line', footer: true, footerKeys: '↑↓'},
+	{keys: ['down', 'j'], command: 'line-down', label: 'scroll', help: 'Down a line'},
+	{keys: ['pageup'], command: 'page-up', label: 'page', help: 'Up a page', footer: true, footerKeys: 'PgUp/PgDn'},
+	{keys: ['pagedown', 'space'], command: 'page-down', label: 'page', help: 'Down a page'},
+	{keys: ['home', 'g'], command: 'top', label: 'top', help: 'The first line'},
+	{keys: ['end', 'G'], command: 'bottom', label: 'end', help: 'The last line'},
 ];
 
 export const paneBindings: Readonly<Record<PaneId, ReadonlyArray<Binding<string>>>> = {
@@ -124,13 +143,36 @@ export function keyLabel(spec: string): string {
 	return keyLabels[spec] ?? spec;
 }
 
+/** The sections of the help overlay: the pane's keys, and those of what it opens (a request's details). */
+export function helpSections(pane: PaneId): Array<{readonly title: string; readonly bindings: ReadonlyArray<Binding<string>>}> {
+	const title = panes.find(item => item.id === pane)?.title ?? pane;
+	return [{title, bindings: paneBindings[pane]}, ...(pane === 'usage' ? [{title: "In a request's details", bindings: requestBindings}] : [])];
+}
+
 export type FooterItem = {readonly keys: string; readonly label: string};
 
-/** The footer of a pane: its own keys, and the global ones. */
-export function footerItems(pane: PaneId): {own: FooterItem[]; global: FooterItem[]} {
+const footerOf = (bindings: ReadonlyArray<Binding<string>>): FooterItem[] =>
+	bindings.filter(binding => binding.footer).map(binding => ({keys: binding.footerKeys ?? keyLabel(binding.keys[0]!), label: binding.label}));
+
+/** The footer of a pane (or of a request's details): its own keys, and the global ones. */
+export function footerItems(pane: PaneId | 'request'): {own: FooterItem[]; global: FooterItem[]} {
+	const global = [{keys: '1-4', label: 'panes'}, ...footerOf(globalBindings)];
+	if (pane === 'request') return {own: footerOf(requestBindings), global};
 	const navigation = pane === 'endpoints' ? [{keys: '←→', label: 'key'}, {keys: '↑↓', label: 'select'}] : [{keys: '↑↓', label: 'move'}];
-	return {
-		own: [...paneBindings[pane].filter(binding => binding.footer).map(binding => ({keys: keyLabel(binding.keys[0]!), label: binding.label})), ...navigation],
-		global: [{keys: '1-4', label: 'panes'}, ...globalBindings.filter(binding => binding.footer).map(binding => ({keys: keyLabel(binding.keys[0]!), label: binding.label}))],
-	};
+	return {own: [...footerOf(paneBindings[pane]), ...navigation], global};
+}
+
+/** Columns a footer item takes: ` keys label `. */
+export const itemWidth = (item: FooterItem): number => item.keys.length + item.label.length + 3;
+
+/** The items that fit in `columns`, whole and in order: a cut one would read as another key. */
+export function fitItems(items: readonly FooterItem[], columns: number): FooterItem[] {
+	const shown: FooterItem[] = [];
+	let used = 0;
+	for (const item of items) {
+		if (used + itemWidth(item) > columns) break;
+		shown.push(item);
+		used += itemWidth(item);
+	}
+	return shown;
 }

@@ -32,6 +32,9 @@ const sentences: ReadonlyArray<readonly [RegExp, string]> = [
 	[/^--budget-warn needs a budget: .*$/, 'Warn at %: there is no budget to warn about. Fill in Budget USD, or empty this field.'],
 	[/^Invalid --expires-at "(.*)": .*$/, 'Expiry date: "$1" is not a date. Type one like 2026-12-31 or 2026-12-31T18:00:00Z.'],
 	[/^Invalid --([a-z-]+) "(.*)": give a whole number above 0, .*$/, '$1: "$2" is not a whole number above 0. Type one, or leave the field empty for no limit.'],
+	[/^Invalid priority "(.*)": give a whole number\.$/, 'Priority: "$1" is not a whole number. Type one, e.g. 0.'],
+	[/^Invalid base URL "(.*)": (.*)$/, 'Base URL: "$1": $2'],
+	[/^Invalid model "(.*)": (.*)$/, 'Models: "$1": $2'],
 	[/^(Invalid price ".*"): (.*), e\.g\. --price (\S+) \(MODEL= clears it\)\.$/, 'Prices: $1: $2, e.g. $3.'],
 	[/^(.*): price one of those, or add the model with --models\.$/, 'Prices: $1: price one of those, or add the model to Models.'],
 ];

@@ -78,13 +78,37 @@ export function money(usd: number): string {
 	return `$${usd.toFixed(usd === 0 || usd >= 1 ? 2 : 4)}`;
 }
 
-/** A row's cost; "no price" where its tokens had no price on their channel (they count as $0). */
-export function costText(row: Pick<UsageRow, 'costUsd' | 'unpriced'>): string {
+/**
+ * A row's cost; "no price" where its tokens had no price on their channel (they count as $0).
+ * `short` where a table is narrow: `$0.0004+` for a cost with unpriced tokens besides.
+ */
+export function costText(row: Pick<UsageRow, 'costUsd' | 'unpriced'>, short = false): string {
 	if (row.unpriced && row.costUsd === 0) return 'no price';
-	return row.unpriced ? `${money(row.costUsd)} + no price` : money(row.costUsd);
+	if (!row.unpriced) return money(row.costUsd);
+	return short ? `${money(row.costUsd)}+` : `${money(row.costUsd)} + no price`;
 }
 
 /** "key agent: 82% of its $5.00 budget spent today ($4.10)", for the status bar and the log file. */
 export function budgetWarningText(warning: BudgetWarning): string {
 	return `key ${warning.keyName}: ${warning.percent}% of its ${money(warning.budgetUsd)} budget spent ${periodWords[warning.period]} (${money(warning.spentUsd)})`;
+}
+
+/**
+ * `text` word-wrapped into lines of at most `width` characters, at most `max` of them; the last
+ * ends with … when there was more. A word longer than a line is cut into pieces.
+ */
+export function wrapLines(text: string, width: number, max = Infinity): string[] {
+	const room = Math.max(1, width);
+	const words = text.split(/\s+/).filter(Boolean).flatMap(word => (word.length <= room ? [word] : (word.match(new RegExp(`.{1,${room}}`, 'gu')) ?? [word])));
+	const lines: string[] = [];
+	for (const word of words) {
+		const last = lines.at(-1);
+		if (last !== undefined && last.length + 1 + word.length <= room) lines[lines.length - 1] = `${last} ${word}`;
+		else lines.push(word);
+	}
+	if (lines.length <= max) return lines;
+	const kept = lines.slice(0, max);
+	const end = kept[max - 1]!;
+	kept[max - 1] = end.length + 1 > room ? `${end.slice(0, room - 1)}…` : `${end}…`;
+	return kept;
 }

@@ -8,7 +8,8 @@ export {emptyTraffic, percentile, TrafficCounter, type Series, type TrafficSnaps
 /**
  * The traffic for the charts: the core's snapshots (`traffic:snapshot`, sent by the gateway worker
  * about once a second), or — where requests finish on this thread (tests, no worker) — counted here
- * from `request:finished`. Republished at least every `tickMs` so the charts move on when idle.
+ * from `request:finished`. What is counted here is republished every `tickMs` so the charts move on
+ * when idle (the core sends its own every 15 s); never over the core's, which it would blank.
  */
 export function createTraffic(events: EventBus, intervalMs = 500, tickMs = 15_000): ExternalStore<TrafficSnapshot> {
 	const counter = new TrafficCounter();
@@ -22,13 +23,20 @@ export function createTraffic(events: EventBus, intervalMs = 500, tickMs = 15_00
 				store.set(counter.snapshot());
 			}, intervalMs);
 		});
-		const offCore = events.on('traffic:snapshot', snapshot => store.set(snapshot));
+		// Once the core sends its snapshots, they are the only source: the counter here saw nothing.
+		let fromCore = false;
+		const offCore = events.on('traffic:snapshot', snapshot => {
+			fromCore = true;
+			store.set(snapshot);
+		});
 		const off = () => {
 			offSingle();
 			offCore();
 			if (pending) clearTimeout(pending);
 		};
-		const timer = setInterval(() => store.set(counter.snapshot()), tickMs);
+		const timer = setInterval(() => {
+			if (!fromCore) store.set(counter.snapshot());
+		}, tickMs);
 		timer.unref();
 		return () => {
 			off();

@@ -96,6 +96,9 @@ test('first day at 80×24: takeover of each tool from the pane, the real tools a
 		await tmux.waitFor(/Live requests, newest first/);
 		const usage = tmux.screen();
 		assert.doesNotMatch(usage, /(^|\s)[\d$][\d.,$/k]*…/m, 'no number is cut at 80 columns');
+		const chrome = usage.split('\n').filter(line => line.includes('1-4 panes') || line.startsWith(' ● '));
+		assert.equal(chrome.length, 2, 'the footer and the status bar');
+		assert.doesNotMatch(chrome.join('\n'), /…/, 'neither is cut at 80 columns');
 		await tmux.keys('Down', 'Down');
 		await tmux.waitFor('Paused on a request');
 		const secret = /experimental_bearer_token = "(sk-gtui-[\w-]+)"/.exec(readFileSync(join(user, '.codex', 'config.toml'), 'utf8'))![1]!;
@@ -109,6 +112,11 @@ test('first day at 80×24: takeover of each tool from the pane, the real tools a
 		const filtered = await tmux.waitFor(/filter "gemini": \d+ of \d+/);
 		assert.doesNotMatch(filtered.split('Live requests')[1]!, /claude-sonnet|gpt-4o-mini/);
 		await tmux.keys('Escape');
+		// A request's details: the footer shows their keys (from the same table that handles them).
+		await tmux.keys('Down', 'Enter');
+		await tmux.waitFor(/b bodies on\/off\s+Esc back\s+↑↓ scroll/);
+		await tmux.keys('Escape', 'Escape');
+		await tmux.waitFor(/t today\/all\s+\/ filter/);
 
 		// A form field edited with readline keys: Ctrl+A, Ctrl+E, Alt+B, Ctrl+W, Ctrl+U.
 		await tmux.keys('1', 'n');

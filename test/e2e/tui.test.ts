@@ -1,6 +1,7 @@
 /**
  * The real `gateway-tui` (the built dist/cli.js, as the bin runs it) in a real terminal (tmux):
  * switch panes, create a key through the form (typed key by key, and pasted),
+ * shrink the terminal below the minimum and back (the form survives),
  * copy a snippet (the app has no display, so it falls back to OSC 52, which tmux turns into its
  * paste buffer), send a request with the OpenAI SDK and watch it arrive in the live log, quit with
  * q and find the terminal back on its normal screen.
@@ -48,7 +49,13 @@ test('gateway-tui end to end in tmux', {skip: hasTmux() ? false : 'tmux is not i
 		// A paste that ends with Enter, then four quick Enters (models, channels, expiry, limits): each arrives as one chunk.
 		await tmux.text('made in tmux\r');
 		tmux.run('send-keys', 'Enter', 'Enter', 'Enter', 'Enter');
-		await tmux.waitFor(/Name\s+e2e-key\s[\s\S]*Description\s+made in tmux\s[\s\S]*Expires\s+never[\s\S]*Limits\s+none[\s\S]*Enter submits/);
+		const filled = /Name\s+e2e-key\s[\s\S]*Description\s+made in tmux\s[\s\S]*Expires\s+never[\s\S]*Limits\s+none[\s\S]*Enter submits/;
+		await tmux.waitFor(filled);
+		// Too small for a moment (a split, a font change): the form waits, filled in, until there is room again.
+		tmux.run('resize-window', '-x', '50', '-y', '14');
+		await tmux.waitFor(/needs at least 60×17 \(this terminal:\s+50×14\)[\s\S]*what you were doing is kept/);
+		tmux.run('resize-window', '-x', '120', '-y', '40');
+		await tmux.waitFor(filled);
 		await tmux.keys('Enter');
 		const created = await tmux.waitFor('Key "e2e-key" created');
 		const secret = /sk-gtui-[\w-]{43}/.exec(created)![0];

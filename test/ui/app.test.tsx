@@ -112,7 +112,7 @@ test('while a form is open, global keys are typed into it', async () => {
 test('a port in use is shown with the flag to choose another', async () => {
 	const {stdin, lastFrame} = await setup({url: null, error: 'Port 11580 is already in use (another gateway-tui?). Stop that process or choose another port with --port.'});
 	await frameWith(lastFrame, /✖ Port 11580 is already in use .*/);
-	assert.match(lastFrame()!.replaceAll(/\s+/g, ' '), /choose another port with --port\. Keys and channels can still be managed here\./);
+	assert.match(lastFrame()!.replaceAll(/\s+/g, ' '), /choose another port with --port\. Keys and channels still work here\./);
 	await press(stdin, '2');
 	await frameWith(lastFrame, /HEALTH/);
 	assert.match(lastFrame()!, /0 provider connections/);

@@ -14,5 +14,8 @@ test('known refusals get a form\'s wording; any other flag becomes its field', (
 		'Prices: Invalid price "gpt-4o=x": use MODEL=IN/OUT or MODEL=IN/OUT/CACHED in USD per 1M tokens, e.g. gpt-4o=2.5/10/1.25.',
 	);
 	assert.equal(formError('Unknown format "x": use --format openai, anthropic or gemini.'), 'Unknown format "x": use the field "Format" openai, anthropic or gemini.');
+	assert.equal(formError('Invalid priority "abc": give a whole number.'), 'Priority: "abc" is not a whole number. Type one, e.g. 0.');
+	assert.equal(formError('Invalid base URL "api.openai.com": give a full http(s) URL such as https://api.openai.com/v1.'), 'Base URL: "api.openai.com": give a full http(s) URL such as https://api.openai.com/v1.');
+	assert.equal(formError('Invalid model "a=": use NAME or ALIAS=UPSTREAM, e.g. fast=gpt-4o-mini.'), 'Models: "a=": use NAME or ALIAS=UPSTREAM, e.g. fast=gpt-4o-mini.');
 	assert.equal(formError('No flags here.'), 'No flags here.');
 });

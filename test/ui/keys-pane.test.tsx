@@ -156,3 +156,17 @@ test('Enter shows the details, Esc goes back', async () => {
 	await press(stdin, keys.escape);
 	await frameWith(lastFrame, /NAME\s+KEY/);
 });
+
+test('a rotated secret on screen is the one c copies, even after ↑ moved the list behind it', async () => {
+	const clipboard = fakeClipboard();
+	const rows = [record('one'), record('two')];
+	const rotated = {...rows[1]!, secret: 'sk-gtui-rotatedBBBBBBBBBBBBBBBBBBBBBBBBBBB'};
+	const {stdin, lastFrame} = renderTui(<KeysPane {...props({keys: rows, clipboard, actions: {...props().actions, rotateKey: async () => rotated}})} />);
+	await press(stdin, 'j', 'R');
+	await frameWith(lastFrame, /Rotate key "two"\?/);
+	await press(stdin, 'y');
+	await frameWith(lastFrame, rotated.secret);
+	await press(stdin, keys.up, 'c');
+	await frameWith(() => clipboard.copied.at(-1), rotated.secret);
+	assert.deepEqual(clipboard.copied, [rotated.secret]);
+});

@@ -171,3 +171,45 @@ test('the no-model warning comes from the file: shown after a takeover without a
 		await real.close();
 	}
 });
+
+test('at 80×24 the preview takes the room the form leaves: every line while the key list is open, "↓ n more" only when the model list needs the room', async () => {
+	mkdirSync(join(home, '.claude'));
+	writeFileSync(join(home, '.claude', 'settings.json'), '{}\n');
+	const {real, props} = await setup();
+	try {
+		await addChannel(real.store, {name: 'more', format: 'openai', baseUrl: 'https://api.example.com/v1', apiKey: 'sk-more', models: 'gpt-4o,gpt-4.1,o4-mini,o3'});
+		const {listChannels} = await import('../../source/store/channels.js');
+		const channels = await listChannels(real.store);
+		const laptop = await real.actions.createKey({name: 'laptop'});
+		const agent = await real.actions.createKey({name: 'agent'});
+		// The pane's height at 80×24: the rows less the tab bar, footer and a two-line status bar, less one.
+		const {stdin, lastFrame} = renderTui(<EndpointsPane {...props} keys={[laptop, agent]} channels={channels} width={80} height={19} />);
+		await frameWith(lastFrame, 'Claude Code: not taken over');
+		await press(stdin, ...down(7), 'a');
+		const keyOpen = await frameWith(lastFrame, 'env.ANTHROPIC_DEFAULT_HAIKU_MODEL = claude-haiku-4-5');
+		assert.match(keyOpen, /env\.ANTHROPIC_BASE_URL[\s\S]*env\.ANTHROPIC_AUTH_TOKEN[\s\S]*env\.ANTHROPIC_MODEL/, 'the whole preview beside the open key list');
+		assert.doesNotMatch(keyOpen, / ↓ \d+ more\s*│/, "no line of the preview out of sight");
+		await press(stdin, keys.enter);
+		const modelOpen = await frameWith(lastFrame, /› Model/);
+		assert.match(modelOpen, /Writes ~\/\.claude\/settings\.json/, 'the preview keeps its first lines');
+		assert.equal(modelOpen.split('\n').length, 19, 'the form and the preview fit the pane');
+	} finally {
+		await real.close();
+	}
+});
+
+test('u on a tool that is not taken over is a short note, not a red error cut after two lines', async () => {
+	mkdirSync(join(home, '.codex'));
+	writeFileSync(join(home, '.codex', 'config.toml'), 'model = "gpt-5-codex"\n');
+	const {real, status, props} = await setup();
+	try {
+		const {stdin, lastFrame} = renderTui(<EndpointsPane {...props} />);
+		await frameWith(lastFrame, 'Codex: not taken over');
+		await press(stdin, ...down(8), 'u');
+		await frameWith(() => status.last()?.text, /nothing to undo/);
+		assert.deepEqual(status.last(), {kind: 'info', text: 'Codex is not taken over: nothing to undo (a takes it over).'});
+		assert.equal(read('.codex/config.toml'), 'model = "gpt-5-codex"\n', 'the file as it was');
+	} finally {
+		await real.close();
+	}
+});

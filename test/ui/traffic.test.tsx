@@ -94,3 +94,19 @@ test('the Usage pane draws requests, errors, tokens and latency; the Channels pa
 	await press(stdin, keys.enter);
 	await frameWith(lastFrame, /last hour\s+[ ▁-█]+\s+131 requests \(2\.2\/min\), 1% errors, p50 \d+ms/);
 });
+
+test('with the gateway in its worker, the charts keep the core\'s numbers: the idle tick never replaces them with an empty count', async () => {
+	const {EventBus} = await import('../../source/base/events.js');
+	const {createTraffic} = await import('../../source/ui/traffic.js');
+	const events = new EventBus();
+	const store = createTraffic(events, 5, 20);
+	const off = store.subscribe(() => {});
+	try {
+		events.emit('traffic:snapshot', busyHour().snapshot(now));
+		await new Promise(resolve => setTimeout(resolve, 80));
+		assert.equal(store.current.lastHour.total.requests, 131, 'several ticks later, still the core\'s snapshot');
+		assert.equal(store.current.channels.get('ch_openai')?.total.requests, 131, 'and its channels (the Channels pane\'s sparklines)');
+	} finally {
+		off();
+	}
+});

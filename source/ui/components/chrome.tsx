@@ -4,8 +4,9 @@
  * when a message or a listen error needs a second line (see statusBarHeight).
  */
 import {Box, Text} from 'ink';
-import {footerItems, panes, type Capture, type PaneId} from '../commands.js';
+import {fitItems, footerItems, itemWidth, panes, type Capture, type PaneId} from '../commands.js';
 import {statusColors, statusSymbols, symbols, theme, type StatusMessage} from '../theme.js';
+import {wrapLines} from '../text.js';
 
 export function TabBar({current}: {readonly current: PaneId}) {
 	return (
@@ -36,12 +37,12 @@ function Items({items}: {readonly items: ReadonlyArray<{readonly keys: string; r
 }
 
 /** While a form, a question or the filter line has the keyboard, its keys: the pane's would type into a field. */
-const capturedItems: Readonly<Record<Exclude<Capture, null>, ReturnType<typeof footerItems>>> = {
+const capturedItems: Readonly<Record<Exclude<Capture, null | 'request'>, ReturnType<typeof footerItems>>> = {
 	form: {
 		own: [
-			{keys: 'Tab', label: 'next'},
-			{keys: '↵', label: 'next / submit'},
-			{keys: 'Ctrl+A/E/U/W', label: 'edit'},
+			{keys: 'Tab/↵', label: 'next'},
+			{keys: 'Shift+Tab', label: 'back'},
+			{keys: 'Ctrl+A/E/U/K/W', label: 'edit'},
 		],
 		global: [{keys: 'Esc', label: 'cancel'}],
 	},
@@ -49,19 +50,23 @@ const capturedItems: Readonly<Record<Exclude<Capture, null>, ReturnType<typeof f
 	filter: {
 		own: [
 			{keys: '↵', label: 'keep the filter'},
-			{keys: 'Ctrl+A/E/U/W', label: 'edit'},
+			{keys: 'Ctrl+A/E/U/K/W', label: 'edit'},
 		],
 		global: [{keys: 'Esc', label: 'clear it'}],
 	},
 };
 
-/** The pane's own keys on the left (cut when narrow), the global ones always visible on the right. */
-export function Footer({pane, captured = null}: {readonly pane: PaneId; readonly captured?: Capture}) {
-	const {own, global} = captured ? capturedItems[captured] : footerItems(pane);
+/**
+ * The pane's own keys on the left, the global ones always visible on the right. Where the line is
+ * too narrow, the pane's last keys give way whole (`?` lists them all), never cut mid-word.
+ */
+export function Footer({pane, captured = null, columns = Infinity}: {readonly pane: PaneId; readonly captured?: Capture; readonly columns?: number}) {
+	const {own, global} = captured === 'request' ? footerItems('request') : captured ? capturedItems[captured] : footerItems(pane);
+	const room = columns - global.reduce((sum, item) => sum + itemWidth(item), 0);
 	return (
 		<Box justifyContent="space-between">
 			<Box flexShrink={1} overflow="hidden">
-				<Items items={own} />
+				<Items items={fitItems(own, room)} />
 			</Box>
 			<Box flexShrink={0}>
 				<Items items={global} />
@@ -85,25 +90,58 @@ type StatusProps = {
 	readonly message: StatusMessage | null;
 };
 
-const notListening = (error: string) => `${symbols.error} ${error} Keys and channels can still be managed here.`;
-const lines = (text: string, columns: number) => (text.length + 3 > columns ? 2 : 1);
+const notListening = (error: string) => `${error} Keys and channels still work here.`;
+
+/**
+ * A listen error or a message after its symbol, in at most two lines (the second indented under
+ * the first): cut there with …, so the bar never takes more lines than statusBarHeight counted.
+ */
+const barLines = (text: string, columns: number) => wrapLines(text, columns - 4, 2);
 
 /** Lines the status bar needs at this width: a listen error and the message may take two each. */
 export function statusBarHeight(listen: ListenState, message: StatusMessage | null, columns: number): number {
-	return (listen.error ? lines(notListening(listen.error), columns) : 1) + (message ? lines(message.text, columns) : 1);
+	return (listen.error ? barLines(notListening(listen.error), columns).length : 1) + (message ? barLines(message.text, columns).length : 1);
+}
+
+function BarText({symbol, text, color, columns}: {readonly symbol: string; readonly text: string; readonly color: string; readonly columns: number}) {
+	return (
+		<>
+			{barLines(text, columns).map((line, index) => (
+				<Text key={index} color={color} wrap="truncate">{`${index === 0 ? ` ${symbol} ` : '   '}${line}`}</Text>
+			))}
+		</>
+	);
+}
+
+/**
+ * `  ·  18 requests today (3 failed)  ·  2 of 2 channels healthy` after the address; where that
+ * does not fit, shorter words for the same numbers, so no number is cut at 80 columns.
+ */
+export function countsText({requests, failed, channels}: Pick<StatusProps, 'requests' | 'failed' | 'channels'>, room: number): string {
+	const failures = failed ? ` (${failed} failed)` : '';
+	const plural = requests === 1 ? '' : 's';
+	const [done, of] = channels.healthy === null ? [channels.enabled, channels.total] : [channels.healthy, channels.enabled];
+	const state = channels.healthy === null ? 'enabled' : 'healthy';
+	const variants = [
+		`  ·  ${requests} request${plural} today${failures}  ·  ${done} of ${of} channels ${state}`,
+		` · ${requests} request${plural} today${failures} · ${done}/${of} channels ${state}`,
+		` · ${requests} request${plural} today${failures} · ${done}/${of} ${state}`,
+		` · ${requests} today${failures} · ${done}/${of} ${state}`,
+		` · ${requests} today${failures}`,
+	];
+	return variants.find(text => text.length <= room) ?? variants.at(-1)!;
 }
 
 export function StatusBar({listen, requests, failed, channels, message, columns = Infinity}: StatusProps & {readonly columns?: number}) {
-	const channelText =
-		channels.healthy === null ? `${channels.enabled} of ${channels.total} channels enabled` : `${channels.healthy} of ${channels.enabled} channels healthy`;
+	const address = ` ${symbols.dot} ${listen.url ?? ''}`;
 	return (
 		<Box flexDirection="column">
 			{listen.error ? (
-				<Text color={theme.error}>{` ${notListening(listen.error)}`}</Text>
+				<BarText symbol={symbols.error} text={notListening(listen.error)} color={theme.error} columns={columns} />
 			) : (
 				<Text wrap="truncate">
-					<Text color={theme.ok}>{` ${symbols.dot} ${listen.url ?? ''}`}</Text>
-					<Text color={theme.muted}>{`  ·  ${requests} request${requests === 1 ? '' : 's'} today${failed ? ` (${failed} failed)` : ''}  ·  ${channelText}`}</Text>
+					<Text color={theme.ok}>{address}</Text>
+					<Text color={theme.muted}>{countsText({requests, failed, channels}, columns - 1 - address.length)}</Text>
 				</Text>
 			)}
 			<StatusLine message={message} columns={columns} />
@@ -114,7 +152,5 @@ export function StatusBar({listen, requests, failed, channels, message, columns 
 /** At most two lines (statusBarHeight counts on it): a longer message is cut, its details are in the pane. */
 function StatusLine({message, columns}: {readonly message: StatusMessage | null; readonly columns: number}) {
 	if (!message) return <Text color={theme.muted}> press ? for every key of this pane</Text>;
-	const room = 2 * (columns - 1) - 4;
-	const text = message.text.length > room ? `${message.text.slice(0, room - 1)}…` : message.text;
-	return <Text color={statusColors[message.kind]}>{` ${statusSymbols[message.kind]} ${text}`}</Text>;
+	return <BarText symbol={statusSymbols[message.kind]} text={message.text} color={statusColors[message.kind]} columns={columns} />;
 }

@@ -56,6 +56,8 @@ type Props = {
 	readonly height?: number;
 	/** Columns the form may take; a longer text value scrolls. */
 	readonly width?: number;
+	/** Told which field has the focus (the fields' length: the button), for a caller sizing what is below. */
+	readonly onFocus?: (index: number) => void;
 };
 
 const labelWidth = 15;
@@ -80,7 +82,10 @@ function useFormControl(props: Props): Control {
 		values.set(props.derive ? props.derive(next, previous, id) : next);
 		props.onChange?.(values.current, id);
 	};
-	const move = (delta: number) => focus.set(current => Math.min(fieldsOf(values.current).length, Math.max(0, current + delta)));
+	const move = (delta: number) => {
+		focus.set(current => Math.min(fieldsOf(values.current).length, Math.max(0, current + delta)));
+		props.onFocus?.(focus.current);
+	};
 	return {values, focus, fieldsOf, set, move};
 }
 
@@ -149,7 +154,8 @@ function hintFor(field: Field | undefined): string {
 	if (field === undefined) return 'Enter submits · Shift+Tab back · Esc cancel';
 	if (field.kind === 'multi') return 'Space toggles · Enter next · Esc cancel';
 	if (field.kind === 'choice') return '↑/↓ choose · Enter next · Esc cancel';
-	return 'Enter/Tab next · ↑ back · Ctrl+A/E/U/K/W, Alt+B/F edit · Esc cancel';
+	// The editing keys (Ctrl+A/E/U/K/W …) are in the footer while a form is open.
+	return 'Enter/Tab next · ↑ back · Esc cancel';
 }
 
 type RowProps = {

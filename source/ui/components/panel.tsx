@@ -13,14 +13,23 @@ type Props = {
 	readonly children: ReactNode;
 };
 
+/** The subtitle's parts (` · `-separated) that fit after the title: the last ones give way whole. */
+export function fitSubtitle(subtitle: string, room: number): string {
+	let text = subtitle;
+	while (text.length > room && text.includes(' · ')) text = text.slice(0, text.lastIndexOf(' · '));
+	return text;
+}
+
 export function Panel({title, subtitle, width, height, color, children}: Props) {
+	// The frame and padding take four columns, the gap after the title two.
+	const shown = subtitle ? fitSubtitle(subtitle, width - 4 - title.length - 2) : '';
 	return (
 		<Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={color ?? theme.border} paddingX={1} overflow="hidden">
 			<Text wrap="truncate">
 				<Text bold color={color ?? theme.accent}>
 					{title}
 				</Text>
-				{subtitle ? <Text color={theme.muted}>{`  ${subtitle}`}</Text> : null}
+				{shown ? <Text color={theme.muted}>{`  ${shown}`}</Text> : null}
 			</Text>
 			{children}
 		</Box>

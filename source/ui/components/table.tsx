@@ -18,6 +18,11 @@ export type Column<T> = {
 	readonly whole?: boolean;
 	/** Columns give way when the table is too narrow: the highest number first; none: always shown. */
 	readonly priority?: number;
+	/**
+	 * As wide as its longest value up to `width` columns (a name); where the table is too narrow,
+	 * that extra gives way in the order of `priority`, as the columns do.
+	 */
+	readonly wants?: {readonly width: number; readonly priority: number};
 };
 
 type Props<T> = {
@@ -35,14 +40,19 @@ type Props<T> = {
 };
 
 /** Widths per column; 0 for a column that gave way (see `priority`). */
-export function columnWidths<T>(columns: ReadonlyArray<Pick<Column<T>, 'width' | 'grow' | 'whole' | 'priority' | 'header' | 'value'>>, width: number, rows: readonly T[] = []): number[] {
-	const minimum = columns.map(column => (column.whole ? Math.max(column.width, column.header.length, ...rows.map(row => column.value(row).length)) : column.width));
+export function columnWidths<T>(columns: ReadonlyArray<Pick<Column<T>, 'width' | 'grow' | 'whole' | 'priority' | 'header' | 'value' | 'wants'>>, width: number, rows: readonly T[] = []): number[] {
+	const longest = (column: (typeof columns)[number]) => Math.max(column.width, column.header.length, ...rows.map(row => column.value(row).length));
+	const minimum = columns.map(column => (column.whole ? longest(column) : column.wants ? Math.min(column.wants.width, longest(column)) : column.width));
 	const shown = columns.map(() => true);
 	const need = () => minimum.reduce((sum, min, index) => sum + (shown[index] ? min + 1 : 0), -1);
-	const order = columns.map((column, index) => ({priority: column.priority, index})).filter(item => item.priority !== undefined).sort((a, b) => b.priority! - a.priority!);
-	for (const {index} of order) {
+	const steps = columns.flatMap((column, index) => [
+		...(column.priority === undefined ? [] : [{priority: column.priority, index, want: false}]),
+		...(column.wants ? [{priority: column.wants.priority, index, want: true}] : []),
+	]);
+	for (const {index, want} of steps.sort((a, b) => b.priority - a.priority)) {
 		if (need() <= width) break;
-		shown[index] = false;
+		if (want) minimum[index] = Math.max(columns[index]!.width, minimum[index]! - (need() - width));
+		else shown[index] = false;
 	}
 	const growth = columns.reduce((sum, column, index) => sum + (shown[index] ? (column.grow ?? 0) : 0), 0);
 	const spare = Math.max(0, width - need());

@@ -81,7 +81,10 @@ export function useTakeover(actions: TakeoverActions, gatewayUrl: string, active
 		},
 		async undo(tool) {
 			busy.set(tool);
-			const result = await attempt(latest.current.onStatus, () => latest.current.actions.undoTakeover(tool, gatewayUrl), undoText);
+			const {onStatus: report} = latest.current;
+			// "Nothing to undo" is no failure: a short note, not a red error cut after two lines.
+			const quiet: Report = message => report(message.kind === 'error' && message.text.startsWith('Nothing to undo') ? {kind: 'info', text: `${takeoverTitles[tool]} is not taken over: nothing to undo (a takes it over).`} : message);
+			const result = await attempt(quiet, () => latest.current.actions.undoTakeover(tool, gatewayUrl), undoText);
 			if (result) setCheck(tool, null);
 			busy.set(null);
 			await refresh();

@@ -17,7 +17,7 @@ const healthColors = {healthy: theme.ok, degraded: theme.warn, unavailable: them
 
 export function channelColumns(health?: ReadonlyMap<string, HealthInfo>, traffic?: TrafficSnapshot): Array<Column<ChannelRecord>> {
 	return [
-		{header: 'NAME', width: 8, grow: 1, value: row => row.name},
+		{header: 'NAME', width: 8, grow: 1, wants: {width: 16, priority: 2.5}, value: row => row.name},
 		{header: 'FORMAT', width: 9, value: row => row.format, priority: 3},
 		{header: 'BASE URL', width: 12, grow: 1, whole: true, value: row => row.baseUrl},
 		{header: 'MODELS', width: 8, grow: 3, value: row => formatModels(row.models), priority: 1},

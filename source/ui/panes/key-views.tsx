@@ -28,11 +28,11 @@ const prefixColumn: Column<KeyRecord> = {header: 'KEY', width: 13, value: row =>
 /**
  * The limits are never cut mid-value (the column is as wide as its longest text); where a row is too
  * narrow, the other columns give way first: the key prefix (the same "sk-gtui-" on every row; Enter
- * shows it), then the last use, the channels and the models.
+ * shows it), then the last use, the channels and the models; a long name is cut only before the limits go.
  */
 export function keyColumns({channelName, lastUsed, requests, limitUse}: Usage): Array<Column<KeyRecord>> {
 	return [
-		{header: 'NAME', width: 8, grow: 2, value: row => row.name},
+		{header: 'NAME', width: 8, grow: 2, wants: {width: 16, priority: 1.5}, value: row => row.name},
 		{...prefixColumn, priority: 5},
 		{header: 'MODELS', width: 8, grow: 2, value: row => row.models.join(',') || 'all', priority: 2},
 		{header: 'CHANNELS', width: 8, grow: 1, value: row => row.channels.map(channelName).join(',') || 'all', priority: 3},

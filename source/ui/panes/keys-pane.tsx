@@ -64,7 +64,9 @@ export function KeysPane(props: KeysPaneProps) {
 
 	const run = (command: KeysCommand) => {
 		const at = Math.min(selected.current, keys.length - 1);
-		const key = keys[at];
+		const shown = mode.current;
+		// A new or rotated secret on screen: c copies that one, whatever row the list has selected.
+		const key = shown.kind === 'secret' ? shown.key : keys[at];
 		if (command === 'new-key') return setMode({kind: 'form'});
 		if (command === 'up') return selected.set(Math.max(0, at - 1));
 		if (command === 'down') return selected.set(Math.min(keys.length - 1, at + 1));

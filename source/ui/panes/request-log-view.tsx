@@ -8,7 +8,8 @@ import {isFailure} from '../request-log.js';
 import {clock, formats, latency, tokens} from '../text.js';
 import {theme} from '../theme.js';
 import {bodyLines, sizeText} from '../body-lines.js';
-import {useKeypress, useKeyState, type Key} from '../hooks/use-keypress.js';
+import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
+import {requestBindings, resolve, type RequestCommand} from '../commands.js';
 import {useRequestBodies, type RequestBodiesState} from '../request-bodies.js';
 
 /** The HTTP status, or "closed" when the client hung up before the end. */
@@ -18,10 +19,10 @@ const statusColor = (event: RequestFinished) => (event.outcome === 'aborted' ? t
 
 export const logColumns: ReadonlyArray<Column<RequestFinished>> = [
 	{header: 'TIME', width: 8, value: event => clock(event.time), color: () => theme.muted, priority: 2},
-	{header: 'KEY', width: 6, grow: 1, value: event => event.keyName ?? '-'},
-	{header: 'MODEL', width: 8, grow: 2, value: event => event.model ?? '-'},
+	{header: 'KEY', width: 6, grow: 1, wants: {width: 16, priority: 3.5}, value: event => event.keyName ?? '-'},
+	{header: 'MODEL', width: 8, grow: 2, wants: {width: 17, priority: 3.5}, value: event => event.model ?? '-'},
 	{header: 'CHANNEL', width: 7, grow: 1, value: event => event.channelName ?? '-', priority: 3},
-	{header: 'FORMATS', width: 8, grow: 1, value: formats, priority: 4},
+	{header: 'FORMATS', width: 8, grow: 1, wants: {width: 16, priority: 4.5}, value: formats, priority: 4},
 	{header: 'STATUS', width: 6, value: statusText, color: statusColor},
 	{header: 'LATENCY', width: 7, align: 'right', whole: true, value: event => latency(event.latencyMs)},
 	{header: 'TOKENS', width: 6, align: 'right', whole: true, value: tokens, priority: 1},
@@ -48,12 +49,13 @@ export function RequestDetails({event, width = 76, height = 20, active = true}: 
 	const top = Math.min(scroll.current, last);
 	useKeypress(
 		key => {
-			if (key.name === 'char' && key.text === 'b') {
+			const command = resolve(requestBindings, key);
+			if (command === undefined || command === 'back') return false; // Esc: the pane goes back to the log
+			if (command === 'toggle-bodies') {
 				bodies.toggle();
 				return true;
 			}
-			const step = scrollStep(key, view);
-			if (step === 0) return false;
+			const step = scrollStep(command, view);
 			scroll.set(current => Math.max(0, Math.min(last, Math.min(current, last) + step)));
 			return true;
 		},
@@ -82,16 +84,9 @@ function linesOf(rows: readonly Detail[], width: number): number {
 	return rows.reduce((sum, [, value]) => sum + (value.length <= room ? 1 : Math.ceil(value.length / room) + 1), 0);
 }
 
-/** Lines to scroll by: ↑/↓ (j/k) one, PgUp/PgDn (Space) a page, Home/End (g/G) to either end. */
-function scrollStep(key: Key, page: number): number {
-	const char = key.name === 'char' ? key.text : '';
-	if (key.name === 'up' || char === 'k') return -1;
-	if (key.name === 'down' || char === 'j') return 1;
-	if (key.name === 'pageup') return -page;
-	if (key.name === 'pagedown' || key.name === 'space') return page;
-	if (key.name === 'home' || char === 'g') return -Infinity;
-	if (key.name === 'end' || char === 'G') return Infinity;
-	return 0;
+/** Lines to scroll by: a line, a page, or to either end. */
+function scrollStep(command: Exclude<RequestCommand, 'toggle-bodies' | 'back'>, page: number): number {
+	return {'line-up': -1, 'line-down': 1, 'page-up': -page, 'page-down': page, top: -Infinity, bottom: Infinity}[command];
 }
 
 function detailRows(event: RequestFinished, bodies: RequestBodiesState): Detail[] {
@@ -121,5 +116,5 @@ function bodiesText({available, lookup, error}: RequestBodiesState): Detail | nu
 	const each = `the first ${sizeText(lookup.maxBytes)} of each, keys and credentials masked`;
 	if (lookup.bodies) return ['bodies', lookup.capturing ? `below: ${each}` : `below: ${each} (capture is off now)`];
 	if (lookup.capturing) return ['bodies', `not kept for this request (capture was off then, or it is older than the newest ${lookup.keep}); capture is on for new requests`, theme.muted];
-	return ['bodies', 'off: press b to keep the bodies of the next requests (or start with --capture-bodies)', theme.muted];
+	return ['bodies', 'off: press b to keep the bodies of the requests that follow', theme.muted];
 }

@@ -9,7 +9,7 @@ import type {ChannelRecord, KeyRecord} from '../../base/records.js';
 import type {PreviewLine, TakeoverTool, ToolStatus} from '../../services/takeover/index.js';
 import type {TakeoverApply, TakeoverChoice} from '../actions.js';
 import {Form, textValue, type Field, type FormValues} from '../components/form.js';
-import {listLimit} from '../components/form-window.js';
+import {fieldLines} from '../components/form-window.js';
 import {chosenKey, defaultFastModel, defaultModel, keyOptions, modelOptions, ownKey, usableModels} from '../takeover-choices.js';
 import {tilde} from '../takeover-text.js';
 import {errorText} from '../text.js';
@@ -70,6 +70,7 @@ export function TakeoverForm({status, keys, channels, preview, onSubmit, onCance
 	// What the form shows, for the preview (the form itself keeps the values keys change).
 	const [values, setValues] = useState<FormValues>(initial);
 	const [error, setError] = useState<string | null>(null);
+	const [focused, setFocused] = useState(0);
 	const [lines, setLines] = useState<readonly PreviewLine[] | string>([]);
 	const key = chosenKey(status.tool, keys, textValue(values, 'key'));
 	const models = usableModels(channels, key);
@@ -97,9 +98,8 @@ export function TakeoverForm({status, keys, channels, preview, onSubmit, onCance
 	const rows = typeof lines === 'string' ? lines : previewRows(lines);
 	const formFields = fieldsOf(values);
 	const elsewhere = status.state === 'connected-elsewhere' ? 1 : 0;
-	// The form at its tallest (a list open, an error shown) gets its lines first; the preview the rest.
-	const longest = Math.max(...formFields.map(field => (field.kind === 'text' ? 1 : Math.min(listLimit, Math.max(1, field.options.length)))));
-	const formNeed = 4 + formFields.length + longest - 1 + (error ? 2 : 0);
+	// The form as it is now (the focused list open, an error shown) gets its lines first; the preview the rest.
+	const formNeed = 4 + formFields.reduce((sum, field, index) => sum + fieldLines(field, index === focused), 0) + (error ? 2 : 0);
 	const previewHeight = Math.max(2, Math.min(typeof rows === 'string' ? 2 : rows.length + 1, height - elsewhere - formNeed));
 	return (
 		<Box flexDirection="column" width={width}>
@@ -119,6 +119,7 @@ export function TakeoverForm({status, keys, channels, preview, onSubmit, onCance
 				active={active}
 				error={error}
 				height={height - previewHeight - elsewhere}
+				onFocus={setFocused}
 			/>
 			<Preview rows={rows} height={previewHeight} width={width} />
 		</Box>

@@ -8,7 +8,7 @@
 import {Box, Text} from 'ink';
 import {resolve, usageBindings, type Capture, type UsageCommand} from '../commands.js';
 import {Panel} from '../components/panel.js';
-import {Table} from '../components/table.js';
+import {columnWidths, Table} from '../components/table.js';
 import type {RequestFinished} from '../../base/events.js';
 import type {UsageRow} from '../../base/usage-types.js';
 import {compact, costText} from '../text.js';
@@ -42,13 +42,13 @@ function totalsText(usage: UsageSnapshot, period: UsagePeriod): string {
 	return `${sum.group}: ${sum.requests} requests, ${sum.failed} failed, ${compact(sum.inputTokens)} in, ${compact(sum.outputTokens)} out, ${costText(sum)}`;
 }
 
-const usageColumns = (title: string) => [
-	{header: title, width: 8, grow: 1, value: (row: UsageRow) => row.group},
-	{header: 'REQS', width: 5, align: 'right' as const, value: (row: UsageRow) => String(row.requests)},
-	{header: 'FAIL', width: 4, align: 'right' as const, value: (row: UsageRow) => String(row.failed), color: (row: UsageRow) => (row.failed ? theme.error : undefined)},
+const usageColumns = (title: string, short = false) => [
+	{header: title, width: 8, grow: 1, wants: {width: 17, priority: 0.5}, value: (row: UsageRow) => row.group},
+	{header: 'REQS', width: 4, align: 'right' as const, whole: true, value: (row: UsageRow) => String(row.requests)},
+	{header: 'FAIL', width: 4, align: 'right' as const, whole: true, value: (row: UsageRow) => String(row.failed), color: (row: UsageRow) => (row.failed ? theme.error : undefined)},
 	{header: 'IN', width: 6, align: 'right' as const, whole: true, priority: 2, value: (row: UsageRow) => compact(row.inputTokens)},
 	{header: 'OUT', width: 6, align: 'right' as const, whole: true, priority: 1, value: (row: UsageRow) => compact(row.outputTokens)},
-	{header: 'COST', width: 8, align: 'right' as const, whole: true, value: (row: UsageRow) => costText(row), color: (row: UsageRow) => (row.unpriced ? theme.warn : undefined)},
+	{header: 'COST', width: 8, align: 'right' as const, whole: true, value: (row: UsageRow) => costText(row, short), color: (row: UsageRow) => (row.unpriced ? theme.warn : undefined)},
 ];
 
 export function UsagePane({usage, log, source, active, width, height, onCapture, traffic}: UsagePaneProps) {
@@ -74,6 +74,11 @@ export function UsagePane({usage, log, source, active, width, height, onCapture,
 		typing.set(on);
 		onCapture?.(on ? 'filter' : null);
 	};
+	// The details have keys of their own (b, scrolling): the footer shows them while they are open.
+	const showDetails = (on: boolean) => {
+		details.set(on);
+		onCapture?.(on ? 'request' : null);
+	};
 
 	const run = (command: UsageCommand) => {
 		const now = follow.current;
@@ -81,8 +86,8 @@ export function UsagePane({usage, log, source, active, width, height, onCapture,
 		const visibleRows = visibleOf(shown.length);
 		if (command === 'toggle-period') return periodState.set(periodState.current === 'today' ? 'all' : 'today');
 		if (command === 'filter') return setTyping(true);
-		if (command === 'details') return details.set(selectedIndex(now, shown) >= 0);
-		if (command === 'back') return details.current ? details.set(false) : follow.set(now.selectedId === null ? {...following} : live(now));
+		if (command === 'details') return showDetails(selectedIndex(now, shown) >= 0);
+		if (command === 'back') return details.current ? showDetails(false) : follow.set(now.selectedId === null ? {...following} : live(now));
 		if (command === 'live') return follow.set(live(now));
 		if (command === 'oldest') return follow.set(oldest(now, shown, visibleRows));
 		const page = visibleRows;
@@ -131,16 +136,25 @@ export function UsagePane({usage, log, source, active, width, height, onCapture,
 	);
 }
 
-/** Rows of the totals tables: all of them where there is room, and the log keeps at least half. */
+/**
+ * The columns of a totals table in `width`: a cost with unpriced tokens besides reads `$0.0004+`
+ * where `$0.0004 + no price` would not fit (a cost is never cut).
+ */
+export function totalsColumns(title: string, rows: readonly UsageRow[], width: number) {
+	const full = usageColumns(title);
+	const need = columnWidths(full, width, rows).reduce((sum, column) => sum + (column > 0 ? column + 1 : 0), -1);
+	return need <= width ? full : usageColumns(title, true);
+}
+
 /** By key and by model, side by side. */
 function Totals({totals, width, height}: {readonly totals: UsageSnapshot['today']; readonly width: number; readonly height: number}) {
 	const rows = tableRowsOf(totals, height);
 	const half = Math.floor((width - 3) / 2);
 	return (
 		<Box marginTop={1}>
-			<Table columns={usageColumns('BY KEY')} rows={totals.byKey} rowKey={row => row.group} selected={-1} width={half} height={rows + 1} empty="no requests yet" />
+			<Table columns={totalsColumns('BY KEY', totals.byKey, half)} rows={totals.byKey} rowKey={row => row.group} selected={-1} width={half} height={rows + 1} empty="no requests yet" />
 			<Text color={theme.border}>{' │ '}</Text>
-			<Table columns={usageColumns('BY MODEL')} rows={totals.byModel} rowKey={row => row.group} selected={-1} width={half} height={rows + 1} empty="" />
+			<Table columns={totalsColumns('BY MODEL', totals.byModel, half)} rows={totals.byModel} rowKey={row => row.group} selected={-1} width={half} height={rows + 1} empty="" />
 		</Box>
 	);
 }
