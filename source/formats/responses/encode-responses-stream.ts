@@ -14,7 +14,7 @@
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
 import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
-import {assertNever, type IRBlockStart, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage} from '../../base/ir.js';
+import {assertNever, type JsonObject, type IRBlockStart, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage} from '../../base/ir.js';
 import {sseFrame} from '../sse.js';
 import {echoRequest, encodeResponseObject, type ResponseBase} from './encode-response-object.js';
 import {toolKinds, type ToolKinds} from './decode-responses-tools.js';
@@ -36,6 +36,8 @@ type State = {
 	readonly byBlock: Map<number, StreamItem>;
 	readonly ctx: TranslationContext;
 	warnedSignature: boolean;
+	/** Handed the finished Response (completed or incomplete), as it goes out in the terminal frame. */
+	readonly onFinal?: (response: JsonObject) => void;
 };
 
 /**
@@ -94,6 +96,7 @@ function finish(state: State, reason: IRFinishReason, usage: IRUsage): StreamEve
 	const closed = closeAll(state);
 	const {status, incompleteDetails} = toResponsesOutcome(reason);
 	const response = encodeResponseObject(state.base!, {status, output: outputOf(state), usage: encodeResponsesUsage(usage), incompleteDetails});
+	state.onFinal?.(response);
 	return [...closed, {type: status === 'completed' ? 'response.completed' : 'response.incomplete', response}];
 }
 
@@ -145,8 +148,12 @@ function eventsFor(state: State, event: IRStreamEvent): StreamEvent[] {
 	}
 }
 
-export async function* encodeResponsesStream(events: AsyncIterable<IRStreamEvent>, options: EncodeStreamOptions, ctx: TranslationContext): AsyncGenerator<string> {
-	const state: State = {sequence: 0, options, kinds: toolKinds(options.request), items: [], byBlock: new Map(), ctx, warnedSignature: false};
+/**
+ * `onFinal` receives the finished Response object itself (the gateway keeps it for
+ * `previous_response_id`), so nobody parses the terminal frame back — for a 50 MB answer, a 50 MB parse.
+ */
+export async function* encodeResponsesStream(events: AsyncIterable<IRStreamEvent>, options: EncodeStreamOptions, ctx: TranslationContext, onFinal?: (response: JsonObject) => void): AsyncGenerator<string> {
+	const state: State = {sequence: 0, options, kinds: toolKinds(options.request), items: [], byBlock: new Map(), ctx, warnedSignature: false, ...(onFinal ? {onFinal} : {})};
 	for await (const event of events) {
 		const opening = event.type === 'start' ? [] : start(state);
 		yield* frames(state, [...opening, ...eventsFor(state, event)]);

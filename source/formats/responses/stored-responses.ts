@@ -70,18 +70,6 @@ function expand(body: JsonObject, earlier: readonly KeptTurn[]): JsonObject {
 	return {...rest, input: [...history, ...own]};
 }
 
-const terminal = /(?:^|\n\n)event: response\.(?:completed|incomplete)\ndata: (.*)/;
-
-/** The stream's terminal Response, taken from its frame before the frame goes to the client. */
-async function* keepingFinal(frames: AsyncGenerator<string>, keep: (answer: JsonObject) => void): AsyncGenerator<string> {
-	for await (const frame of frames) {
-		const data = frame.includes('event: response.completed') || frame.includes('event: response.incomplete') ? terminal.exec(frame)?.[1] : undefined;
-		const event: unknown = data === undefined ? undefined : JSON.parse(data);
-		if (isJsonObject(event) && isJsonObject(event.response)) keep(event.response);
-		yield frame;
-	}
-}
-
 /** Encoders echoing the client's own request (its `previous_response_id`; `store` true only when kept), handing each finished answer to `keep`. */
 function answering(original: JsonObject, keep: ((turn: {readonly id: string; readonly response: JsonObject}) => void) | undefined): Pick<InboundAdapter, 'encodeResponse' | 'encodeStream'> {
 	const request = {...original, store: keep !== undefined};
@@ -93,8 +81,7 @@ function answering(original: JsonObject, keep: ((turn: {readonly id: string; rea
 			return answer;
 		},
 		encodeStream: (events, options: EncodeStreamOptions, ctx: TranslationContext) => {
-			const frames = encodeResponsesStream(events, {...options, request}, ctx);
-			return keep ? keepingFinal(frames, kept) : frames;
+			return encodeResponsesStream(events, {...options, request}, ctx, keep ? kept : undefined);
 		},
 	};
 }
