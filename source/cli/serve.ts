@@ -86,9 +86,13 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 		await store.close();
 		throw error;
 	});
-	const requestLines = batchedLines(text => process.stdout.write(text));
-	// With --capture-bodies, a JSON line carries the request's bodies (a text line stays one line).
-	gateway.events.on('request:finished', event => requestLines.push(jsonLogs ? JSON.stringify(withBodies(event, gateway.bodies.get(event.id))) : formatRequestLine(event)));
+	// With --capture-bodies, a JSON line carries the request's bodies (a text line stays one line): looked up when the
+	// request ends, while they are surely still kept. Lines are formatted when the batch is written, off the request.
+	const requestLines = batchedLines<{event: RequestFinished; bodies: RequestBodies | null}>(
+		({event, bodies}) => (jsonLogs ? JSON.stringify(withBodies(event, bodies)) : formatRequestLine(event)),
+		text => process.stdout.write(text),
+	);
+	gateway.events.on('request:finished', event => requestLines.push({event, bodies: jsonLogs ? gateway.bodies.get(event.id) : null}));
 	if (gateway.bodies.capturing) process.stderr.write(`gateway-tui: capturing request and response bodies (the first ${gateway.bodies.maxBytes / 1024} KiB of each, of the newest ${gateway.bodies.keep} requests, keys masked)${jsonLogs ? ': each JSON log line carries them as "bodies"' : '; they are printed only with --json-logs'}.\n`);
 	gateway.events.on('warning', ({message}) => process.stderr.write(`warning: ${message}\n`));
 	for (const message of store.warnings) process.stderr.write(`warning: ${message}\n`);
@@ -146,21 +150,24 @@ function stopSignals(): {requested: Promise<void>; dispose(): void} {
 /**
  * Request lines are written in one write per ~50 ms, not one per request: at thousands of requests a
  * second, a write each (synchronous when stdout is a file) would cost the proxy as much as a request.
+ * They are formatted then too, so a request pays only for a push.
  */
-function batchedLines(write: (text: string) => void, delayMs = 50): {push(line: string): void; flush(): void} {
-	let lines: string[] = [];
+function batchedLines<T>(format: (item: T) => string, write: (text: string) => void, delayMs = 50): {push(item: T): void; flush(): void} {
+	let items: T[] = [];
 	let timer: NodeJS.Timeout | undefined;
 	const flush = () => {
 		if (timer) clearTimeout(timer);
 		timer = undefined;
-		if (lines.length === 0) return;
-		const text = `${lines.join('\n')}\n`;
-		lines = [];
+		if (items.length === 0) return;
+		const batch = items;
+		items = [];
+		let text = '';
+		for (const item of batch) text += `${format(item)}\n`;
 		write(text);
 	};
 	return {
-		push(line) {
-			lines.push(line);
+		push(item) {
+			items.push(item);
 			timer ??= setTimeout(flush, delayMs);
 		},
 		flush,

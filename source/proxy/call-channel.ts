@@ -73,7 +73,8 @@ async function callOnce(attempt: Attempt, wire: Pick<InboundAdapter, 'decodeErro
 	const {channel} = route;
 	let response: UpstreamResponse;
 	try {
-		response = await callUpstream(attempt.services.pools, {...call, channel, signal: call.deadline?.signal ?? call.signal, timeouts: timeoutsOf(attempt, call.deadline !== undefined)});
+		const upstreamCall: UpstreamCall = {channel, method: call.method, path: call.path, query: call.query, headers: call.headers, body: call.body, signal: call.deadline?.signal ?? call.signal, timeouts: timeoutsOf(attempt, call.deadline !== undefined)};
+		response = await callUpstream(attempt.services.pools, upstreamCall);
 	} catch (error) {
 		if (call.signal.aborted) return {ok: false, result: gone};
 		return {ok: false, result: failedBeforeAnswer(attempt, error, call.deadline)};

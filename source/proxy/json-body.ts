@@ -7,17 +7,16 @@
 import type {FastifyInstance} from 'fastify';
 import {invalidRequest} from '../base/errors.js';
 
-/** The deepest nesting of arrays and objects in `value`, counted without recursion; stops past `limit`. */
+/** Whether `value` nests arrays and objects deeper than `limit`. Recursion is safe: it stops one level past the limit. */
 export function exceedsDepth(value: unknown, limit: number): boolean {
-	const stack: Array<{value: unknown; depth: number}> = [{value, depth: 0}];
-	while (stack.length > 0) {
-		const {value: item, depth} = stack.pop()!;
-		if (typeof item !== 'object' || item === null) continue;
-		if (depth + 1 > limit) return true;
-		for (const child of Array.isArray(item) ? item : Object.values(item)) {
-			if (typeof child === 'object' && child !== null) stack.push({value: child, depth: depth + 1});
-		}
+	if (typeof value !== 'object' || value === null) return false;
+	if (limit === 0) return true;
+	if (Array.isArray(value)) {
+		for (let index = 0; index < value.length; index++) if (exceedsDepth(value[index], limit - 1)) return true;
+		return false;
 	}
+	// A parsed body: plain objects with only their own keys.
+	for (const name in value) if (exceedsDepth((value as Record<string, unknown>)[name], limit - 1)) return true;
 	return false;
 }
 

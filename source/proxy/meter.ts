@@ -11,7 +11,13 @@ import {Pipe, jsonArrayElements} from './pipe.js';
 export type StreamFraming = 'sse' | 'json-array';
 
 export function mergeUsage(into: IRUsage | null, part: Partial<IRUsage>): IRUsage {
-	return {inputTokens: 0, outputTokens: 0, ...into, ...Object.fromEntries(Object.entries(part).filter(([, value]) => value !== undefined))};
+	const merged: Record<string, number | boolean> = {inputTokens: 0, outputTokens: 0, ...into};
+	// Only the fields `part` has a value for (a stream's usage events carry some fields each); no entry arrays per event.
+	for (const name in part) {
+		const value = part[name as keyof IRUsage];
+		if (value !== undefined) merged[name] = value;
+	}
+	return merged as IRUsage;
 }
 
 /** Follow IR stream events: keep the latest usage (cumulative, as every format reports it) and note a stream error. */

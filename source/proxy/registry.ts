@@ -42,7 +42,14 @@ export class Registry {
 	private current: Snapshot = {keysByHash: new Map(), keysById: new Map(), providerKeyHashes: new Set(), channels: [], scrubber: Scrubber.empty};
 	private revision = '';
 	private timer: NodeJS.Timeout | undefined;
-	private readonly lastUsed = new Map<string, string>();
+	/** Key id → when it was last used (ms), written to the store in batches. */
+	private readonly lastUsed = new Map<string, number>();
+	/**
+	 * Presented secrets that matched a key of the current snapshot, and that key: a client's key is
+	 * hashed on its first request, not on each one. Only matching secrets are kept (at most one per
+	 * key), in memory only, and forgotten with the snapshot.
+	 */
+	private authenticated = new Map<string, KeyRecord>();
 
 	constructor(
 		private readonly store: Store,
@@ -58,6 +65,7 @@ export class Registry {
 	async refresh(): Promise<void> {
 		const revision = await this.store.revision();
 		const [keys, channels] = await Promise.all([listKeys(this.store), listChannels(this.store)]);
+		this.authenticated = new Map();
 		this.current = {
 			keysByHash: new Map(keys.map(key => [key.hash, key])),
 			keysById: new Map(keys.map(key => [key.id, key])),
@@ -88,6 +96,20 @@ export class Registry {
 		if (!presented) {
 			throw new GatewayError('authentication', 401, 'No API key was sent. Send a gateway virtual key (create one with `gateway-tui keys create --name NAME`).', {code: 'invalid_api_key'});
 		}
+		const key = this.authenticated.get(presented) ?? this.lookUp(presented);
+		switch (keyState(key, now)) {
+			case 'revoked':
+				throw new RefusedKeyError(key, `The virtual key "${key.name}" was revoked at ${key.revokedAt}. Create a new key with \`gateway-tui keys create\`.`);
+			case 'expired':
+				throw new RefusedKeyError(key, `The virtual key "${key.name}" expired at ${key.expiresAt}. Create a new key with \`gateway-tui keys create\`.`);
+			case 'active':
+				this.lastUsed.set(key.id, now);
+				return key;
+		}
+	}
+
+	/** The key a secret belongs to, by its SHA-256 (kept for the snapshot's life), or the 401 that says why there is none. */
+	private lookUp(presented: string): KeyRecord {
 		const digest = sha256(presented);
 		const hex = digest.toString('hex');
 		const key = this.current.keysByHash.get(hex);
@@ -97,26 +119,21 @@ export class Registry {
 				: 'The API key sent is not a gateway virtual key. Check the key, or create one with `gateway-tui keys create --name NAME`.';
 			throw new GatewayError('authentication', 401, message, {code: 'invalid_api_key'});
 		}
-		switch (keyState(key, now)) {
-			case 'revoked':
-				throw new RefusedKeyError(key, `The virtual key "${key.name}" was revoked at ${key.revokedAt}. Create a new key with \`gateway-tui keys create\`.`);
-			case 'expired':
-				throw new RefusedKeyError(key, `The virtual key "${key.name}" expired at ${key.expiresAt}. Create a new key with \`gateway-tui keys create\`.`);
-			case 'active':
-				this.lastUsed.set(key.id, new Date(now).toISOString());
-				return key;
-		}
+		this.authenticated.set(presented, key);
+		return key;
 	}
 
 	/** Write lastUsedAt of the keys used since the last flush. */
 	async flush(): Promise<void> {
 		if (this.lastUsed.size === 0) return;
-		const batch = new Map(this.lastUsed);
+		const batch = new Map([...this.lastUsed].map(([id, at]) => [id, new Date(at).toISOString()]));
 		this.lastUsed.clear();
 		await recordLastUsed(this.store, batch);
 	}
 
 	private busy = false;
+	/** When the store stopped answering the poll (ms since the epoch), while it does not; else null. */
+	private outageSince: number | null = null;
 
 	private async tick(): Promise<void> {
 		if (this.busy) return;
@@ -124,10 +141,28 @@ export class Registry {
 		try {
 			await this.flush();
 			if ((await this.store.revision()) !== this.revision) await this.refresh();
+			this.recovered();
 		} catch (error) {
-			this.events?.emit('warning', {message: `Could not read the store: ${(error as Error).message}`});
+			this.failedToRead(error);
 		} finally {
 			this.busy = false;
 		}
+	}
+
+	/** An outage is logged when it starts and when it ends, not on every poll (twice a second). */
+	private failedToRead(error: unknown): void {
+		if (this.outageSince !== null) return;
+		this.outageSince = Date.now();
+		const reason = (error instanceof Error ? error.message : String(error)).replace(/\.?$/, '.');
+		this.events?.emit('warning', {
+			message: `Could not read the store: ${reason} Meanwhile the gateway keeps serving with the keys and channels it read last; changes made elsewhere (a revoked key included) take effect once the store answers again. This is not repeated while the store stays unreachable.`,
+		});
+	}
+
+	private recovered(): void {
+		if (this.outageSince === null) return;
+		const seconds = Math.max(1, Math.round((Date.now() - this.outageSince) / 1000));
+		this.outageSince = null;
+		this.events?.emit('warning', {message: `The store can be read again (after ${seconds} s without it); keys and channels are up to date.`});
 	}
 }

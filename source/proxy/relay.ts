@@ -13,14 +13,14 @@ import type {JsonObject} from '../base/ir.js';
 import type {KeyRecord} from '../base/records.js';
 import type {InboundAdapter, InboundCall, WireRequest} from '../formats/adapter.js';
 import {adapters} from '../formats/index.js';
-import {runAttempt, type AttemptResult, type AttemptServices} from './attempt.js';
+import {runAttempt, type Attempt, type AttemptResult, type AttemptServices} from './attempt.js';
 import type {Settlement} from './exchange.js';
 import type {KeyLimiter} from './limits.js';
 import {embed, noEmbeddingsApi} from './embed.js';
 import {passthrough} from './passthrough.js';
 import type {Registry} from './registry.js';
 import {conversationKey, type ConversationPins} from './conversation-pins.js';
-import {resolveRoutes, type Route, type RouteOrder} from './routing.js';
+import type {Route, RouteOrder} from './routing.js';
 import {translationContext} from './translation-context.js';
 import {translate} from './translate.js';
 
@@ -42,7 +42,7 @@ export type RelayInput = {
 };
 
 /** Embeddings go only to channels whose format has an embeddings API. */
-function servingOperation(routes: Route[], call: InboundCall): Route[] {
+function servingOperation(routes: readonly Route[], call: InboundCall): readonly Route[] {
 	if (call.operation !== 'embed') return routes;
 	const able = routes.filter(route => adapters[route.channel.format].upstreamEmbeddings);
 	if (able.length === 0) throw noEmbeddingsApi(call.model, routes.map(route => `channel "${route.channel.name}" (${route.channel.format})`));
@@ -50,7 +50,7 @@ function servingOperation(routes: Route[], call: InboundCall): Route[] {
 }
 
 /** The channel that served the conversation's last turn goes first while it is healthy. */
-function pinFirst(deps: RelayDeps, conversation: string, routes: Route[]): Route[] {
+function pinFirst(deps: RelayDeps, conversation: string, routes: readonly Route[]): readonly Route[] {
 	const pinned = deps.pins.pinned(conversation);
 	const index = pinned === undefined ? -1 : routes.findIndex(route => route.channel.id === pinned);
 	if (index <= 0 || deps.health.stateOf(routes[index]!.channel) !== 'healthy') return routes;
@@ -62,7 +62,7 @@ export type RelayResult = Settlement & {readonly failure: GatewayError | null};
 
 export async function relay(deps: RelayDeps, input: RelayInput): Promise<RelayResult> {
 	const {inbound, call, key} = input;
-	const ordered = deps.order.order(servingOperation(resolveRoutes(deps.registry.snapshot, key, call.model, inbound), call), inbound, deps.health);
+	const ordered = deps.order.order(servingOperation(deps.order.resolve(deps.registry.snapshot, key, call.model, inbound), call), inbound, deps.health);
 	// A conversation is only worth recognising where there is a choice of channel.
 	const conversation = ordered.length > 1 ? conversationKey(key.id, input.headers, input.body) : null;
 	const routes = conversation ? pinFirst(deps, conversation, ordered) : ordered;
@@ -72,23 +72,24 @@ export async function relay(deps: RelayDeps, input: RelayInput): Promise<RelayRe
 	const warnings: string[] = [];
 	const ctx = translationContext(warnings, deps.signatures, deps.images);
 	let last: {route: Route; error: GatewayError} | undefined;
-	for (const [index, route] of routes.entries()) {
+	for (let index = 0; index < routes.length; index++) {
+		const route = routes[index]!;
 		if (!deps.health.admit(route.channel)) continue;
 		tried.push(route.channel.name);
-		const attempt = {...input, services: deps, outbound: adapters[route.channel.format], route, canFailOver: index < routes.length - 1, ctx};
+		const attempt: Attempt = {services: deps, inbound, outbound: adapters[route.channel.format], call, body: input.body, headers: input.headers, route, canFailOver: index < routes.length - 1, reply: input.reply, ctx};
 		const result: AttemptResult = await runAttempt(attempt, call.operation === 'embed' ? embed : inbound.affinity(route.channel) === 2 ? passthrough : translate);
-		const settled = {route, attempts: [...tried], warnings};
+		const attempts = tried.slice();
 		switch (result.kind) {
 			case 'answered': {
 				const pin = conversation && call.operation === 'generate' && !result.error ? {id: conversation.slice(-16), state: deps.pins.served(conversation, route.channel.id)} : null;
-				return {...settled, usage: result.usage, error: result.error, firstByteAt: result.firstByteAt, failure: null, conversation: pin};
+				return {route, attempts, warnings, usage: result.usage, error: result.error, firstByteAt: result.firstByteAt, failure: null, conversation: pin};
 			}
 			case 'gone':
-				return {...settled, usage: null, error: null, firstByteAt: null, failure: null};
+				return {route, attempts, warnings, usage: null, error: null, firstByteAt: null, failure: null};
 			case 'failed':
 				last = {route, error: result.error};
 				if (result.retryable) continue;
-				return {...settled, usage: null, error: result.error.message, firstByteAt: null, failure: result.error};
+				return {route, attempts, warnings, usage: null, error: result.error.message, firstByteAt: null, failure: result.error};
 		}
 	}
 	if (last) return {route: last.route, attempts: tried, warnings, usage: null, error: last.error.message, firstByteAt: null, failure: last.error};

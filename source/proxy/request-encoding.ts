@@ -61,12 +61,13 @@ export function useRequestEncodings(app: FastifyInstance): void {
 		const decoder = decoderFor(encoding);
 		if (!decoder) return payload;
 		// Fastify compares the declared content-length with what was received, not with what it inflates to.
+		// Counted on the source: a 'data' listener on the decoder would set it flowing before Fastify listens,
+		// and what it decoded meanwhile would be lost (an empty body, when the request's hooks run synchronously).
+		const decoded = decoder as Transform & {receivedEncodedLength?: number};
 		let received = 0;
 		const source = payload as Readable;
-		source.on('data', (chunk: Buffer) => (received += chunk.length));
-		const decoded = source.pipe(decoder) as Transform & {receivedEncodedLength?: number};
-		decoder.on('data', () => (decoded.receivedEncodedLength = received));
-		decoder.on('end', () => (decoded.receivedEncodedLength = received));
+		source.on('data', (chunk: Buffer) => (decoded.receivedEncodedLength = received += chunk.length));
+		source.pipe(decoder);
 		source.on('error', error => decoder.destroy(error));
 		// Heard before Fastify's own listener: a body that does not decompress is the client's error (400).
 		decoder.on('error', error => {

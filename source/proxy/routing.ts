@@ -57,30 +57,64 @@ export function resolveRoutes(snapshot: Snapshot, key: KeyRecord, model: string,
 	);
 }
 
+/** Routes of one rank (format affinity, priority), with the id their round-robin turn is kept under. */
+type RankGroup = {readonly routes: readonly Route[]; readonly turnId: string};
+
+/** Resolved routes kept per (format, key, model) for one registry snapshot; past this many, the cache starts over. */
+const maxCachedRoutes = 1024;
+
 /**
  * The order in which channels are tried: the inbound format first, then priority; among channels
  * equal on both, round-robin (one turn per request for that model), with degraded channels last.
- * One per gateway: the turns are its own.
+ * One per gateway: the turns are its own, and so are its caches — the routes resolved for a
+ * (format, key, model) while the registry's snapshot stays the same, and the rank groups of each
+ * list of routes — so a request neither scans every channel's models nor builds keys to order them.
  */
 export class RouteOrder {
 	private readonly turns = new Map<string, number>();
+	private readonly groups = new WeakMap<readonly Route[], readonly RankGroup[]>();
+	private resolved = new Map<string, readonly Route[]>();
+	private resolvedFor: Snapshot | null = null;
 
-	order(routes: readonly Route[], inbound: Pick<InboundAdapter, 'affinity'>, health: Pick<ChannelHealth, 'stateOf'>): Route[] {
-		const groups = new Map<string, Route[]>();
-		for (const route of routes) {
-			const rank = `${2 - inbound.affinity(route.channel)}/${-route.channel.priority}`;
-			groups.set(rank, [...(groups.get(rank) ?? []), route]);
+	/** `resolveRoutes`, remembered for the snapshot (a refused request is resolved again, to throw its error). */
+	resolve(snapshot: Snapshot, key: KeyRecord, model: string, inbound: Pick<InboundAdapter, 'affinity' | 'format'>): readonly Route[] {
+		if (snapshot !== this.resolvedFor || this.resolved.size >= maxCachedRoutes) {
+			this.resolved = new Map();
+			this.resolvedFor = snapshot;
 		}
+		const id = `${inbound.format}\n${key.id}\n${model}`;
+		let routes = this.resolved.get(id);
+		if (!routes) this.resolved.set(id, (routes = resolveRoutes(snapshot, key, model, inbound)));
+		return routes;
+	}
+
+	order(routes: readonly Route[], inbound: Pick<InboundAdapter, 'affinity'>, health: Pick<ChannelHealth, 'stateOf'>): readonly Route[] {
+		let groups = this.groups.get(routes);
+		if (!groups) this.groups.set(routes, (groups = rankGroups(routes, inbound)));
+		// One channel (the usual case): nothing to rotate, and a degraded channel is still the only one.
+		if (groups.length === 1 && groups[0]!.routes.length === 1) return routes;
 		const ordered: Route[] = [];
-		for (const [rank, group] of groups) {
-			const id = `${group[0]!.upstreamModel}|${rank}|${group.map(route => route.channel.id).join(',')}`;
-			const turn = this.turns.get(id) ?? 0;
-			this.turns.set(id, (turn + 1) % group.length);
+		for (const {routes: group, turnId} of groups) {
+			if (group.length === 1) {
+				ordered.push(group[0]!);
+				continue;
+			}
+			const turn = this.turns.get(turnId) ?? 0;
+			this.turns.set(turnId, (turn + 1) % group.length);
 			const rotated = [...group.slice(turn % group.length), ...group.slice(0, turn % group.length)];
 			ordered.push(...rotated.filter(route => health.stateOf(route.channel) !== 'degraded'), ...rotated.filter(route => health.stateOf(route.channel) === 'degraded'));
 		}
 		return ordered;
 	}
+}
+
+function rankGroups(routes: readonly Route[], inbound: Pick<InboundAdapter, 'affinity'>): RankGroup[] {
+	const byRank = new Map<string, Route[]>();
+	for (const route of routes) {
+		const rank = `${2 - inbound.affinity(route.channel)}/${-route.channel.priority}`;
+		byRank.set(rank, [...(byRank.get(rank) ?? []), route]);
+	}
+	return [...byRank].map(([rank, group]) => ({routes: group, turnId: `${group[0]!.upstreamModel}|${rank}|${group.map(route => route.channel.id).join(',')}`}));
 }
 
 /** The client-facing models a key may use, each once, in channel order. */

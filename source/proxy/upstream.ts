@@ -4,7 +4,7 @@
  * behind it), the provider's own auth headers from the channel's adapter, and transport failures
  * turned into GatewayErrors that name the channel (never its key).
  */
-import {Agent, errors as undiciErrors, request, type Dispatcher} from 'undici';
+import {Agent, errors as undiciErrors, type Dispatcher} from 'undici';
 import {GatewayError} from '../base/errors.js';
 import type {ChannelRecord} from '../base/records.js';
 import {adapters} from '../formats/index.js';
@@ -20,9 +20,29 @@ export type UpstreamTimeouts = {
 
 export const defaultTimeouts: UpstreamTimeouts = {connectMs: 10_000, headersMs: 600_000, bodyMs: 300_000};
 
+/** Where a request goes, as undici's dispatchers take it: no URL to parse per request. */
+export type UpstreamTarget = {readonly origin: string; readonly path: string};
+
+/** Targets kept per (base URL, path); past this many (an unbounded set of query strings), the cache starts over. */
+const maxCachedTargets = 1024;
+
 /** One gateway's upstream connections. Closing it closes only its own pools. */
 export class UpstreamPools {
 	private readonly agents = new Map<string, Agent>();
+	private targets = new Map<string, UpstreamTarget>();
+
+	/** The origin and path of `path` on a channel's base URL, parsed once per base URL and path. */
+	target(channel: Pick<ChannelRecord, 'baseUrl'>, path: string, query?: Readonly<Record<string, string>>): UpstreamTarget {
+		const id = query === undefined ? `${channel.baseUrl}\n${path}` : `${channel.baseUrl}\n${path}\n${JSON.stringify(query)}`;
+		let target = this.targets.get(id);
+		if (!target) {
+			const url = new URL(channelUrl(channel, path, query));
+			target = {origin: url.origin, path: `${url.pathname}${url.search}`};
+			if (this.targets.size >= maxCachedTargets) this.targets = new Map();
+			this.targets.set(id, target);
+		}
+		return target;
+	}
 
 	agent(timeouts: UpstreamTimeouts): Agent {
 		const id = `${timeouts.connectMs}/${timeouts.headersMs}/${timeouts.bodyMs}`;
@@ -69,13 +89,14 @@ export async function callUpstream(pools: UpstreamPools, call: UpstreamCall): Pr
 		// Bodies are read on the side for usage; a compressed body could not be.
 		'accept-encoding': 'identity',
 		'user-agent': 'gateway-tui',
-		...(call.body === undefined ? {} : {'content-type': 'application/json'}),
-		...adapters[channel.format].upstreamHeaders(channel.apiKey),
-		// A client's own version header wins over the adapter's default; these never carry credentials.
-		...call.headers,
 	};
+	if (call.body !== undefined) headers['content-type'] = 'application/json';
+	Object.assign(headers, adapters[channel.format].upstreamHeaders(channel.apiKey));
+	// A client's own version header wins over the adapter's default; these never carry credentials.
+	if (call.headers) Object.assign(headers, call.headers);
 	try {
-		return await request(channelUrl(channel, call.path, call.query), {method: call.method, headers, body: call.body, signal: call.signal, dispatcher: pools.agent(call.timeouts ?? defaultTimeouts)});
+		const {origin, path} = pools.target(channel, call.path, call.query);
+		return await pools.agent(call.timeouts ?? defaultTimeouts).request({origin, path, method: call.method, headers, body: call.body, signal: call.signal});
 	} catch (error) {
 		throw upstreamFailure(channel, error);
 	}

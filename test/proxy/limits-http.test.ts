@@ -18,7 +18,13 @@ import {type BudgetWarning} from '../../source/base/events.js';
 
 let provider: FakeProvider;
 let gateway: TestGateway;
-let now = Date.now();
+/** Noon today: the minutes the tests move on never cross midnight, whenever the suite runs (a new day resets rpd and daily budgets). */
+function middayToday(): number {
+	const day = new Date();
+	day.setHours(12, 0, 0, 0);
+	return day.getTime();
+}
+let now = middayToday();
 const clock = {now: () => now, every: systemClock.every};
 const home = tempHome();
 
@@ -99,13 +105,14 @@ test('50 simultaneous requests against an RPM of 10 let exactly 10 through', asy
 
 test('refused requests do not count as use: keys list and a restarted gateway read only what the limiter let through', async () => {
 	const limited = await gateway.createKey({name: 'counted', rpm: '2', rpd: '5'});
+	// Request records are stamped with the real time: read them back from the minute they began in.
+	const began = Date.now();
 	for (let i = 0; i < 5; i++) await ask('openai', limited.secret);
 	await send(`${gateway.url}/v1/messages/count_tokens`, {method: 'POST', headers: {'content-type': 'application/json', 'x-api-key': limited.secret}, body: JSON.stringify({model: 'gpt-4o-mini', messages: [{role: 'user', content: 'hi'}]})});
 	await gateway.close(); // flushes the usage
-	now = Date.now();
 	gateway = await startTestGateway({home, clock});
 	const key = gateway.registry.snapshot.keysById.get(limited.id)!;
-	const use = (await persistedUse(gateway.store, [key], now)).get(key.id)!;
+	const use = (await persistedUse(gateway.store, [key], began)).get(key.id)!;
 	assert.deepEqual([use.rpm, use.rpd], [2, 2], 'two admitted, three refused with 429, one token count');
 	assert.equal(gateway.limiter.use(key).rpd, 2, 'the restarted gateway restored the same');
 });
@@ -124,7 +131,6 @@ test('a budget: cost accumulates from priced usage, a warning at the threshold, 
 
 	// Restart on the same store: the day's spend comes back from the persisted usage.
 	await gateway.close();
-	now = Date.now();
 	gateway = await startTestGateway({home, clock});
 	assertRefused('openai', await ask('openai', agent), /has spent \$0\.05 of its \$0\.05 budget today/, true);
 	now += 86_400_000;
