@@ -5,28 +5,18 @@
  * and runs a tool call round trip. Skipped, saying why, where the binary cannot run.
  */
 import assert from 'node:assert/strict';
-import {spawn, spawnSync} from 'node:child_process';
+import {spawn} from 'node:child_process';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
 import {after, before, describe, test} from 'node:test';
 import {addChannel} from '../../source/services/channels.js';
 import {startFakeProvider, type FakeFormat, type FakeProvider} from '../helpers/fake-providers.js';
 import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
 import {providerSaw} from '../helpers/provider-saw.js';
+import {codexBin, codexCannotRun} from '../helpers/codex.js';
 
-const codexBin = fileURLToPath(new URL('../../node_modules/.bin/codex', import.meta.url));
-
-/** Why the binary cannot run here, or undefined when it can. */
-function cannotRun(): string | undefined {
-	const probe = spawnSync(codexBin, ['--version'], {encoding: 'utf8', timeout: 15_000});
-	if (probe.error) return `codex binary not runnable (${probe.error.message}); install @openai/codex's platform package`;
-	if (probe.status !== 0) return `codex --version exited ${String(probe.status)}: ${probe.stderr.slice(0, 200)}`;
-	return undefined;
-}
-
-const skip = cannotRun();
+const skip = codexCannotRun();
 const formats: readonly FakeFormat[] = ['openai', 'anthropic', 'gemini'];
 
 let gateway: TestGateway;
