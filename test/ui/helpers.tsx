@@ -14,6 +14,7 @@ import {createActions, type Actions} from '../../source/ui/actions.js';
 import {Store} from '../../source/store/index.js';
 import type {StatusMessage} from '../../source/ui/theme.js';
 import {tempHome} from '../helpers/gateway.js';
+import type {RequestFinished} from '../../source/base/events.js';
 
 export const keys = {up: '\u001B[A', down: '\u001B[B', left: '\u001B[D', right: '\u001B[C', enter: '\r', escape: '\u001B', tab: '\t', shiftTab: '\u001B[Z', space: ' '} as const;
 
@@ -100,4 +101,35 @@ export async function recordedActions(): Promise<{store: Store; actions: Actions
 export function statusLog(): {messages: StatusMessage[]; report: (message: StatusMessage) => void; last: () => StatusMessage | undefined} {
 	const messages: StatusMessage[] = [];
 	return {messages, report: message => messages.push(message), last: () => messages.at(-1)};
+}
+
+/** A finished request as the live log shows it (laptop's key, an OpenAI channel, 11 in / 7 out); `extra` changes any field. */
+export function loggedRequest(id: string, extra: Partial<RequestFinished> = {}): RequestFinished {
+	return {
+		id,
+		time: '2026-03-04T10:11:12.000Z',
+		method: 'POST',
+		path: '/v1/chat/completions',
+		keyId: 'key_laptop',
+		keyName: 'laptop',
+		model: 'gpt-4o-mini',
+		upstreamModel: 'gpt-4o-mini',
+		channelId: 'ch_1',
+		channelName: 'openai',
+		inboundFormat: 'openai',
+		outboundFormat: 'openai',
+		stream: false,
+		status: 200,
+		outcome: 'ok',
+		latencyMs: 120,
+		ttfbMs: 80,
+		usage: {inputTokens: 11, outputTokens: 7},
+		error: null,
+		warnings: [],
+		eventType: 'routed',
+		attempts: ['openai'],
+		costUsd: 0,
+		unpriced: false,
+		...extra,
+	};
 }

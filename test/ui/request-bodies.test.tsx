@@ -12,36 +12,11 @@ import {UsagePane} from '../../source/ui/panes/usage-pane.js';
 import {BodiesContext, type BodiesSource} from '../../source/ui/request-bodies.js';
 import type {BodiesLookup, RequestBodies, RequestFinished} from '../../source/base/events.js';
 import {emptyRow} from '../../source/ui/session-usage.js';
-import {frameWith, keys, press, renderTui} from './helpers.js';
+import {frameWith, keys, loggedRequest, press, renderTui} from './helpers.js';
 
 afterEach(() => cleanup());
 
-const event: RequestFinished = {
-	id: 'req_1',
-	time: '2026-03-04T10:11:12.000Z',
-	method: 'POST',
-	path: '/v1/chat/completions',
-	keyId: 'key_laptop',
-	keyName: 'laptop',
-	model: 'gpt-4o-mini',
-	upstreamModel: 'gpt-4o-mini',
-	channelId: 'ch_1',
-	channelName: 'openai',
-	inboundFormat: 'openai',
-	outboundFormat: 'openai',
-	stream: true,
-	status: 200,
-	outcome: 'ok',
-	latencyMs: 120,
-	ttfbMs: 80,
-	usage: {inputTokens: 11, outputTokens: 7},
-	error: null,
-	warnings: [],
-	eventType: 'routed',
-	attempts: ['openai'],
-	costUsd: 0,
-	unpriced: false,
-};
+const event = loggedRequest('req_1', {stream: true});
 
 const captured: RequestBodies = {
 	id: 'req_1',

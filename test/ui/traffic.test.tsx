@@ -10,37 +10,12 @@ import {ChannelsPane} from '../../source/ui/panes/channels-pane.js';
 import {UsagePane} from '../../source/ui/panes/usage-pane.js';
 import {emptyRow} from '../../source/ui/session-usage.js';
 import {TrafficCounter} from '../../source/ui/traffic.js';
-import {frameWith, keys, press, renderTui} from './helpers.js';
+import {frameWith, keys, loggedRequest, press, renderTui} from './helpers.js';
 
 afterEach(() => cleanup());
 
-const event = (extra: Partial<RequestFinished> = {}): RequestFinished => ({
-	id: 'r',
-	time: '2026-03-04T10:11:12.000Z',
-	method: 'POST',
-	path: '/v1/chat/completions',
-	keyId: 'key_laptop',
-	keyName: 'laptop',
-	model: 'gpt-4o-mini',
-	upstreamModel: 'gpt-4o-mini',
-	channelId: 'ch_openai',
-	channelName: 'openai',
-	inboundFormat: 'openai',
-	outboundFormat: 'openai',
-	stream: false,
-	status: 200,
-	outcome: 'ok',
-	latencyMs: 100,
-	ttfbMs: 50,
-	usage: {inputTokens: 1000, outputTokens: 500, cachedTokens: 0, reasoningTokens: 0},
-	error: null,
-	warnings: [],
-	eventType: 'routed',
-	attempts: ['openai'],
-	costUsd: 0,
-	unpriced: false,
-	...extra,
-});
+const event = (extra: Partial<RequestFinished> = {}): RequestFinished =>
+	loggedRequest('r', {channelId: 'ch_openai', latencyMs: 100, ttfbMs: 50, usage: {inputTokens: 1000, outputTokens: 500, cachedTokens: 0, reasoningTokens: 0}, ...extra});
 
 const now = Date.parse('2026-03-04T10:59:30.000Z');
 const minutesAgo = (minutes: number) => now - minutes * 60_000;

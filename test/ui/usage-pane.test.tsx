@@ -9,7 +9,7 @@ import type {RequestFinished} from '../../source/base/events.js';
 import type {UsageRow} from '../../source/base/usage-types.js';
 import {emptyRow} from '../../source/ui/session-usage.js';
 import type {UsageSnapshot} from '../../source/ui/usage-view.js';
-import {delay, frameWith, keys, press, renderTui} from './helpers.js';
+import {delay, frameWith, keys, loggedRequest, press, renderTui} from './helpers.js';
 
 afterEach(() => cleanup());
 
@@ -21,35 +21,6 @@ const usage: UsageSnapshot = {
 	error: null,
 };
 
-function finished(id: string, extra: Partial<RequestFinished> = {}): RequestFinished {
-	return {
-		id,
-		time: '2026-03-04T10:11:12.000Z',
-		method: 'POST',
-		path: '/v1/chat/completions',
-		keyId: 'key_laptop',
-		keyName: 'laptop',
-		model: 'gpt-4o-mini',
-		upstreamModel: 'gpt-4o-mini',
-		channelId: 'ch_1',
-		channelName: 'openai',
-		inboundFormat: 'openai',
-		outboundFormat: 'openai',
-		stream: false,
-		status: 200,
-		outcome: 'ok',
-		latencyMs: 120,
-		ttfbMs: 80,
-		usage: {inputTokens: 11, outputTokens: 7},
-		error: null,
-		warnings: [],
-		eventType: 'routed',
-		attempts: ['openai'],
-		costUsd: 0,
-		unpriced: false,
-		...extra,
-	};
-}
 
 test('totals of today and all time; t switches the tables between them', async () => {
 	const {stdin, lastFrame} = renderTui(<UsagePane usage={usage} log={[]} source="stored" active width={110} height={22} />);
@@ -70,8 +41,8 @@ test('totals of today and all time; t switches the tables between them', async (
 
 test('the log shows time, key, model, channel, formats, status, latency and tokens, newest first', () => {
 	const log = [
-		finished('b', {model: 'claude-sonnet-4-5', inboundFormat: 'openai', outboundFormat: 'anthropic', channelName: 'claude', status: 502, outcome: 'error', latencyMs: 2300, usage: null, error: 'Channel "claude" could not be reached'}),
-		finished('a'),
+		loggedRequest('b', {model: 'claude-sonnet-4-5', inboundFormat: 'openai', outboundFormat: 'anthropic', channelName: 'claude', status: 502, outcome: 'error', latencyMs: 2300, usage: null, error: 'Channel "claude" could not be reached'}),
+		loggedRequest('a'),
 	];
 	const frame = renderTui(<UsagePane usage={usage} log={log} source="session" active width={110} height={22} />).lastFrame()!;
 	const lines = frame.split('\n');
@@ -83,7 +54,7 @@ test('the log shows time, key, model, channel, formats, status, latency and toke
 });
 
 test('↓ selects a request and Enter shows it in full, with its error; Esc goes back', async () => {
-	const log = [finished('b', {status: 401, outcome: 'error', keyName: null, error: 'The API key sent is not a gateway virtual key.'}), finished('a')];
+	const log = [loggedRequest('b', {status: 401, outcome: 'error', keyName: null, error: 'The API key sent is not a gateway virtual key.'}), loggedRequest('a')];
 	const {stdin, lastFrame} = renderTui(<UsagePane usage={usage} log={log} source="stored" active width={110} height={22} />);
 	await press(stdin, keys.down, keys.enter);
 	const details = await frameWith(lastFrame, 'The API key sent is not a gateway virtual key.');
@@ -115,7 +86,7 @@ test('totals and tables show the cost; tokens without a price are marked "no pri
 });
 
 test('the log follows the newest until the user moves; then it stays put, counts what arrived ("3 new ↑"), and g goes back to live', async () => {
-	const older = Array.from({length: 30}, (_, index) => finished(`r${index}`, {model: `model-${index}`})).reverse();
+	const older = Array.from({length: 30}, (_, index) => loggedRequest(`r${index}`, {model: `model-${index}`})).reverse();
 	const view = (log: readonly RequestFinished[]) => <UsagePane usage={usage} log={log} source="stored" active width={110} height={22} />;
 	const {stdin, lastFrame, rerender} = renderTui(view(older));
 	assert.match(lastFrame()!, /Live requests, newest first/);
@@ -124,7 +95,7 @@ test('the log follows the newest until the user moves; then it stays put, counts
 
 	await press(stdin, keys.down, keys.down);
 	await frameWith(lastFrame, 'Paused on a request');
-	const newer = [finished('n3', {model: 'model-new-3'}), finished('n2', {model: 'model-new-2'}), finished('n1', {model: 'model-new-1'}), ...older];
+	const newer = [loggedRequest('n3', {model: 'model-new-3'}), loggedRequest('n2', {model: 'model-new-2'}), loggedRequest('n1', {model: 'model-new-1'}), ...older];
 	rerender(view(newer));
 	const paused = await frameWith(lastFrame, '3 new ↑');
 	assert.doesNotMatch(paused, /model-new-3/, 'the view stays on the chosen request');
@@ -136,7 +107,7 @@ test('the log follows the newest until the user moves; then it stays put, counts
 });
 
 test('/ filters the log by key, model, channel or status; Esc clears the filter', async () => {
-	const log = [finished('a', {status: 429, outcome: 'error', model: 'gpt-4o'}), finished('b', {keyName: 'ci', model: 'claude-sonnet-4-5', channelName: 'anthropic'}), finished('c', {model: 'gemini-2.5-flash'})];
+	const log = [loggedRequest('a', {status: 429, outcome: 'error', model: 'gpt-4o'}), loggedRequest('b', {keyName: 'ci', model: 'claude-sonnet-4-5', channelName: 'anthropic'}), loggedRequest('c', {model: 'gemini-2.5-flash'})];
 	const captured: Capture[] = [];
 	const {stdin, lastFrame} = renderTui(<UsagePane usage={usage} log={log} source="stored" active width={110} height={22} onCapture={on => captured.push(on)} />);
 	await press(stdin, '/', ...'4xx');
