@@ -5,31 +5,16 @@
  * client (it would come back in the history, and Anthropic rejects "text content blocks must be
  * non-empty").
  */
-import {test, before, after} from 'node:test';
+import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import type {IRResponse, IRStreamEvent} from '../../source/base/ir.js';
 import {anthropicAdapter} from '../../source/formats/anthropic/index.js';
-import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js';
-import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
+import {startFakeProvider} from '../helpers/fake-providers.js';
+import {useClaudeCodeGateway} from './claude-code-gateway.js';
 import {anthropicClient, openaiClient} from '../helpers/sdks.js';
 import {collect, fromArray, recordingContext} from '../helpers/streams.js';
 
-let gateway: TestGateway;
-let openai: FakeProvider;
-let gemini: FakeProvider;
-let secret: string;
-
-before(async () => {
-	[openai, gemini] = await Promise.all([startFakeProvider('openai'), startFakeProvider('gemini')]);
-	gateway = await startTestGateway();
-	await gateway.addProvider(openai, {name: 'deepseek-like', models: 'cc-openai=gpt-4o'});
-	await gateway.addProvider(gemini, {name: 'gemini', models: 'cc-gemini=gemini-2.5-pro'});
-	secret = (await gateway.createKey({name: 'claude-code'})).secret;
-});
-after(async () => {
-	await gateway.close();
-	await Promise.all([openai.close(), gemini.close()]);
-});
+const cc = useClaudeCodeGateway();
 
 /** What Claude Code sends besides messages: metadata, output_config (effort), context_management. */
 const claudeCodeExtras = {
@@ -39,7 +24,7 @@ const claudeCodeExtras = {
 };
 
 async function streamEvents(model: string): Promise<Array<{type: string; [key: string]: unknown}>> {
-	const stream = await anthropicClient(gateway.url, secret).messages.create({
+	const stream = await anthropicClient(cc.gateway.url, cc.secret).messages.create({
 		model,
 		max_tokens: 256,
 		messages: [{role: 'user', content: 'Say hello.'}],
@@ -57,9 +42,9 @@ function eventOf<T>(events: ReadonlyArray<{type: string}>, type: string): T {
 }
 
 test('an OpenAI-compatible backend never sees metadata, output_config or context_management; usage has cache_creation_input_tokens', async () => {
-	openai.enqueue({text: 'Hello.', usage: {input: 40, output: 3}});
+	cc.openai.enqueue({text: 'Hello.', usage: {input: 40, output: 3}});
 	const events = await streamEvents('cc-openai');
-	const body = openai.received.at(-1)!.body as Record<string, unknown>;
+	const body = cc.openai.received.at(-1)!.body as Record<string, unknown>;
 	assert.deepEqual(['metadata', 'output_config', 'context_management'].filter(key => key in body), []);
 	const start = eventOf<{message: {usage: Record<string, unknown>}}>(events, 'message_start');
 	const delta = eventOf<{usage: Record<string, unknown>}>(events, 'message_delta');
@@ -69,7 +54,7 @@ test('an OpenAI-compatible backend never sees metadata, output_config or context
 });
 
 test('on a Gemini backend, message_start already carries the prompt tokens (Claude Code sizes its context from it)', async () => {
-	gemini.enqueue({text: 'Hello.', usage: {input: 1234, output: 3}});
+	cc.gemini.enqueue({text: 'Hello.', usage: {input: 1234, output: 3}});
 	const events = await streamEvents('cc-gemini');
 	const start = eventOf<{message: {usage: {input_tokens: number}}}>(events, 'message_start');
 	assert.equal(start.message.usage.input_tokens, 1234);
@@ -110,8 +95,8 @@ test('an empty text part (Gemini closes a turn with a signed empty part) is neve
 
 test('on a chat completions backend, message_start carries the gateway\'s estimate and the final message the provider\'s figures', async () => {
 	// A chat completions provider says the prompt's size only in its last chunk: 1,000 tokens, 600 of them read from its cache.
-	openai.enqueue({text: 'Hello.', usage: {input: 1000, output: 3, cached: 600}});
-	const stream = anthropicClient(gateway.url, secret).messages.stream({
+	cc.openai.enqueue({text: 'Hello.', usage: {input: 1000, output: 3, cached: 600}});
+	const stream = anthropicClient(cc.gateway.url, cc.secret).messages.stream({
 		model: 'cc-openai',
 		max_tokens: 256,
 		system: 'You are terse.',
@@ -132,10 +117,10 @@ test('on a chat completions backend, message_start carries the gateway\'s estima
 test('a history with empty text blocks beside thinking reaches Gemini and Anthropic without them', async () => {
 	const anthropic = await startFakeProvider('anthropic');
 	try {
-		await gateway.addProvider(anthropic, {name: 'anthropic', models: 'oa-anthropic=claude-sonnet-4-5'});
+		await cc.gateway.addProvider(anthropic, {name: 'anthropic', models: 'oa-anthropic=claude-sonnet-4-5'});
 		// Claude Code's history of a turn another gateway answered: a thinking block, then an empty text block, then a call.
-		gemini.enqueue({text: 'Done.'});
-		await anthropicClient(gateway.url, secret).messages.create({
+		cc.gemini.enqueue({text: 'Done.'});
+		await anthropicClient(cc.gateway.url, cc.secret).messages.create({
 			model: 'cc-gemini',
 			max_tokens: 256,
 			messages: [
@@ -152,12 +137,12 @@ test('a history with empty text blocks beside thinking reaches Gemini and Anthro
 			],
 			tools: [{name: 'Read', input_schema: {type: 'object', properties: {path: {type: 'string'}}}}],
 		});
-		const contents = (gemini.received.at(-1)!.body as {contents: Array<{parts: Array<Record<string, unknown>>}>}).contents;
+		const contents = (cc.gemini.received.at(-1)!.body as {contents: Array<{parts: Array<Record<string, unknown>>}>}).contents;
 		assert.ok(contents.every(content => content.parts.every(part => part.text !== '' || part.thoughtSignature !== undefined)), JSON.stringify(contents));
 
 		// The OpenAI SDK's history: an assistant message with empty content beside its reasoning and a call.
 		anthropic.enqueue({text: 'Done.'});
-		const answer = await openaiClient(gateway.url, secret).chat.completions.create({
+		const answer = await openaiClient(cc.gateway.url, cc.secret).chat.completions.create({
 			model: 'oa-anthropic',
 			messages: [
 				{role: 'user', content: 'Read /a'},

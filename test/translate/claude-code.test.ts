@@ -4,28 +4,12 @@
  * messages) sent to OpenAI- and Gemini-format channels: the strict fakes must accept it, and the
  * streamed answer must parse in @anthropic-ai/sdk.
  */
-import {test, before, after} from 'node:test';
+import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js';
-import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
+import {useClaudeCodeGateway} from './claude-code-gateway.js';
 import {anthropicClient, eventually} from '../helpers/sdks.js';
 
-let gateway: TestGateway;
-let openai: FakeProvider;
-let gemini: FakeProvider;
-let secret: string;
-
-before(async () => {
-	[openai, gemini] = await Promise.all([startFakeProvider('openai'), startFakeProvider('gemini')]);
-	gateway = await startTestGateway();
-	await gateway.addProvider(openai, {name: 'deepseek-like', models: 'cc-openai=gpt-4o'});
-	await gateway.addProvider(gemini, {name: 'gemini', models: 'cc-gemini=gemini-2.5-pro'});
-	secret = (await gateway.createKey({name: 'claude-code'})).secret;
-});
-after(async () => {
-	await gateway.close();
-	await Promise.all([openai.close(), gemini.close()]);
-});
+const cc = useClaudeCodeGateway();
 
 function claudeCodeTools() {
 	return Array.from({length: 36}, (_, index) => ({
@@ -55,10 +39,10 @@ for (const [label, model] of [
 	['a Gemini-format channel', 'cc-gemini'],
 ] as const) {
 	test(`a Claude Code request to ${label} is accepted and its stream parses in @anthropic-ai/sdk`, async () => {
-		const provider = model === 'cc-openai' ? openai : gemini;
+		const provider = model === 'cc-openai' ? cc.openai : cc.gemini;
 		provider.reset();
 		provider.enqueue({text: 'I will read the file.', toolCalls: [{...(model === 'cc-openai' ? {id: 'call_read_1'} : {}), name: 'Tool3', args: {path: '/tmp/a.txt', mode: 'read'}}], chunks: 5});
-		const client = anthropicClient(gateway.url, secret);
+		const client = anthropicClient(cc.gateway.url, cc.secret);
 		const stream = client.beta.messages.stream(
 			{
 				model,
@@ -93,6 +77,6 @@ for (const [label, model] of [
 		assert.ok(body.includes('The user is in /tmp.'), 'the system entry inside messages is folded into the system prompt');
 		assert.ok(body.includes("You are Claude Code, Anthropic's official CLI for Claude."));
 		if (model === 'cc-gemini') assert.ok(!body.includes('additionalProperties') && !body.includes('$schema') && !body.includes('exclusiveMinimum'), 'Gemini-rejected keywords are cleaned');
-		await eventually(() => gateway.finished.some(event => event.model === model && event.usage !== null), 2000, 'usage recorded');
+		await eventually(() => cc.gateway.finished.some(event => event.model === model && event.usage !== null), 2000, 'usage recorded');
 	});
 }
