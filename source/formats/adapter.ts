@@ -4,6 +4,7 @@
  */
 import type {Format, InboundFormat, IREmbedRequest, IREmbedResponse, IRError, IRRequest, IRResponse, IRSignature, IRStreamEvent, JsonObject, JsonValue} from '../base/ir.js';
 import type {ChannelRecord} from '../base/records.js';
+import type {StreamReader} from './stream-reader.js';
 import type {SseMessage} from './sse.js';
 import type {ToolNameMap} from './tool-names.js';
 
@@ -193,6 +194,8 @@ export type InboundAdapter = {
 	encodeResponse(response: IRResponse, options: EncodeResponseOptions, ctx: TranslationContext): JsonValue;
 	/** Upstream SSE messages → IR stream events; ends with exactly one `finish` or `error`. */
 	decodeStream(messages: AsyncIterable<SseMessage>, ctx: TranslationContext): AsyncGenerator<IRStreamEvent>;
+	/** A reader of this format's streams passed through unchanged: usage, error and ending, without decoding the answer. */
+	readStream(): StreamReader;
 	/** IR stream events → the text chunks a client of this format expects (SSE frames, or a JSON array for Gemini without alt=sse). */
 	encodeStream(events: AsyncIterable<IRStreamEvent>, options: EncodeStreamOptions, ctx: TranslationContext): AsyncGenerator<string>;
 	/** An upstream error answer (status + parsed body) → IR error, keeping the provider's message. */

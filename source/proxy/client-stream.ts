@@ -23,8 +23,8 @@ export class ClientStream {
 		const fastifyHeaders: Record<string, string> = {};
 		for (const [name, value] of Object.entries(this.reply.getHeaders())) if (value !== undefined) fastifyHeaders[name] = String(value);
 		this.reply.hijack();
+		// The head leaves with the first chunk, which is written in the same turn (one packet, not two).
 		this.raw.writeHead(status, {...fastifyHeaders, 'cache-control': 'no-cache', 'x-accel-buffering': 'no', ...headers});
-		this.raw.flushHeaders();
 	}
 
 	async write(chunk: Uint8Array | string): Promise<void> {

@@ -3,9 +3,10 @@
  * a copy to the usage meter. The client's response opens only with the first frame, so a provider
  * that fails, stalls past the first-byte deadline or sends nothing still fails over.
  */
+import {createParser} from 'eventsource-parser';
 import {GatewayError} from '../base/errors.js';
-import type {IRUsage} from '../base/ir.js';
-import {parseSse, sseFrame, type SseMessage} from '../formats/sse.js';
+import {sseFrame, type SseMessage} from '../formats/sse.js';
+import type {StreamReading} from '../formats/stream-reader.js';
 import {answered, failed, gone, scrubberOf, type Attempt, type AttemptResult} from './attempt.js';
 import {failedBeforeAnswer, type FirstByteDeadline} from './call-channel.js';
 import {ClientStream, forwardedHeaders} from './client-stream.js';
@@ -18,12 +19,34 @@ import {headerValue} from './upstream-errors.js';
 
 type Hides = (message: SseMessage) => boolean;
 
+/**
+ * What goes to the client, one piece per chunk the provider sent. Normally the provider's own bytes
+ * in whole frames; when the gateway asked for the usage chunk on its own account (`hides`), the
+ * frames are parsed here, the meter reads the same messages, and the frames the client may see of
+ * one chunk leave together.
+ */
 async function* outgoing(upstream: UpstreamResponse, meter: StreamMeter, hides: Hides | undefined, scrub: OutboundStreamScrub): AsyncGenerator<Uint8Array | string> {
 	if (hides) {
-		for await (const message of parseSse(upstream.body)) {
-			meter.pushMessage(message);
-			if (!hides(message)) yield scrub.frame(sseFrame(message.data, message.event));
+		const messages: SseMessage[] = [];
+		const parser = createParser({onEvent: message => messages.push(message)});
+		const decoder = new TextDecoder();
+		const shown = (): string => {
+			let text = '';
+			for (const message of messages) {
+				meter.read(message);
+				if (!hides(message)) text += sseFrame(message.data, message.event);
+			}
+			messages.length = 0;
+			return text === '' ? text : scrub.frame(text);
+		};
+		for await (const chunk of upstream.body) {
+			parser.feed(decoder.decode(chunk as Uint8Array, {stream: true}));
+			const text = shown();
+			if (text !== '') yield text;
 		}
+		parser.feed(`${decoder.decode()}\n\n`);
+		const text = shown();
+		if (text !== '') yield text;
 		return;
 	}
 	for await (const chunk of upstream.body) {
@@ -44,9 +67,7 @@ export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, h
 		const error = new GatewayError('upstream', 502, `Channel "${route.channel.name}" answered a stream request with ${contentType || 'no content type'} instead of a stream. Check its base URL with \`gateway-tui channels test ${route.channel.name}\`.`, {code: 'upstream_invalid_response'});
 		return failed(error, attempt.canFailOver, {kind: 'server', reason: 'an answer that is not a stream'});
 	}
-	let usage: IRUsage | null = null;
-	let upstreamError: string | null = null;
-	const meter = new StreamMeter(inbound, hides ? 'messages' : sse ? 'sse' : 'json-array', ctx, {usage: value => (usage = value), error: message => (upstreamError = message)});
+	const meter = new StreamMeter(inbound, sse ? 'sse' : 'json-array', ctx);
 	const scrubber = scrubberOf(attempt);
 	const pieces = outgoing(upstream, meter, hides, new OutboundStreamScrub(scrubber, sse ? 'sse' : 'json-array'));
 	let first: IteratorResult<Uint8Array | string>;
@@ -65,19 +86,20 @@ export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, h
 	const client = new ClientStream(attempt.reply);
 	client.open(upstream.statusCode, scrubber.scrubHeaders(forwardedHeaders(upstream.headers)));
 	let broken: GatewayError | null = null;
+	let reading: StreamReading | null = null;
 	try {
 		await client.write(first.value);
 		for (let next = await pieces.next(); !next.done; next = await pieces.next()) await client.write(next.value);
 	} catch (failure) {
 		if (!abort.signal.aborted) broken = toGatewayError(upstreamFailure(route.channel, failure));
 	} finally {
-		meter.end();
-		await meter.done;
+		reading = meter.end();
 	}
+	const usage = reading?.usage ?? null;
 	if (abort.signal.aborted) {
 		client.end();
 		return answered(usage, null, client.firstByteAt);
 	}
-	const end = await endStream(attempt, client, {broken, cutOff: meter.ending === 'cut-off', upstreamError});
+	const end = await endStream(attempt, client, {broken, cutOff: reading?.ending === 'cut-off', upstreamError: reading?.ending === 'upstream-error' ? reading.error : null});
 	return answered(usage, end.error, client.firstByteAt, end.fault);
 }

@@ -12,7 +12,7 @@ import {callChannel, failedBeforeAnswer, FirstByteDeadline} from './call-channel
 import {ClientStream, abortOnClientClose} from './client-stream.js';
 import {countTokens} from './count-tokens.js';
 import {toGatewayError} from './errors.js';
-import {mergeUsage} from './meter.js';
+import {mergeUsage} from '../formats/stream-reader.js';
 import {endStream} from './stream-end.js';
 import {upstreamFailure, type UpstreamResponse} from './upstream.js';
 import {mapUpstreamError, upstreamError} from './upstream-errors.js';

@@ -9,6 +9,7 @@ import {decodeAnthropicError, renderAnthropicError} from './errors.js';
 import {decodeAnthropicRequest, encodeAnthropicRequest} from './request.js';
 import {decodeAnthropicResponse, encodeAnthropicResponse} from './response.js';
 import {decodeAnthropicStream, encodeAnthropicStream} from './stream.js';
+import {AnthropicStreamReader} from './read-anthropic-stream.js';
 
 export const anthropicAdapter: FormatAdapter = {
 	format: 'anthropic',
@@ -18,6 +19,7 @@ export const anthropicAdapter: FormatAdapter = {
 	decodeResponse: decodeAnthropicResponse,
 	encodeResponse: encodeAnthropicResponse,
 	decodeStream: decodeAnthropicStream,
+	readStream: () => new AnthropicStreamReader(),
 	encodeStream: encodeAnthropicStream,
 	decodeError: decodeAnthropicError,
 	renderError: renderAnthropicError,

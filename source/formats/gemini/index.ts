@@ -10,6 +10,7 @@ import {decodeGeminiError, renderGeminiError} from './errors.js';
 import {decodeGeminiRequest, encodeGeminiRequest} from './request.js';
 import {decodeGeminiResponse, encodeGeminiResponse} from './response.js';
 import {decodeGeminiStream, encodeGeminiStream} from './stream.js';
+import {GeminiStreamReader} from './read-gemini-stream.js';
 
 export const geminiAdapter: FormatAdapter = {
 	format: 'gemini',
@@ -21,6 +22,7 @@ export const geminiAdapter: FormatAdapter = {
 	decodeResponse: decodeGeminiResponse,
 	encodeResponse: encodeGeminiResponse,
 	decodeStream: decodeGeminiStream,
+	readStream: () => new GeminiStreamReader(),
 	encodeStream: encodeGeminiStream,
 	decodeError: decodeGeminiError,
 	renderError: renderGeminiError,

@@ -10,6 +10,7 @@ import {decodeOpenaiError, renderOpenAIError} from './errors.js';
 import {decodeOpenaiRequest, encodeOpenaiRequest} from './request.js';
 import {decodeOpenaiResponse, encodeOpenaiResponse} from './response.js';
 import {decodeOpenaiStream, encodeOpenaiStream} from './stream.js';
+import {OpenaiStreamReader} from './read-openai-stream.js';
 
 export const openaiAdapter: FormatAdapter = {
 	format: 'openai',
@@ -21,6 +22,7 @@ export const openaiAdapter: FormatAdapter = {
 	decodeResponse: body => decodeOpenaiResponse(body),
 	encodeResponse: encodeOpenaiResponse,
 	decodeStream: decodeOpenaiStream,
+	readStream: () => new OpenaiStreamReader(),
 	encodeStream: encodeOpenaiStream,
 	decodeError: decodeOpenaiError,
 	renderError: renderOpenAIError,

@@ -15,6 +15,7 @@ import {decodeResponsesRequest} from './request.js';
 import {decodeResponsesResponse, encodeResponsesResponse} from './response.js';
 import {decodeResponsesStream, encodeResponsesStream} from './stream.js';
 import {responsesStoredAnswers} from './stored-responses.js';
+import {ResponsesStreamReader} from './read-responses-stream.js';
 
 export const responsesAdapter: InboundAdapter = {
 	format: 'responses',
@@ -23,6 +24,7 @@ export const responsesAdapter: InboundAdapter = {
 	decodeResponse: body => decodeResponsesResponse(body),
 	encodeResponse: encodeResponsesResponse,
 	decodeStream: decodeResponsesStream,
+	readStream: () => new ResponsesStreamReader(),
 	encodeStream: encodeResponsesStream,
 	decodeError: decodeResponsesError,
 	renderError: renderResponsesError,

@@ -1,0 +1,41 @@
+/**
+ * A passed-through Anthropic messages stream, read for the log (see formats/stream-reader.ts): the
+ * usage of `message_start` and every `message_delta` (cumulative, fields may be omitted), an
+ * `error` event, and `message_stop` as the end — as `decodeAnthropicStream` has it.
+ */
+import type {SseMessage} from '../sse.js';
+import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
+import {asString, isWireObject, parseJsonObject, type WireObject} from '../wire.js';
+import {decodeAnthropicError} from './errors.js';
+import {completeUsage, decodeAnthropicUsagePartial} from './map-anthropic-usage.js';
+
+export class AnthropicStreamReader implements StreamReader {
+	private readonly state = new ReadingState();
+	private started = false;
+	/** The latest wire value of each usage counter. */
+	private wire: Record<string, unknown> = {};
+
+	read(message: SseMessage): void {
+		const {state} = this;
+		if (state.ended) return;
+		const data = parseJsonObject(message.data);
+		if (!data) return state.fail(`Anthropic sent a stream event that is not JSON: ${message.data.slice(0, 200)}`);
+		const type = message.event ?? asString(data.type);
+		if (type === 'error') return state.fail(decodeAnthropicError(0, data).message);
+		if (!this.started && type !== 'ping') {
+			this.started = true;
+			this.merge(isWireObject(data.message) ? data.message.usage : undefined);
+		}
+		if (type === 'message_delta') this.merge(data.usage);
+		else if (type === 'message_stop') state.complete(mergeUsage(state.usage, completeUsage(decodeAnthropicUsagePartial(this.wire))));
+	}
+
+	finish(): StreamReading {
+		return this.state.finish('The Anthropic stream ended before message_stop.');
+	}
+
+	private merge(update: unknown): void {
+		if (isWireObject(update)) for (const name in update) if ((update as WireObject)[name] !== null && (update as WireObject)[name] !== undefined) this.wire[name] = (update as WireObject)[name];
+		this.state.usage = mergeUsage(this.state.usage, decodeAnthropicUsagePartial(this.wire));
+	}
+}

@@ -1,0 +1,40 @@
+/**
+ * A passed-through Gemini stream (SSE, or the elements of a JSON array), read for the log (see
+ * formats/stream-reader.ts): the latest `usageMetadata` (cumulative), an error frame, and the end —
+ * a `finishReason`, or a blocked prompt — as `decodeGeminiStream` has it.
+ */
+import type {SseMessage} from '../sse.js';
+import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
+import {isWireObject, parseJsonObject} from '../wire.js';
+import {decodeGeminiError} from './errors.js';
+import {decodeGeminiUsage} from './map-gemini-usage.js';
+import {firstCandidate, promptBlockReason} from './response.js';
+import {pick, pickNumber, pickRecord, pickString} from './schema.js';
+
+export class GeminiStreamReader implements StreamReader {
+	private readonly state = new ReadingState();
+	private started = false;
+	private finished = false;
+
+	read(message: SseMessage): void {
+		const {state} = this;
+		if (state.ended || message.data.trim() === '') return;
+		const frame = parseJsonObject(message.data);
+		if (!frame) return state.fail(`Gemini sent a stream frame that is not a JSON object: ${message.data.slice(0, 200)}`);
+		const error = pickRecord(frame, 'error');
+		if (error) return state.fail(decodeGeminiError(pickNumber(error, 'code') ?? 500, frame).message);
+		const metadata = pick(frame, 'usageMetadata');
+		if (!this.started) {
+			this.started = true;
+			if (isWireObject(metadata)) state.usage = mergeUsage(null, {inputTokens: decodeGeminiUsage(metadata).inputTokens});
+		}
+		if (isWireObject(metadata)) state.usage = mergeUsage(state.usage, decodeGeminiUsage(metadata));
+		const candidate = firstCandidate(frame);
+		if ((candidate && pickString(candidate, 'finishReason') !== undefined) || promptBlockReason(frame) !== undefined) this.finished = true;
+	}
+
+	finish(): StreamReading {
+		if (this.finished) this.state.complete(this.state.usage ?? {inputTokens: 0, outputTokens: 0});
+		return this.state.finish('The Gemini stream ended without a finishReason; the answer is incomplete.');
+	}
+}

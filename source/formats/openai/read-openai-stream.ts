@@ -1,0 +1,49 @@
+/**
+ * A passed-through OpenAI chat completions stream, read for the log (see formats/stream-reader.ts):
+ * usage from the `include_usage` chunk (or a first chunk that already counts the prompt), the
+ * provider's error chunk, and the end — `[DONE]` or a `finish_reason`, as `decodeOpenaiStream` has it.
+ */
+import type {IRUsage} from '../../base/ir.js';
+import type {SseMessage} from '../sse.js';
+import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
+import {asArray, asNumber, asObject, isWireObject, parseJsonObject} from '../wire.js';
+import {decodeOpenaiError} from './errors.js';
+import {decodeOpenaiUsage} from './map-openai-usage.js';
+
+export class OpenaiStreamReader implements StreamReader {
+	private readonly state = new ReadingState();
+	private started = false;
+	private finished = false;
+	private final: IRUsage | null = null;
+
+	read(message: SseMessage): void {
+		const {state} = this;
+		if (state.ended) return;
+		if (message.data.trim() === '[DONE]') {
+			state.complete(this.completeUsage());
+			return;
+		}
+		const chunk = parseJsonObject(message.data);
+		if (!chunk) return state.fail(`The OpenAI-compatible upstream sent a stream chunk that is not JSON: ${message.data.slice(0, 200)}`);
+		if (chunk.error !== undefined && chunk.error !== null) return state.fail(decodeOpenaiError(200, chunk).message);
+		const usage = asObject(chunk.usage);
+		if (!this.started) {
+			this.started = true;
+			// Servers that report usage on every chunk (vLLM's continuous usage stats) give the prompt's size at once.
+			const prompt = usage && asNumber(usage.prompt_tokens);
+			if (prompt) state.usage = mergeUsage(null, {inputTokens: prompt});
+		}
+		const choice = asArray(chunk.choices)?.find(isWireObject);
+		if (choice && typeof choice.finish_reason === 'string') this.finished = true;
+		if (usage) this.final = decodeOpenaiUsage(usage);
+	}
+
+	finish(): StreamReading {
+		if (this.finished) this.state.complete(this.completeUsage());
+		return this.state.finish('The OpenAI-compatible upstream closed the stream before it finished (no finish_reason, no [DONE]).');
+	}
+
+	private completeUsage(): IRUsage {
+		return mergeUsage(this.state.usage, this.final ?? {inputTokens: 0, outputTokens: 0});
+	}
+}
