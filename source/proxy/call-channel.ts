@@ -22,7 +22,7 @@ type ChannelCall = Omit<UpstreamCall, 'channel' | 'timeouts' | 'signal'> & {
 	readonly deadline?: FirstByteDeadline;
 };
 
-/** Aborts the upstream call when the first byte has not come in time; cleared once it has. */
+/** Its signal aborts the upstream call when the client goes away, or when the first byte has not come in time (cleared once it has). */
 export class FirstByteDeadline {
 	readonly signal: AbortSignal;
 	private readonly controller = new AbortController();
@@ -33,7 +33,10 @@ export class FirstByteDeadline {
 		readonly ms: number,
 		client: AbortSignal,
 	) {
-		this.signal = AbortSignal.any([client, this.controller.signal]);
+		// The client's abort is passed on by a listener: AbortSignal.any costs each request weak references and a finalizer.
+		this.signal = this.controller.signal;
+		if (client.aborted) this.controller.abort(client.reason);
+		else client.addEventListener('abort', () => this.controller.abort(client.reason), {once: true});
 		this.timer = setTimeout(() => {
 			this.expired = true;
 			this.controller.abort(new Error('first-byte deadline'));
