@@ -21,6 +21,8 @@ const valid = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 export class ToolNameMap {
 	private readonly originals = new Map<string, string>();
 	private readonly aliases = new Map<string, string>();
+	/** Whether any name was changed on its way upstream (an answer needs its names restored only then). */
+	renamed = false;
 
 	/** The name to send upstream for a client's tool name. */
 	alias(name: string): string {
@@ -31,6 +33,7 @@ export class ToolNameMap {
 		if (this.originals.has(alias) && this.originals.get(alias) !== name) alias = shorten(`${name}\u0000${this.originals.size}`);
 		this.aliases.set(name, alias);
 		this.originals.set(alias, name);
+		if (alias !== name) this.renamed = true;
 		return alias;
 	}
 
@@ -92,7 +95,12 @@ export function withToolNameAliases(adapter: FormatAdapter): FormatAdapter {
 		...adapter,
 		encodeRequest: (request, target, ctx) => adapter.encodeRequest(aliasToolNames(request, toolNamesOf(ctx)), target, ctx),
 		decodeResponse: (body, ctx) => restoreToolNames(adapter.decodeResponse(body, ctx), toolNamesOf(ctx)),
-		decodeStream: (messages, ctx) => restoreStreamToolNames(adapter.decodeStream(messages, ctx), toolNamesOf(ctx)),
+		// The request was encoded first, so its map is complete: a stream whose names were all kept is not wrapped.
+		decodeStream: (messages, ctx) => {
+			const names = toolNamesOf(ctx);
+			const events = adapter.decodeStream(messages, ctx);
+			return names.renamed ? restoreStreamToolNames(events, names) : events;
+		},
 		...(counting ? {upstreamCounting: {...counting, encodeRequest: (request, target, ctx) => counting.encodeRequest(aliasToolNames(request, toolNamesOf(ctx)), target, ctx)}} : {}),
 	};
 }

@@ -14,7 +14,7 @@ import {countTokens} from './count-tokens.js';
 import {toGatewayError} from './errors.js';
 import {mergeUsage} from '../formats/stream-reader.js';
 import {endStream} from './stream-end.js';
-import {upstreamFailure, type UpstreamResponse} from './upstream.js';
+import {bodyChunks, upstreamFailure, type UpstreamResponse} from './upstream.js';
 import {mapUpstreamError, upstreamError} from './upstream-errors.js';
 
 export async function translate(attempt: Attempt): Promise<AttemptResult> {
@@ -65,7 +65,7 @@ async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client:
 
 async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort: AbortController, deadline: FirstByteDeadline, includeUsage: boolean, estimateInputTokens: () => number): Promise<AttemptResult> {
 	const {inbound, outbound, call, route, reply, ctx} = attempt;
-	const events = outbound.decodeStream(parseSse(upstream.body), ctx);
+	const events = outbound.decodeStream(parseSse(bodyChunks(upstream.body)), ctx);
 	let first: IteratorResult<IRStreamEvent>;
 	try {
 		first = await events.next();
@@ -84,7 +84,7 @@ async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort:
 	let usage: IRUsage | null = null;
 	let upstreamError: string | null = null;
 	const scrub = (text: string) => scrubberOf(attempt).scrub(text);
-	const metered = meterEvents(prepend(first.value, events), scrub, {usage: value => (usage = value), error: message => (upstreamError = message)});
+	const metered = meterEvents(first.value, events, scrub, {usage: value => (usage = value), error: message => (upstreamError = message)});
 	let broken: GatewayError | null = null;
 	try {
 		for await (const text of inbound.encodeStream(metered, {model: call.model, request: attempt.body, includeUsage, sse: call.sse, estimateInputTokens}, ctx)) await out.write(text);
@@ -99,24 +99,25 @@ async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort:
 	return answered(usage, end.error, out.firstByteAt, end.fault);
 }
 
-async function* prepend(first: IRStreamEvent, rest: AsyncIterable<IRStreamEvent>): AsyncGenerator<IRStreamEvent> {
-	yield first;
-	yield* rest;
-}
-
-/** Pass IR events through, noting usage and upstream stream errors (scrubbed before any encoder sees them). */
-async function* meterEvents(events: AsyncIterable<IRStreamEvent>, scrub: (text: string) => string, on: {usage(usage: IRUsage): void; error(message: string): void}): AsyncGenerator<IRStreamEvent> {
+/** Pass IR events through (`first`, already read, then the rest), noting usage and upstream stream errors (scrubbed before any encoder sees them). */
+async function* meterEvents(first: IRStreamEvent, rest: AsyncIterator<IRStreamEvent>, scrub: (text: string) => string, on: {usage(usage: IRUsage): void; error(message: string): void}): AsyncGenerator<IRStreamEvent> {
 	let usage: IRUsage | null = null;
-	for await (const event of events) {
-		if ((event.type === 'start' || event.type === 'usage') && event.usage) usage = mergeUsage(usage, event.usage);
-		if (event.type === 'finish') usage = mergeUsage(usage, event.usage);
-		if (usage) on.usage(usage);
-		if (event.type === 'error') {
-			const error = {...event.error, message: scrub(event.error.message)};
-			on.error(error.message);
-			yield {...event, error};
-			continue;
+	try {
+		for (let next: IteratorResult<IRStreamEvent> = {done: false, value: first}; !next.done; next = await rest.next()) {
+			const event = next.value;
+			if ((event.type === 'start' || event.type === 'usage') && event.usage) usage = mergeUsage(usage, event.usage);
+			if (event.type === 'finish') usage = mergeUsage(usage, event.usage);
+			if (usage) on.usage(usage);
+			if (event.type === 'error') {
+				const error = {...event.error, message: scrub(event.error.message)};
+				on.error(error.message);
+				yield {...event, error};
+				continue;
+			}
+			yield event;
 		}
-		yield event;
+	} finally {
+		// A consumer that stops early (the client left) lets the decoder and the body reader behind it clean up.
+		await rest.return?.(undefined);
 	}
 }

@@ -102,6 +102,45 @@ export async function callUpstream(pools: UpstreamPools, call: UpstreamCall): Pr
 	}
 }
 
+/** What is read and dropped of a body after its reader stopped, before the connection is given up instead. */
+const leftoverLimit = 64 * 1024;
+
+/**
+ * A body's chunks for a reader that may stop before the end: a stream decoder returns at its
+ * terminal event, usually a moment before the provider's body ends. What it leaves is read and
+ * dropped in the background (up to 64 KiB), so the connection goes back to the pool; destroying the
+ * body there would abort the request, close a good keep-alive connection and build an abort error
+ * with its stack for nothing.
+ */
+export async function* bodyChunks(body: UpstreamResponse['body']): AsyncGenerator<Uint8Array> {
+	const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+	let ended = false;
+	try {
+		for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+		ended = true;
+	} catch (error) {
+		ended = true;
+		throw error;
+	} finally {
+		if (!ended) void dropRest(chunks, body);
+	}
+}
+
+async function dropRest(chunks: AsyncIterator<Uint8Array>, body: UpstreamResponse['body']): Promise<void> {
+	let left = leftoverLimit;
+	try {
+		for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+			left -= next.value.byteLength;
+			if (left < 0) {
+				body.destroy();
+				return;
+			}
+		}
+	} catch {
+		// The connection broke or the client left (its abort ends the request): nothing more to read.
+	}
+}
+
 /** Map a transport failure to a GatewayError; a client abort passes through unchanged. */
 export function upstreamFailure(channel: Pick<ChannelRecord, 'name'>, error: unknown): unknown {
 	if (error instanceof GatewayError) return error;

@@ -2,10 +2,11 @@
  * Ids Gemini leaves out. `functionCall.id` is optional on the Gemini API, but every other format
  * needs one to pair a tool call with its result, so the decoders make one up.
  */
-import {createHash, randomBytes} from 'node:crypto';
+import {createHash} from 'node:crypto';
+import {randomHex} from '../../base/random-ids.js';
 
 export function generateToolCallId(): string {
-	return `call_${randomBytes(12).toString('hex')}`;
+	return `call_${randomHex(24)}`;
 }
 
 /**
@@ -18,5 +19,5 @@ export function historyToolCallId(seed: string): string {
 }
 
 export function generateResponseId(): string {
-	return `gemini-${randomBytes(12).toString('hex')}`;
+	return `gemini-${randomHex(24)}`;
 }

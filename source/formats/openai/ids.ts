@@ -1,6 +1,4 @@
-import {randomBytes} from 'node:crypto';
-
-const token = (length: number): string => randomBytes(length).toString('base64url').replace(/[-_]/g, '').slice(0, length);
+import {randomHex as token} from '../../base/random-ids.js';
 
 /** Chat completion ids start with `chatcmpl-`; an id from another format keeps its value behind the prefix. */
 export function toChatCompletionId(id: string): string {

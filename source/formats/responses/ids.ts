@@ -1,7 +1,7 @@
 /** Responses ids: `resp_`; `msg_`, `rs_`, `fc_`, `ctc_`, `lsh_` for items (and `fco_`, `ctco_`, `lsho_`, `item_` for kept input items); `call_` for call ids. */
-import {randomBytes} from 'node:crypto';
+import {randomHex} from '../../base/random-ids.js';
 
-const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
+const hex = (bytes: number): string => randomHex(bytes * 2);
 
 export type ItemKind = 'msg' | 'rs' | 'fc' | 'ctc' | 'lsh' | 'fco' | 'ctco' | 'lsho' | 'item';
 
@@ -15,5 +15,5 @@ export function toResponseId(id: string): string {
 }
 
 export function newCallId(): string {
-	return `call_${randomBytes(18).toString('base64url').replace(/[-_]/g, '').slice(0, 24)}`;
+	return `call_${randomHex(24)}`;
 }
