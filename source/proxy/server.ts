@@ -14,6 +14,13 @@ import {ConnectionCap, refusedOrigin} from './surface.js';
 
 export type {ProxyDeps} from './routes.js';
 
+/** The compilers of a server whose routes have no schemas: they say so if a route ever gets one. */
+function noSchemas(): () => never {
+	return () => {
+		throw new Error('The gateway\'s routes take no JSON schema: requests are checked by their format\'s decoder.');
+	};
+}
+
 export function createServer(deps: ProxyDeps): FastifyInstance {
 	const {surface} = deps;
 	const app = Fastify({
@@ -29,6 +36,9 @@ export function createServer(deps: ProxyDeps): FastifyInstance {
 		// Node checks the two time-outs above every 30 s unless told otherwise: a slow client would get up to 30 s more.
 		http: {headersTimeout: surface.headersTimeoutMs, connectionsCheckingInterval: 1000},
 		frameworkErrors: (error, request, reply) => refuse(deps, request, reply, invalidRequest(`The request URL could not be read (${error.message}). Percent-encode the path correctly.`)),
+		// No route declares a JSON schema (bodies are checked by each format's decoder), so Fastify's
+		// default compilers — Ajv and fast-json-stringify's, built with every instance — are not loaded.
+		schemaController: {compilersFactory: {buildValidator: noSchemas, buildSerializer: noSchemas}},
 	});
 	app.decorateRequest('exchange', null);
 	app.decorateRequest('gatewayRoute', null);

@@ -3,7 +3,7 @@
  * into the gateway's memory, and http(s) images are fetched (for Gemini, which needs inline bytes)
  * with a size limit and a time-out, through the gateway's own image agent.
  */
-import {Agent, interceptors, request, type Dispatcher} from 'undici';
+import {Agent, redirect, type Dispatcher} from './undici.js';
 import {GatewayError} from '../base/errors.js';
 import type {SignatureMemory, TranslationContext} from '../formats/adapter.js';
 
@@ -36,8 +36,9 @@ export class ImageFetcher {
 		if (!/^https?:\/\//i.test(url)) throw refuse('only http(s) URLs can be fetched');
 		let response;
 		try {
-			this.agent ??= new Agent({connect: {timeout: timeoutMs}}).compose(interceptors.redirect({maxRedirections: 3}));
-			response = await request(url, {method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs), dispatcher: this.agent});
+			this.agent ??= new Agent({connect: {timeout: timeoutMs}}).compose(redirect({maxRedirections: 3}));
+			const target = new URL(url);
+			response = await this.agent.request({origin: target.origin, path: `${target.pathname}${target.search}`, method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs)});
 		} catch (error) {
 			throw refuse((error as Error).message);
 		}

@@ -4,7 +4,7 @@
  * behind it), the provider's own auth headers from the channel's adapter, and transport failures
  * turned into GatewayErrors that name the channel (never its key).
  */
-import {Agent, errors as undiciErrors, type Dispatcher} from 'undici';
+import {Agent, errors as undiciErrors, type Dispatcher} from './undici.js';
 import {GatewayError} from '../base/errors.js';
 import type {ChannelRecord} from '../base/records.js';
 import {adapters} from '../formats/index.js';
