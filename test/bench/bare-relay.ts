@@ -35,5 +35,6 @@ const stop = () => {
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 
-const url = await app.listen({host: '127.0.0.1', port: 0});
+// The listen backlog serve uses (4096), so a burst of connections queues here too instead of being dropped.
+const url = await app.listen({host: '127.0.0.1', port: 0, backlog: 4096});
 process.stdout.write(`${JSON.stringify({port: Number(new URL(url).port)})}\n`);

@@ -10,6 +10,7 @@ import {join} from 'node:path';
 import {performance} from 'node:perf_hooks';
 import {createInterface} from 'node:readline';
 import {fileURLToPath} from 'node:url';
+import {buildSync} from 'esbuild';
 import {appEnv, startTmux, type Tmux} from '../e2e/tmux.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -105,9 +106,19 @@ function waitForLine(child: ChildProcess, stream: 'stdout' | 'stderr', pattern: 
 	});
 }
 
-/** A bench helper (upstream.ts, bare-relay.ts) as a child through tsx; resolves with its port. */
-export async function startHelper(file: string, env: Record<string, string>): Promise<{child: ChildProcess; port: number}> {
-	const child = track(spawn(process.execPath, ['--import', 'tsx', join(root, 'test', 'bench', file)], {cwd: root, env: {...process.env, ...env, NODE_NO_WARNINGS: '1'}, stdio: ['ignore', 'pipe', 'inherit']}));
+/**
+ * A bench helper (upstream.ts, bare-relay.ts) as a child; resolves with its port. Through tsx, or —
+ * `bundled`, for a process whose CPU and memory are compared with serve's — bundled by esbuild as
+ * serve is and run by plain node, so tsx's loader thread is not counted against it.
+ */
+export async function startHelper(file: string, env: Record<string, string>, options: {bundled?: boolean} = {}): Promise<{child: ChildProcess; port: number}> {
+	let args = ['--import', 'tsx', join(root, 'test', 'bench', file)];
+	if (options.bundled) {
+		const outfile = join(tempDir(), file.replace(/\.ts$/, '.mjs'));
+		buildSync({entryPoints: [join(root, 'test', 'bench', file)], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning', banner: {js: "import {createRequire as __benchRequire} from 'node:module'; const require = __benchRequire(import.meta.url);"}});
+		args = [outfile];
+	}
+	const child = track(spawn(process.execPath, args, {cwd: root, env: {...process.env, ...env, NODE_NO_WARNINGS: '1'}, stdio: ['ignore', 'pipe', 'inherit']}));
 	const match = await waitForLine(child, 'stdout', /^\{"port":(\d+)\}$/, 30_000, file);
 	return {child, port: Number(match[1])};
 }

@@ -9,6 +9,7 @@
  *   BENCH_STREAMS=1000,2000  BENCH_SLOW_CHUNKS=10  BENCH_SLOW_INTERVAL_MS=150  BENCH_STREAM_CAP_MS=15000
  *   BENCH_STREAM_RAMP_MS=500  the streams start evenly over this time (0: all in the same instant)
  *   BENCH_RSS_REQUESTS=10000,100000   cumulative request counts after which serve's RSS is read
+ *   BENCH_RSS_SETTLE_MS=30000   and read again after this long idle (V8 returns unused heap by then)
  *   BENCH_STARTS=3  BENCH_KEYS_LIST_RUNS=5   BENCH_TUI=0 skips the TUI   BENCH_OUT=test/bench/last-run.json
  */
 import {spawnSync} from 'node:child_process';
@@ -37,6 +38,7 @@ const config = {
 	streamCapMs: numberEnv('BENCH_STREAM_CAP_MS', 15_000),
 	streamRampMs: numberEnv('BENCH_STREAM_RAMP_MS', 500),
 	rssRequests: listEnv('BENCH_RSS_REQUESTS', '10000,100000').sort((a, b) => a - b),
+	rssSettleMs: numberEnv('BENCH_RSS_SETTLE_MS', 30_000),
 	starts: Math.max(1, numberEnv('BENCH_STARTS', 3)),
 	keysListRuns: Math.max(1, numberEnv('BENCH_KEYS_LIST_RUNS', 5)),
 	tui: process.env.BENCH_TUI !== '0',
@@ -89,21 +91,23 @@ async function measure(results: Results, endpoints: readonly Endpoint[], streami
 	}
 }
 
-async function slowStreams(results: Results, upstream: string, serve: Serve, serveSecret: string): Promise<void> {
+async function slowStreams(results: Results, upstream: string, bare: {origin: string; pid: number}, serve: Serve, serveSecret: string): Promise<void> {
+	// The bare relay is the stack's own reference here too, its peak RSS read the same way as serve's.
 	const cases: Array<{target: StreamRow['target']; mode: StreamRow['mode']; request: Target}> = [
 		{target: 'direct', mode: 'passthrough', request: request(upstream, null, 'bench-model', {stream: true, slow: true})},
+		{target: 'bare relay', mode: 'passthrough', request: request(bare.origin, null, 'bench-model', {stream: true, slow: true})},
 		{target: 'serve', mode: 'passthrough', request: request(serve.url, serveSecret, 'bench-model', {stream: true, slow: true})},
 		{target: 'serve', mode: 'translated', request: request(serve.url, serveSecret, 'bench-translated', {stream: true, slow: true})},
 	];
 	for (const count of config.streams) {
 		for (const item of cases) {
-			const isServe = item.target === 'serve';
-			const resetWorked = isServe && resetPeak(serve.pid);
-			const sampled = isServe ? sampleRss(serve.pid) : null;
+			const pid = item.target === 'serve' ? serve.pid : item.target === 'bare relay' ? bare.pid : null;
+			const resetWorked = pid !== null && resetPeak(pid);
+			const sampled = pid === null ? null : sampleRss(pid);
 			const dropsBefore = listenDrops();
 			const result = await concurrentStreams(item.request, count, config.streamCapMs, config.streamRampMs);
 			const highest = sampled ? sampled() : null;
-			const peakRssMb = highest === null ? null : Math.max(highest, resetWorked ? memoryOf(serve.pid).peakMb : 0);
+			const peakRssMb = highest === null || pid === null ? null : Math.max(highest, resetWorked ? memoryOf(pid).peakMb : 0);
 			const dropsAfter = listenDrops();
 			const drops = dropsBefore === null || dropsAfter === null ? null : dropsAfter - dropsBefore;
 			results.streams.push({target: item.target, mode: item.mode, result, peakRssMb, listenDrops: drops});
@@ -127,9 +131,12 @@ async function rssGrowth(results: Results, upstream: string): Promise<void> {
 		sent = total;
 		await sleep(1000);
 		const {rssMb} = memoryOf(serve.pid);
+		// Read again once the process has been idle a while: what traffic left behind, not the heap V8 sized for it.
+		await sleep(config.rssSettleMs);
+		const settledMb = memoryOf(serve.pid).rssMb;
 		const rps = (run.requests - run.errors) / run.seconds;
-		results.memory.afterRequests.push({requests: total, rssMb, rps, errors: run.errors});
-		log(`serve RSS after ${total} requests: ${rssMb.toFixed(1)} MB (${rps.toFixed(0)} req/s${run.errors ? `, ${run.errors} errors: ${run.firstError}` : ''})`);
+		results.memory.afterRequests.push({requests: total, rssMb, settledMb, rps, errors: run.errors});
+		log(`serve RSS after ${total} requests: ${rssMb.toFixed(1)} MB, ${settledMb.toFixed(1)} MB after ${config.rssSettleMs / 1000} s idle (${rps.toFixed(0)} req/s${run.errors ? `, ${run.errors} errors: ${run.firstError}` : ''})`);
 		if (run.requests < batch) results.notes.push(`the RSS run to ${total} requests stopped at its 10-minute cap, after ${run.requests} of ${batch}.`);
 	}
 	await stop(serve.child);
@@ -145,7 +152,7 @@ async function main(): Promise<void> {
 		throughput: [],
 		streams: [],
 		start: {serveMs: [], keysListMs: []},
-		memory: {serveIdleMb: null, tuiIdleMb: null, afterRequests: []},
+		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, afterRequests: []},
 		notes: [],
 		checks: [],
 	};
@@ -154,7 +161,7 @@ async function main(): Promise<void> {
 	log('starting the fake upstream and the bare relay');
 	const upstream = await startHelper('upstream.ts', {BENCH_SLOW_CHUNKS: String(config.slowChunks), BENCH_SLOW_INTERVAL_MS: String(config.slowIntervalMs)});
 	const upstreamOrigin = `http://127.0.0.1:${upstream.port}`;
-	const bare = await startHelper('bare-relay.ts', {BENCH_UPSTREAM: upstreamOrigin});
+	const bare = await startHelper('bare-relay.ts', {BENCH_UPSTREAM: upstreamOrigin}, {bundled: true});
 
 	log('setting up a home with two channels and a key (the CLI)');
 	const home = tempDir();
@@ -171,6 +178,7 @@ async function main(): Promise<void> {
 	if (!serve) throw new Error('serve did not start');
 	await sleep(2000);
 	results.memory.serveIdleMb = memoryOf(serve.pid).rssMb;
+	results.memory.bareIdleMb = bare.child.pid ? memoryOf(bare.child.pid).rssMb : null;
 
 	const endpoints: Endpoint[] = [
 		{name: 'direct', origin: upstreamOrigin, secret: null},
@@ -211,7 +219,7 @@ async function main(): Promise<void> {
 	}
 
 	log('concurrent slow streams');
-	await slowStreams(results, upstreamOrigin, serve, serveSecret);
+	await slowStreams(results, upstreamOrigin, {origin: `http://127.0.0.1:${bare.port}`, pid: bare.child.pid ?? 0}, serve, serveSecret);
 	await stop(serve.child);
 
 	if (config.rssRequests.length > 0) {
