@@ -26,9 +26,11 @@ export function encodeOpenaiModelList(models: readonly ModelEntry[], request: Wi
 	return readQuery(request, 'client_version') === undefined ? list : {...list, models: []};
 }
 
-/** The chunk an OpenAI stream adds for `include_usage`: no choices, only usage. */
+const emptyChoices = /"choices"\s*:\s*\[\s*\]/;
+
+/** The chunk an OpenAI stream adds for `include_usage`: no choices, only usage. (Every other chunk then has `"usage":null`, so the empty choices are looked for before anything is parsed.) */
 function isUsageOnlyChunk(message: SseMessage): boolean {
-	if (!message.data.includes('"usage"')) return false;
+	if (!message.data.includes('"usage"') || !emptyChoices.test(message.data)) return false;
 	const chunk = parseJsonObject(message.data);
 	return Array.isArray(chunk?.choices) && chunk.choices.length === 0 && isWireObject(chunk.usage);
 }
