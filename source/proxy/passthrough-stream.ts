@@ -74,12 +74,10 @@ export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, h
 	try {
 		first = await pieces.next();
 	} catch (error) {
-		meter.end();
 		return abort.signal.aborted ? gone : failedBeforeAnswer(attempt, error, deadline);
 	}
 	deadline.clear();
 	if (first.done) {
-		meter.end();
 		const error = new GatewayError('upstream', 502, `Channel "${route.channel.name}" ended its stream before sending anything. Try again, or check it with \`gateway-tui channels test ${route.channel.name}\`.`, {code: 'upstream_empty_stream'});
 		return failed(error, attempt.canFailOver, {kind: 'server', reason: 'an empty stream'});
 	}
