@@ -14,7 +14,7 @@ import {countTokens} from './count-tokens.js';
 import {toGatewayError} from './errors.js';
 import {mergeUsage} from '../formats/stream-reader.js';
 import {endStream} from './stream-end.js';
-import {bodyChunks, upstreamFailure, type UpstreamResponse} from './upstream.js';
+import {dropRest, upstreamFailure, type UpstreamResponse} from './upstream.js';
 import {mapUpstreamError, upstreamError} from './upstream-errors.js';
 
 export async function translate(attempt: Attempt): Promise<AttemptResult> {
@@ -65,7 +65,7 @@ async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client:
 
 async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort: AbortController, deadline: FirstByteDeadline, includeUsage: boolean, estimateInputTokens: () => number): Promise<AttemptResult> {
 	const {inbound, outbound, call, route, reply, ctx} = attempt;
-	const events = outbound.decodeStream(parseSse(bodyChunks(upstream.body)), ctx);
+	const events = outbound.decodeStream(parseSse(upstream.body, rest => void dropRest(rest, upstream.body)), ctx);
 	let first: IteratorResult<IRStreamEvent>;
 	try {
 		first = await events.next();

@@ -106,31 +106,16 @@ export async function callUpstream(pools: UpstreamPools, call: UpstreamCall): Pr
 const leftoverLimit = 64 * 1024;
 
 /**
- * A body's chunks for a reader that may stop before the end: a stream decoder returns at its
- * terminal event, usually a moment before the provider's body ends. What it leaves is read and
- * dropped in the background (up to 64 KiB), so the connection goes back to the pool; destroying the
- * body there would abort the request, close a good keep-alive connection and build an abort error
- * with its stack for nothing.
+ * What a reader left of a provider's body (a stream decoder returns at its terminal event, usually a
+ * moment before the body ends): read and dropped in the background, up to 64 KiB, so the connection
+ * goes back to the pool. Destroying the body there would abort the request, close a good keep-alive
+ * connection and build an abort error with its stack for nothing.
  */
-export async function* bodyChunks(body: UpstreamResponse['body']): AsyncGenerator<Uint8Array> {
-	const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-	let ended = false;
-	try {
-		for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
-		ended = true;
-	} catch (error) {
-		ended = true;
-		throw error;
-	} finally {
-		if (!ended) void dropRest(chunks, body);
-	}
-}
-
-async function dropRest(chunks: AsyncIterator<Uint8Array>, body: UpstreamResponse['body']): Promise<void> {
+export async function dropRest(chunks: AsyncIterator<unknown>, body: UpstreamResponse['body']): Promise<void> {
 	let left = leftoverLimit;
 	try {
 		for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
-			left -= next.value.byteLength;
+			left -= (next.value as Uint8Array).byteLength;
 			if (left < 0) {
 				body.destroy();
 				return;
