@@ -51,31 +51,38 @@ test('every namespace is migrated', () => {
 test('sqlite → redis → postgres → sqlite: nothing lost', {skip: redis.skip || postgres.skip}, async () => {
 	const urls = [await sqlite.freshUrl(), await redis.freshUrl(), await postgres.freshUrl(), await sqlite.freshUrl()];
 	const stores = await Promise.all(urls.map(url => Store.open(url, {home: tempDir()})));
-	await fill(stores[0]!);
-	const original = await dump(stores[0]!);
-	assert.equal(original.keys!.length, 2);
-	for (let step = 0; step < 3; step++) {
-		const counts = await migrateStore(stores[step]!, stores[step + 1]!);
-		assert.deepEqual(counts, {channels: 2, keys: 2, activity: 1, requests: 1, usage: 1, journals: 1, responses: 1, 'response-index': 1, meta: 1});
-		assert.deepEqual(await dump(stores[step + 1]!), original, `after copying into ${stores[step + 1]!.kind}`);
-		assert.notEqual(await stores[step + 1]!.revision(), '', 'the target revision is bumped, so running gateways reload');
+	// Closed whatever happens: an open Redis or PostgreSQL connection would keep a failed run from ending.
+	try {
+		await fill(stores[0]!);
+		const original = await dump(stores[0]!);
+		assert.equal(original.keys!.length, 2);
+		for (let step = 0; step < 3; step++) {
+			const counts = await migrateStore(stores[step]!, stores[step + 1]!);
+			assert.deepEqual(counts, {channels: 2, keys: 2, activity: 1, requests: 1, usage: 1, journals: 1, responses: 1, 'response-index': 1, meta: 1});
+			assert.deepEqual(await dump(stores[step + 1]!), original, `after copying into ${stores[step + 1]!.kind}`);
+			assert.notEqual(await stores[step + 1]!.revision(), '', 'the target revision is bumped, so running gateways reload');
+		}
+	} finally {
+		await Promise.all(stores.map(store => store.close()));
 	}
-	await Promise.all(stores.map(store => store.close()));
 });
 
 for (const kind of kinds) {
 	test(`${kind.name}: a target with keys or channels is refused unless forced`, {skip: kind.skip}, async () => {
 		const from = await Store.open(await sqlite.freshUrl(), {home: tempDir()});
 		const to = await Store.open(await kind.freshUrl(), {home: tempDir()});
-		await fill(from);
-		await createKey(to, {name: 'theirs'});
-		const before = await dump(to);
-		await assert.rejects(migrateStore(from, to), (error: unknown) => error instanceof StoreError && /already holds 1 key and 0 channels; nothing was copied\. Run again with --force/.test(error.message));
-		assert.deepEqual(await dump(to), before, 'nothing was written');
-		await migrateStore(from, to, {force: true});
-		const after = await dump(to);
-		assert.deepEqual(after.keys!.length, 3, 'copied over, the target\'s own key kept');
-		await assert.rejects(migrateStore(from, from), /--from and --to are the same store/);
-		await Promise.all([from.close(), to.close()]);
+		try {
+			await fill(from);
+			await createKey(to, {name: 'theirs'});
+			const before = await dump(to);
+			await assert.rejects(migrateStore(from, to), (error: unknown) => error instanceof StoreError && /already holds 1 key and 0 channels; nothing was copied\. Run again with --force/.test(error.message));
+			assert.deepEqual(await dump(to), before, 'nothing was written');
+			await migrateStore(from, to, {force: true});
+			const after = await dump(to);
+			assert.deepEqual(after.keys!.length, 3, 'copied over, the target\'s own key kept');
+			await assert.rejects(migrateStore(from, from), /--from and --to are the same store/);
+		} finally {
+			await Promise.all([from.close(), to.close()]);
+		}
 	});
 }
