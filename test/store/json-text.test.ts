@@ -12,3 +12,12 @@ test('storeText writes what @keyv/serialize wrote for plain data, and parseStore
 		assert.deepEqual(defaultDeserialize(storeText(value)), value);
 	}
 });
+
+test('a string starting with a colon is escaped wherever it sits; text without one takes the fast path and reads back the same', () => {
+	const values: unknown[] = [':top', [':first', 'b'], ['a', ':second'], {k: ':v'}, {':key': 'value'}, {':key': ':value'}, {quoted: 'a ",": b', colon: 'x:":y'}, {records: [{id: 'r1', text: 'plain'}, {id: 'r2', text: ':x'}]}, {plain: ['a', 1, null, {b: 'c:d'}]}];
+	for (const value of values) {
+		assert.equal(storeText(value), defaultSerialize(value), JSON.stringify(value));
+		assert.deepEqual(parseStored(storeText(value)), value, JSON.stringify(value));
+		assert.deepEqual(defaultDeserialize(storeText(value)), value, JSON.stringify(value));
+	}
+});
