@@ -13,7 +13,7 @@ import type {KeyvStoreAdapter} from 'keyv';
 import pg from 'pg';
 import type {Backend} from './backend.js';
 import type {SharedCounters} from './counters.js';
-import {postgresCounters} from './counters-postgres.js';
+import {isConcurrentCreate, postgresCounters} from './counters-postgres.js';
 import type {StoreLocation} from './store-url.js';
 
 export const postgresTable = 'gateway_tui';
@@ -60,8 +60,8 @@ export async function openPostgres(location: StoreLocation): Promise<Backend> {
 	try {
 		await query(`CREATE TABLE IF NOT EXISTS ${qualified} (key VARCHAR(${keySize}) PRIMARY KEY, value TEXT)`);
 	} catch (error) {
-		// Two processes creating the table at the same moment: one of them sees a unique violation.
-		if ((error as {code?: string}).code !== '23505') {
+		// Two processes creating the table at the same moment: the later one fails, and the table exists.
+		if (!isConcurrentCreate(error)) {
 			await pool.end().catch(() => {});
 			throw error;
 		}

@@ -62,6 +62,18 @@ const seedSql = upsert(
 	`minute_requests = GREATEST(${rolled.mr}, $6::bigint), minute_tokens = GREATEST(${rolled.mt}, $8::bigint), day_requests = GREATEST(${rolled.dr}, $7::bigint), day_tokens = GREATEST(${rolled.dt}, $9::bigint), spend_usd = GREATEST(${rolled.su}, $10::float8), admitted = true`,
 );
 
+/** unique_violation, duplicate_object (the table's row type), duplicate_table. */
+const concurrentCreate: ReadonlySet<string> = new Set(['23505', '42710', '42P07']);
+
+/**
+ * Whether a `CREATE TABLE IF NOT EXISTS` failed only because another process created the table at
+ * the same moment: PostgreSQL checks for the table before it waits on the catalog, so the later of
+ * two fails — with a unique violation or "already exists" — and the table is there once it does.
+ */
+export function isConcurrentCreate(error: unknown): boolean {
+	return concurrentCreate.has((error as {code?: string}).code ?? '');
+}
+
 type Row = {admitted: boolean; minute_requests: string; day_requests: string; minute_tokens: string; day_tokens: string; spend_usd: number};
 
 export function postgresCounters(url: string, timeoutMs: number): SharedCounters {
@@ -73,8 +85,8 @@ export function postgresCounters(url: string, timeoutMs: number): SharedCounters
 		(ready ??= pool.query(createTable).then(
 			() => {},
 			(error: unknown) => {
-				// Two gateways creating the table at once: one sees a unique violation, and the table exists.
-				if ((error as {code?: string}).code === '23505') return;
+				// Two gateways creating the table at once (see isConcurrentCreate): the table exists.
+				if (isConcurrentCreate(error)) return;
 				ready = undefined;
 				throw error;
 			},
