@@ -2,9 +2,31 @@
  * Server-sent events: a real parser (eventsource-parser) over a byte stream, and the frame writer.
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
  */
-import {createParser, type EventSourceMessage} from 'eventsource-parser';
+import {createParser, type EventSourceParser} from 'eventsource-parser';
 
 export type SseMessage = {readonly event?: string; readonly data: string; readonly id?: string};
+
+/**
+ * SSE messages from bytes (or text) fed as they arrive, synchronously: each message is handed to
+ * `onMessage` during the `push` that completes it.
+ */
+export class SseFeed {
+	private readonly parser: EventSourceParser;
+	private readonly decoder = new TextDecoder();
+
+	constructor(onMessage: (message: SseMessage) => void) {
+		this.parser = createParser({onEvent: onMessage});
+	}
+
+	push(chunk: Uint8Array | string): void {
+		this.parser.feed(typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, {stream: true}));
+	}
+
+	/** The bytes have run out. A last event without its blank line is still delivered, as real clients do. */
+	end(): void {
+		this.parser.feed(`${this.decoder.decode()}\n\n`);
+	}
+}
 
 /**
  * Parse a stream of bytes (or strings) into SSE messages, as they arrive. A consumer that stops
@@ -13,17 +35,12 @@ export type SseMessage = {readonly event?: string; readonly data: string; readon
  */
 export async function* parseSse(chunks: AsyncIterable<Uint8Array | string>, leftover?: (rest: AsyncIterator<Uint8Array | string>) => void): AsyncGenerator<SseMessage> {
 	const queue: SseMessage[] = [];
-	const parser = createParser({
-		onEvent(message: EventSourceMessage) {
-			queue.push({event: message.event, data: message.data, id: message.id});
-		},
-	});
-	const decoder = new TextDecoder();
+	const feed = new SseFeed(message => queue.push(message));
 	const source = chunks[Symbol.asyncIterator]();
 	let ended = false;
 	try {
 		for (let next = await source.next(); !next.done; next = await source.next()) {
-			parser.feed(typeof next.value === 'string' ? next.value : decoder.decode(next.value, {stream: true}));
+			feed.push(next.value);
 			while (queue.length > 0) yield queue.shift()!;
 		}
 		ended = true;
@@ -36,9 +53,7 @@ export async function* parseSse(chunks: AsyncIterable<Uint8Array | string>, left
 			else await source.return?.();
 		}
 	}
-	parser.feed(decoder.decode());
-	// A last event without its blank line is still delivered by real clients; flush it the same way.
-	parser.feed('\n\n');
+	feed.end();
 	while (queue.length > 0) yield queue.shift()!;
 }
 

@@ -1,8 +1,9 @@
 /**
  * Split a streamed JSON array (`[{…},{…}]`, Gemini's stream without alt=sse) into its element texts
- * as each element completes, fed text as it arrives.
+ * as each element completes, fed bytes as they arrive.
  */
 export class JsonArraySplitter {
+	private readonly decoder = new TextDecoder();
 	private depth = 0;
 	private inString = false;
 	private escaped = false;
@@ -10,7 +11,16 @@ export class JsonArraySplitter {
 
 	constructor(private readonly onElement: (text: string) => void) {}
 
-	push(text: string): void {
+	push(chunk: Uint8Array): void {
+		this.split(this.decoder.decode(chunk, {stream: true}));
+	}
+
+	/** The bytes have run out. */
+	end(): void {
+		this.split(this.decoder.decode());
+	}
+
+	private split(text: string): void {
 		for (const char of text) {
 			if (this.depth > 1 || (this.depth === 1 && char !== ',' && char !== ']' && !/\s/.test(char)) || this.inString) this.current += char;
 			if (this.inString) {

@@ -3,9 +3,8 @@
  * a copy to the usage meter. The client's response opens only with the first frame, so a provider
  * that fails, stalls past the first-byte deadline or sends nothing still fails over.
  */
-import {createParser} from 'eventsource-parser';
 import {GatewayError} from '../base/errors.js';
-import {sseFrame, type SseMessage} from '../formats/sse.js';
+import {SseFeed, sseFrame, type SseMessage} from '../formats/sse.js';
 import type {StreamReading} from '../formats/stream-reader.js';
 import {answered, failed, gone, scrubberOf, type Attempt, type AttemptResult} from './attempt.js';
 import {failedBeforeAnswer, type FirstByteDeadline} from './call-channel.js';
@@ -28,8 +27,7 @@ type Hides = (message: SseMessage) => boolean;
 async function* outgoing(upstream: UpstreamResponse, meter: StreamMeter, hides: Hides | undefined, scrub: OutboundStreamScrub): AsyncGenerator<Uint8Array | string> {
 	if (hides) {
 		const messages: SseMessage[] = [];
-		const parser = createParser({onEvent: message => messages.push(message)});
-		const decoder = new TextDecoder();
+		const feed = new SseFeed(message => messages.push(message));
 		const shown = (): string => {
 			let text = '';
 			for (const message of messages) {
@@ -40,11 +38,11 @@ async function* outgoing(upstream: UpstreamResponse, meter: StreamMeter, hides: 
 			return text === '' ? text : scrub.frame(text);
 		};
 		for await (const chunk of upstream.body) {
-			parser.feed(decoder.decode(chunk as Uint8Array, {stream: true}));
+			feed.push(chunk as Uint8Array);
 			const text = shown();
 			if (text !== '') yield text;
 		}
-		parser.feed(`${decoder.decode()}\n\n`);
+		feed.end();
 		const text = shown();
 		if (text !== '') yield text;
 		return;
@@ -67,7 +65,7 @@ export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, h
 		const error = new GatewayError('upstream', 502, `Channel "${route.channel.name}" answered a stream request with ${contentType || 'no content type'} instead of a stream. Check its base URL with \`gateway-tui channels test ${route.channel.name}\`.`, {code: 'upstream_invalid_response'});
 		return failed(error, attempt.canFailOver, {kind: 'server', reason: 'an answer that is not a stream'});
 	}
-	const meter = new StreamMeter(inbound, sse ? 'sse' : 'json-array', ctx);
+	const meter = new StreamMeter(inbound, hides ? 'messages' : sse ? 'sse' : 'json-array', ctx);
 	const scrubber = scrubberOf(attempt);
 	const pieces = outgoing(upstream, meter, hides, new OutboundStreamScrub(scrubber, sse ? 'sse' : 'json-array'));
 	let first: IteratorResult<Uint8Array | string>;
