@@ -9,6 +9,12 @@ export class ClientStream {
 	private readonly raw: FastifyReply['raw'];
 	/** performance.now() of the first body write. */
 	firstByteAt: number | null = null;
+	/** Text written this turn, not yet handed to the response. */
+	private text = '';
+	/** Whether the socket is corked until the end of this turn. */
+	private held = false;
+	/** Set while the client has not read what the last turn sent. */
+	private backpressure: Promise<void> | null = null;
 
 	constructor(private readonly reply: FastifyReply) {
 		this.raw = reply.raw;
@@ -50,16 +56,10 @@ export class ClientStream {
 
 	end(): void {
 		if (this.closed) return;
-		const text = this.text;
-		this.text = '';
+		const text = this.takeText();
 		if (text) this.raw.end(text);
 		else this.raw.end();
 	}
-
-	/** Text written this turn, not yet handed to the response. */
-	private text = '';
-	private held = false;
-	private backpressure: Promise<void> | null = null;
 
 	private holdTurn(): void {
 		if (this.held) return;
@@ -72,21 +72,25 @@ export class ClientStream {
 		this.held = false;
 		// end() has sent everything already, and the socket may serve the connection's next request.
 		if (this.closed) return;
-		const text = this.text;
-		this.text = '';
-		if (text && !this.raw.write(text)) {
-			this.backpressure = drainedOrClosed(this.raw).then(() => {
+		const waiting = this.sendText();
+		if (waiting) {
+			this.backpressure = waiting.then(() => {
 				this.backpressure = null;
 			});
 		}
 		this.raw.uncork();
 	};
 
-	private async sendText(): Promise<void> {
-		if (!this.text || this.closed) return;
+	/** Hands the held text to the response; a promise of the drain when the client reads slowly, else null. */
+	private sendText(): Promise<void> | null {
+		const text = this.closed ? '' : this.takeText();
+		return text && !this.raw.write(text) ? drainedOrClosed(this.raw) : null;
+	}
+
+	private takeText(): string {
 		const text = this.text;
 		this.text = '';
-		if (!this.raw.write(text)) await drainedOrClosed(this.raw);
+		return text;
 	}
 }
 
