@@ -21,7 +21,7 @@ export async function* decodeAnthropicStream(messages: AsyncIterable<SseMessage>
 	for await (const message of messages) {
 		const data = parseJsonObject(message.data);
 		if (!data) {
-			yield streamError(`Anthropic sent a stream event that is not JSON: ${message.data.slice(0, 200)}`);
+			yield streamError(anthropicStreamProblems.notJson(message.data));
 			return;
 		}
 		const type = message.event ?? asString(data.type);
@@ -48,7 +48,7 @@ export async function* decodeAnthropicStream(messages: AsyncIterable<SseMessage>
 			yield* blockEvents(type, data, blocks, ctx);
 		}
 	}
-	yield streamError('The Anthropic stream ended before message_stop.');
+	yield streamError(anthropicStreamProblems.cutOff);
 }
 
 type Stop = {readonly reason?: unknown; readonly sequence?: string};
@@ -115,7 +115,14 @@ function blockEvents(type: string | undefined, data: WireObject, blocks: BlockIn
 	}
 }
 
-function mergeWireUsage(usage: WireObject, update: unknown): WireObject {
+/** What this decoder and the passthrough reader (read-anthropic-stream.ts) say of a stream that cannot be read or ends too soon. */
+export const anthropicStreamProblems = {
+	notJson: (data: string) => `Anthropic sent a stream event that is not JSON: ${data.slice(0, 200)}`,
+	cutOff: 'The Anthropic stream ended before message_stop.',
+};
+
+/** The wire usage with `update`'s present counters over it (a `message_delta` may omit some). */
+export function mergeWireUsage(usage: WireObject, update: unknown): WireObject {
 	if (!isWireObject(update)) return usage;
 	const present = Object.entries(update).filter(([, value]) => value !== null && value !== undefined);
 	return {...usage, ...Object.fromEntries(present)};

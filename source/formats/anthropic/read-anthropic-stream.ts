@@ -6,6 +6,7 @@
 import type {SseMessage} from '../sse.js';
 import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
 import {asString, isWireObject, parseJsonObject, type WireObject} from '../wire.js';
+import {anthropicStreamProblems, mergeWireUsage} from './decode-anthropic-stream.js';
 import {decodeAnthropicError} from './errors.js';
 import {completeUsage, decodeAnthropicUsagePartial} from './map-anthropic-usage.js';
 
@@ -13,13 +14,13 @@ export class AnthropicStreamReader implements StreamReader {
 	private readonly state = new ReadingState();
 	private started = false;
 	/** The latest wire value of each usage counter. */
-	private wire: Record<string, unknown> = {};
+	private wire: WireObject = {};
 
 	read(message: SseMessage): void {
 		const {state} = this;
 		if (state.ended) return;
 		const data = parseJsonObject(message.data);
-		if (!data) return state.fail(`Anthropic sent a stream event that is not JSON: ${message.data.slice(0, 200)}`);
+		if (!data) return state.fail(anthropicStreamProblems.notJson(message.data));
 		const type = message.event ?? asString(data.type);
 		if (type === 'error') return state.fail(decodeAnthropicError(0, data).message);
 		if (!this.started && type !== 'ping') {
@@ -31,11 +32,11 @@ export class AnthropicStreamReader implements StreamReader {
 	}
 
 	finish(): StreamReading {
-		return this.state.finish('The Anthropic stream ended before message_stop.');
+		return this.state.finish(anthropicStreamProblems.cutOff);
 	}
 
 	private merge(update: unknown): void {
-		if (isWireObject(update)) for (const name in update) if ((update as WireObject)[name] !== null && (update as WireObject)[name] !== undefined) this.wire[name] = (update as WireObject)[name];
+		this.wire = mergeWireUsage(this.wire, update);
 		this.state.usage = mergeUsage(this.state.usage, decodeAnthropicUsagePartial(this.wire));
 	}
 }

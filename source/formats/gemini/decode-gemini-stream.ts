@@ -26,6 +26,18 @@ type Frame = {readonly frame: WireObject} | {readonly failure: IRError};
 
 const upstreamFailure = (message: string): IRError => ({kind: 'upstream', status: 502, message});
 
+/** What this decoder and the passthrough reader (read-gemini-stream.ts) say of a stream that cannot be read or ends too soon. */
+export const geminiStreamProblems = {
+	notJson: (data: string) => `Gemini sent a stream frame that is not a JSON object: ${data.slice(0, 200)}`,
+	cutOff: 'The Gemini stream ended without a finishReason; the answer is incomplete.',
+};
+
+/** The provider's error, when a frame is one. */
+export function frameError(frame: WireObject): IRError | undefined {
+	const error = pickRecord(frame, 'error');
+	return error ? decodeGeminiError(pickNumber(error, 'code') ?? 500, frame) : undefined;
+}
+
 function parseFrame(data: string): WireObject | 'empty' | 'invalid' {
 	if (data.trim() === '') return 'empty';
 	return parseJsonObject(data) ?? 'invalid';
@@ -38,12 +50,12 @@ async function* readFrames(messages: AsyncIterable<SseMessage>): AsyncGenerator<
 			const frame = parseFrame(message.data);
 			if (frame === 'empty') continue;
 			if (frame === 'invalid') {
-				yield {failure: upstreamFailure(`Gemini sent a stream frame that is not a JSON object: ${message.data.slice(0, 200)}`)};
+				yield {failure: upstreamFailure(geminiStreamProblems.notJson(message.data))};
 				return;
 			}
-			const error = pickRecord(frame, 'error');
-			if (error) {
-				yield {failure: decodeGeminiError(pickNumber(error, 'code') ?? 500, frame)};
+			const failure = frameError(frame);
+			if (failure) {
+				yield {failure};
 				return;
 			}
 			yield {frame};
@@ -159,7 +171,7 @@ export async function* decodeGeminiStream(messages: AsyncIterable<SseMessage>, c
 	}
 	yield* closeOpen(state);
 	if (state.finishReason === undefined && !state.blocked) {
-		yield {type: 'error', error: upstreamFailure('The Gemini stream ended without a finishReason; the answer is incomplete.')};
+		yield {type: 'error', error: upstreamFailure(geminiStreamProblems.cutOff)};
 		return;
 	}
 	const reason = state.finishReason === undefined ? 'content_filter' : mapGeminiFinishReason(state.finishReason, state.hasCalls);

@@ -6,10 +6,10 @@
 import type {SseMessage} from '../sse.js';
 import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
 import {isWireObject, parseJsonObject} from '../wire.js';
-import {decodeGeminiError} from './errors.js';
+import {frameError, geminiStreamProblems} from './decode-gemini-stream.js';
 import {decodeGeminiUsage} from './map-gemini-usage.js';
 import {firstCandidate, promptBlockReason} from './response.js';
-import {pick, pickNumber, pickRecord, pickString} from './schema.js';
+import {pick, pickString} from './schema.js';
 
 export class GeminiStreamReader implements StreamReader {
 	private readonly state = new ReadingState();
@@ -20,9 +20,9 @@ export class GeminiStreamReader implements StreamReader {
 		const {state} = this;
 		if (state.ended || message.data.trim() === '') return;
 		const frame = parseJsonObject(message.data);
-		if (!frame) return state.fail(`Gemini sent a stream frame that is not a JSON object: ${message.data.slice(0, 200)}`);
-		const error = pickRecord(frame, 'error');
-		if (error) return state.fail(decodeGeminiError(pickNumber(error, 'code') ?? 500, frame).message);
+		if (!frame) return state.fail(geminiStreamProblems.notJson(message.data));
+		const error = frameError(frame);
+		if (error) return state.fail(error.message);
 		const metadata = pick(frame, 'usageMetadata');
 		if (!this.started) {
 			this.started = true;
@@ -35,6 +35,6 @@ export class GeminiStreamReader implements StreamReader {
 
 	finish(): StreamReading {
 		if (this.finished) this.state.complete(this.state.usage ?? {inputTokens: 0, outputTokens: 0});
-		return this.state.finish('The Gemini stream ended without a finishReason; the answer is incomplete.');
+		return this.state.finish(geminiStreamProblems.cutOff);
 	}
 }

@@ -101,15 +101,15 @@ function* deltaEvents(state: State, delta: WireObject): Generator<IRStreamEvent>
 	for (const [position, call] of calls.entries()) yield* toolDelta(state, call, position);
 }
 
-const malformed = (data: string): IRStreamEvent => ({
-	type: 'error',
-	error: {kind: 'upstream', status: 502, message: `The OpenAI-compatible upstream sent a stream chunk that is not JSON: ${data.slice(0, 200)}`},
-});
-
-const endedEarly: IRStreamEvent = {
-	type: 'error',
-	error: {kind: 'upstream', status: 502, message: 'The OpenAI-compatible upstream closed the stream before it finished (no finish_reason, no [DONE]).'},
+/** What this decoder and the passthrough reader (read-openai-stream.ts) say of a stream that cannot be read or ends too soon. */
+export const openaiStreamProblems = {
+	notJson: (data: string) => `The OpenAI-compatible upstream sent a stream chunk that is not JSON: ${data.slice(0, 200)}`,
+	cutOff: 'The OpenAI-compatible upstream closed the stream before it finished (no finish_reason, no [DONE]).',
 };
+
+const malformed = (data: string): IRStreamEvent => ({type: 'error', error: {kind: 'upstream', status: 502, message: openaiStreamProblems.notJson(data)}});
+
+const endedEarly: IRStreamEvent = {type: 'error', error: {kind: 'upstream', status: 502, message: openaiStreamProblems.cutOff}};
 
 /**
  * SSE messages → IR events. The finish waits for the usage chunk (`choices: []`) that follows the

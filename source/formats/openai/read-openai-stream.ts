@@ -7,6 +7,7 @@ import type {IRUsage} from '../../base/ir.js';
 import type {SseMessage} from '../sse.js';
 import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
 import {asArray, asNumber, asObject, isWireObject, parseJsonObject} from '../wire.js';
+import {openaiStreamProblems} from './decode-openai-stream.js';
 import {decodeOpenaiError} from './errors.js';
 import {decodeOpenaiUsage} from './map-openai-usage.js';
 
@@ -24,7 +25,7 @@ export class OpenaiStreamReader implements StreamReader {
 			return;
 		}
 		const chunk = parseJsonObject(message.data);
-		if (!chunk) return state.fail(`The OpenAI-compatible upstream sent a stream chunk that is not JSON: ${message.data.slice(0, 200)}`);
+		if (!chunk) return state.fail(openaiStreamProblems.notJson(message.data));
 		if (chunk.error !== undefined && chunk.error !== null) return state.fail(decodeOpenaiError(200, chunk).message);
 		const usage = asObject(chunk.usage);
 		if (!this.started) {
@@ -40,7 +41,7 @@ export class OpenaiStreamReader implements StreamReader {
 
 	finish(): StreamReading {
 		if (this.finished) this.state.complete(this.completeUsage());
-		return this.state.finish('The OpenAI-compatible upstream closed the stream before it finished (no finish_reason, no [DONE]).');
+		return this.state.finish(openaiStreamProblems.cutOff);
 	}
 
 	private completeUsage(): IRUsage {

@@ -4,7 +4,7 @@
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
 import type {TranslationContext} from '../adapter.js';
-import type {IRStreamEvent} from '../../base/ir.js';
+import type {IRError, IRStreamEvent} from '../../base/ir.js';
 import {unwrapSignature} from '../signature.js';
 import type {SseMessage} from '../sse.js';
 import {decodeResponsesUsage} from './map-responses-usage.js';
@@ -73,6 +73,18 @@ function* finish(state: State, response: WireObject): Generator<IRStreamEvent> {
 	yield {type: 'finish', reason, usage: decodeResponsesUsage(asObject(response.usage))};
 }
 
+/** What this decoder and the passthrough reader (read-responses-stream.ts) say of a stream that cannot be read or ends too soon. */
+export const responsesStreamProblems = {
+	notJson: (data: string) => `The Responses upstream sent an event that is not JSON: ${data.slice(0, 200)}`,
+	cutOff: 'The Responses upstream closed the stream before response.completed.',
+};
+
+/** The error a `response.failed` or an `error` event ends the stream with. */
+export function terminalError(event: WireObject, response: WireObject): IRError {
+	if (event.type === 'response.failed') return decodeResponsesError(200, {error: asObject(response.error) ?? {message: 'The upstream response failed.'}});
+	return decodeResponsesError(200, isWireObject(event.error) ? event : {error: event});
+}
+
 /** One event → IR events; `done` when it ended the stream. */
 function* eventsFor(state: State, event: WireObject): Generator<IRStreamEvent, boolean> {
 	const response = asObject(event.response) ?? {};
@@ -99,10 +111,8 @@ function* eventsFor(state: State, event: WireObject): Generator<IRStreamEvent, b
 			yield* finish(state, response);
 			return true;
 		case 'response.failed':
-			yield {type: 'error', error: decodeResponsesError(200, {error: asObject(response.error) ?? {message: 'The upstream response failed.'}})};
-			return true;
 		case 'error':
-			yield {type: 'error', error: decodeResponsesError(200, isWireObject(event.error) ? event : {error: event})};
+			yield {type: 'error', error: terminalError(event, response)};
 			return true;
 		default:
 			yield* deltaEvent(state, event);
@@ -117,10 +127,10 @@ export async function* decodeResponsesStream(messages: AsyncIterable<SseMessage>
 		if (message.data.trim() === '[DONE]') continue;
 		const event = parseJsonObject(message.data);
 		if (!event) {
-			yield {type: 'error', error: {kind: 'upstream', status: 502, message: `The Responses upstream sent an event that is not JSON: ${message.data.slice(0, 200)}`}};
+			yield {type: 'error', error: {kind: 'upstream', status: 502, message: responsesStreamProblems.notJson(message.data)}};
 			return;
 		}
 		if (yield* eventsFor(state, event)) return;
 	}
-	yield {type: 'error', error: {kind: 'upstream', status: 502, message: 'The Responses upstream closed the stream before response.completed.'}};
+	yield {type: 'error', error: {kind: 'upstream', status: 502, message: responsesStreamProblems.cutOff}};
 }

@@ -5,8 +5,8 @@
  */
 import type {SseMessage} from '../sse.js';
 import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
-import {asObject, isWireObject, parseJsonObject} from '../wire.js';
-import {decodeResponsesError} from './errors.js';
+import {asObject, parseJsonObject} from '../wire.js';
+import {responsesStreamProblems, terminalError} from './decode-responses-stream.js';
 import {decodeResponsesUsage} from './map-responses-usage.js';
 
 export class ResponsesStreamReader implements StreamReader {
@@ -16,20 +16,19 @@ export class ResponsesStreamReader implements StreamReader {
 		const {state} = this;
 		if (state.ended || message.data.trim() === '[DONE]') return;
 		const event = parseJsonObject(message.data);
-		if (!event) return state.fail(`The Responses upstream sent an event that is not JSON: ${message.data.slice(0, 200)}`);
+		if (!event) return state.fail(responsesStreamProblems.notJson(message.data));
 		const response = asObject(event.response) ?? {};
 		switch (event.type) {
 			case 'response.completed':
 			case 'response.incomplete':
 				return state.complete(mergeUsage(null, decodeResponsesUsage(asObject(response.usage))));
 			case 'response.failed':
-				return state.fail(decodeResponsesError(200, {error: asObject(response.error) ?? {message: 'The upstream response failed.'}}).message);
 			case 'error':
-				return state.fail(decodeResponsesError(200, isWireObject(event.error) ? event : {error: event}).message);
+				return state.fail(terminalError(event, response).message);
 		}
 	}
 
 	finish(): StreamReading {
-		return this.state.finish('The Responses upstream closed the stream before response.completed.');
+		return this.state.finish(responsesStreamProblems.cutOff);
 	}
 }
