@@ -10,7 +10,6 @@
  */
 import type {EventBus, RequestFinished} from '../base/events.js';
 import type {Store} from '../store/index.js';
-import type {ChannelRecord} from '../base/records.js';
 import {chunkId, chunks, dayId, dayTotals, journals, type Bucket, type Journal} from '../store/usage.js';
 import {addRecord, addTotals, bucketKey, countsTowardUsage, emptyBucket, localDay} from '../store/usage-buckets.js';
 import {claimInstance, newJournal, newOwnerToken} from '../store/usage-instance.js';

@@ -5,7 +5,6 @@
  * `GOOGLE_GEMINI_BASE_URL` (root) + `GEMINI_API_KEY`.
  */
 import {assertNever, type Format} from '../base/ir.js';
-import {defaultHost, defaultPort} from '../base/paths.js';
 
 export type Tool = Format;
 export const tools: readonly Tool[] = ['openai', 'anthropic', 'gemini'];

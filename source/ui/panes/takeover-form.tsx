@@ -73,7 +73,6 @@ export function TakeoverForm({status, keys, channels, preview, onSubmit, onCance
 	const [focused, setFocused] = useState(0);
 	const [lines, setLines] = useState<readonly PreviewLine[] | string>([]);
 	const key = chosenKey(status.tool, keys, textValue(values, 'key'));
-	const models = usableModels(channels, key);
 	const keyLabel = `<key ${key?.name ?? takeoverKeyName(status.tool)}>`;
 	const choice = choiceOf(status, values);
 
