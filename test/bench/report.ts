@@ -83,7 +83,7 @@ export function checksOf(results: Results, connections: number): Check[] {
 	if (after.length >= 2) {
 		const first = after[0];
 		const last = after[after.length - 1];
-		// Both read after the same idle time: what the traffic left behind, not the heap V8 grew for the load (it gives that back when the load stops).
+		// Both read after the same idle time: what the traffic left behind, not the heap V8 grew for the load (it usually gives that back within the idle time, not always).
 		checks.push(check(`serve RSS after ${last.requests} vs after ${first.requests} requests (idle)`, '≤ +20 MB', last.settledMb - first.settledMb, v => v <= 20, v => `${signed(v, 1)} MB`));
 	}
 	checks.push(check('serve start (median)', '≤ 300 ms', median(results.start.serveMs), v => v <= 300, v => `${v.toFixed(0)} ms`));
