@@ -4,10 +4,11 @@
  * behind it), the provider's own auth headers from the channel's adapter, and transport failures
  * turned into GatewayErrors that name the channel (never its key).
  */
-import {Agent, errors as undiciErrors, type Dispatcher} from './undici.js';
+import {Agent, errors as undiciErrors} from './undici.js';
 import {GatewayError} from '../base/errors.js';
 import type {ChannelRecord} from '../base/records.js';
 import {adapters} from '../formats/index.js';
+import {UpstreamCallHandler, type UpstreamResponse} from './upstream-body.js';
 
 export type UpstreamTimeouts = {
 	/** Time to open the TCP/TLS connection. */
@@ -79,7 +80,7 @@ export type UpstreamCall = {
 	readonly timeouts?: UpstreamTimeouts;
 };
 
-export type UpstreamResponse = Dispatcher.ResponseData;
+export type {UpstreamResponse};
 
 /** Send one request upstream. Connection failures and time-outs throw GatewayErrors (502/504) naming the channel. */
 export async function callUpstream(pools: UpstreamPools, call: UpstreamCall): Promise<UpstreamResponse> {
@@ -96,7 +97,10 @@ export async function callUpstream(pools: UpstreamPools, call: UpstreamCall): Pr
 	if (call.headers) Object.assign(headers, call.headers);
 	try {
 		const {origin, path} = pools.target(channel, call.path, call.query);
-		return await pools.agent(call.timeouts ?? defaultTimeouts).request({origin, path, method: call.method, headers, body: call.body, signal: call.signal});
+		const agent = pools.agent(call.timeouts ?? defaultTimeouts);
+		return await new Promise<UpstreamResponse>((resolve, reject) => {
+			agent.dispatch({origin, path, method: call.method, headers, body: call.body}, new UpstreamCallHandler(resolve, reject, call.signal));
+		});
 	} catch (error) {
 		throw upstreamFailure(channel, error);
 	}
@@ -111,7 +115,7 @@ const leftoverLimit = 64 * 1024;
  * goes back to the pool. Destroying the body there would abort the request, close a good keep-alive
  * connection and build an abort error with its stack for nothing.
  */
-export async function dropRest(chunks: AsyncIterator<unknown>, body: UpstreamResponse['body']): Promise<void> {
+export async function dropRest(chunks: AsyncIterator<unknown>, body: Pick<UpstreamResponse['body'], 'destroy'>): Promise<void> {
 	let left = leftoverLimit;
 	try {
 		for (let next = await chunks.next(); !next.done; next = await chunks.next()) {

@@ -1,0 +1,214 @@
+/**
+ * The provider's answer as the gateway reads it (source/proxy/upstream-body.ts, over undici's
+ * dispatch handler instead of a Node stream): whole as text, chunk by chunk with backpressure, or
+ * dropped — and what each does to the connection, seen from a real HTTP server that counts its
+ * connections and sees them close.
+ */
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http';
+import type {AddressInfo, Socket} from 'node:net';
+import type {ChannelRecord} from '../../source/base/records.js';
+import {callUpstream, UpstreamPools} from '../../source/proxy/upstream.js';
+
+type Provider = {
+	url: string;
+	connections: Socket[];
+	/** Whether the connection that carried request `index` (0-based, in arrival order) has closed. */
+	requestClosed: (index: number) => boolean;
+	requests: () => number;
+	close: () => Promise<void>;
+};
+
+async function provider(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<Provider> {
+	const connections: Socket[] = [];
+	const carriers: Socket[] = [];
+	const closed = new WeakSet<Socket>();
+	const server: Server = createServer({keepAliveTimeout: 60_000}, (req, res) => {
+		carriers.push(req.socket);
+		req.resume();
+		req.on('end', () => handle(req, res));
+	});
+	server.on('connection', (socket: Socket) => {
+		connections.push(socket);
+		socket.on('close', () => closed.add(socket));
+	});
+	await new Promise<void>(resolve => server.listen({host: '127.0.0.1', port: 0}, resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		connections,
+		requestClosed: index => carriers[index] !== undefined && closed.has(carriers[index]),
+		requests: () => carriers.length,
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise(resolve => server.close(resolve));
+		},
+	};
+}
+
+const channel = (baseUrl: string): ChannelRecord => ({v: 1, id: 'ch_body', name: 'body', format: 'openai', baseUrl, apiKey: 'sk-body-test-key', models: [{name: 'm', upstream: 'm'}], enabled: true, priority: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z'});
+
+const until = async (check: () => boolean, what: string) => {
+	for (let waited = 0; !check(); waited += 10) {
+		if (waited > 5000) assert.fail(`timed out waiting for ${what}`);
+		await new Promise(resolve => setTimeout(resolve, 10));
+	}
+};
+
+test('text(): the whole body in several chunks, a leading byte-order mark dropped; a second read is refused', async () => {
+	const upstream = await provider((_req, res) => {
+		res.writeHead(200, {'content-type': 'application/json'});
+		res.write(Buffer.from([0xef, 0xbb, 0xbf]));
+		res.write('{"a":');
+		setTimeout(() => res.end('"é"}'), 20);
+	});
+	const pools = new UpstreamPools();
+	try {
+		const response = await callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/x', body: '{}'});
+		assert.equal(response.statusCode, 200);
+		assert.equal(response.headers['content-type'], 'application/json');
+		assert.equal(await response.body.text(), '{"a":"é"}');
+		await assert.rejects(response.body.text(), /already read/);
+	} finally {
+		await pools.close();
+		await upstream.close();
+	}
+});
+
+test('an informational 103 before the answer is skipped: the caller sees the real status', async () => {
+	const upstream = await provider((_req, res) => {
+		res.writeEarlyHints({link: '</style.css>; rel=preload'});
+		res.writeHead(201, {'content-type': 'text/plain'});
+		res.end('made');
+	});
+	const pools = new UpstreamPools();
+	try {
+		const response = await callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/x', body: '{}'});
+		assert.equal(response.statusCode, 201);
+		assert.equal(await response.body.text(), 'made');
+	} finally {
+		await pools.close();
+		await upstream.close();
+	}
+});
+
+test('chunk by chunk with backpressure: a reader that waits pauses the connection instead of buffering the body', async () => {
+	const total = 64 * 1024 * 1024;
+	let written = 0;
+	const upstream = await provider((_req, res) => {
+		res.writeHead(200, {'content-type': 'application/octet-stream'});
+		const piece = Buffer.alloc(256 * 1024, 0x61);
+		const more = () => {
+			while (written < total) {
+				written += piece.length;
+				if (!res.write(piece)) {
+					res.once('drain', more);
+					return;
+				}
+			}
+			res.end();
+		};
+		more();
+	});
+	const pools = new UpstreamPools();
+	try {
+		const response = await callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/x', body: '{}'});
+		// Nobody reads for a while: only the kernel's socket buffers and the 64 KiB high-water mark fill.
+		await new Promise(resolve => setTimeout(resolve, 500));
+		assert.ok(written < total / 2, `the provider wrote ${written} of ${total} bytes to a reader that read none`);
+		let read = 0;
+		for await (const chunk of response.body) read += chunk.byteLength;
+		assert.equal(read, total);
+	} finally {
+		await pools.close();
+		await upstream.close();
+	}
+});
+
+test('dump(): a short rest is drained and the connection reused; a long one (over 128 KiB) gives the connection up', async () => {
+	const upstream = await provider((req, res) => {
+		res.writeHead(500, {'content-type': 'application/json'});
+		res.end(req.url === '/long' ? 'x'.repeat(1024 * 1024) : '{"error":{"message":"boom"}}');
+	});
+	const pools = new UpstreamPools();
+	try {
+		for (let turn = 0; turn < 6; turn++) {
+			const response = await callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/short', body: '{}'});
+			await response.body.dump();
+		}
+		// undici's pool may open a second connection for a request sent the instant the first answer ends; never one per request.
+		assert.ok(upstream.connections.length <= 2, `six drained answers used ${upstream.connections.length} connections`);
+		for (let index = 0; index < 6; index++) assert.equal(upstream.requestClosed(index), false, `the connection of drained answer ${index + 1} was closed`);
+		const long = await callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/long', body: '{}'});
+		await long.body.dump();
+		await until(() => upstream.requestClosed(6), 'the connection of the long answer to close');
+	} finally {
+		await pools.close();
+		await upstream.close();
+	}
+});
+
+test('destroy(), leaving a for-await early and the abort signal each end the call and close its connection', async () => {
+	const upstream = await provider((_req, res) => {
+		res.writeHead(200, {'content-type': 'text/event-stream'});
+		const timer = setInterval(() => res.write('data: {}\n\n'), 10);
+		res.on('close', () => clearInterval(timer));
+	});
+	const pools = new UpstreamPools();
+	try {
+		const destroyed = await callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/x', body: '{}'});
+		const chunks = destroyed.body[Symbol.asyncIterator]();
+		await chunks.next();
+		destroyed.body.destroy();
+		await assert.rejects(chunks.next(), (error: Error) => error.name === 'RequestAbortedError' || /abort/i.test(error.message));
+		await until(() => upstream.requestClosed(0), 'destroy() to close the connection');
+
+		const left = await callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/x', body: '{}'});
+		for await (const chunk of left.body) {
+			assert.ok(chunk.byteLength > 0);
+			break;
+		}
+		await until(() => upstream.requestClosed(1), 'leaving the loop to close the connection');
+
+		const controller = new AbortController();
+		const aborted = await callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/x', body: '{}', signal: controller.signal});
+		const reading = (async () => {
+			for await (const chunk of aborted.body) assert.ok(chunk.byteLength > 0);
+		})();
+		setTimeout(() => controller.abort(new Error('client disconnected')), 30);
+		await assert.rejects(reading, /client disconnected/);
+		await until(() => upstream.requestClosed(2), 'the abort to close the connection');
+
+		// Aborted before the call started: it never reaches the provider.
+		const before = new AbortController();
+		before.abort(new Error('client disconnected'));
+		await assert.rejects(callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/x', body: '{}', signal: before.signal}), /client disconnected/);
+		assert.equal(upstream.requests(), 3);
+	} finally {
+		await pools.close();
+		await upstream.close();
+	}
+});
+
+test('a connection that breaks mid-body fails the reader with the transport error, and a waiting text() too', async () => {
+	const upstream = await provider((_req, res) => {
+		res.writeHead(200, {'content-type': 'application/json', 'content-length': '100'});
+		res.write('{"partial":');
+		setTimeout(() => res.socket?.destroy(), 30);
+	});
+	const pools = new UpstreamPools();
+	try {
+		const response = await callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/x', body: '{}'});
+		await assert.rejects(response.body.text(), (error: Error) => /other side closed|socket|terminated/i.test(`${error.name} ${error.message}`));
+		const again = await callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/x', body: '{}'});
+		await assert.rejects(
+			(async () => {
+				for await (const chunk of again.body) assert.ok(chunk.byteLength > 0);
+			})(),
+			(error: Error) => /other side closed|socket|terminated/i.test(`${error.name} ${error.message}`),
+		);
+	} finally {
+		await pools.close();
+		await upstream.close();
+	}
+});
