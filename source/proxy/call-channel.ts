@@ -10,36 +10,33 @@ import {GatewayError} from '../base/errors.js';
 import type {InboundAdapter} from '../formats/adapter.js';
 import {defaultRetryPolicy, failed, gone, streamTimeoutsOf, transportFault, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
 import {toGatewayError} from './errors.js';
+import {Hangup} from './hangup.js';
 import {callUpstream, defaultTimeouts, upstreamFailure, type UpstreamCall, type UpstreamResponse, type UpstreamTimeouts} from './upstream.js';
 import {headerValue, upstreamError} from './upstream-errors.js';
 
 export type Called = {readonly ok: true; readonly response: UpstreamResponse; readonly fault: ChannelFault | null} | {readonly ok: false; readonly result: AttemptResult};
 
-type ChannelCall = Omit<UpstreamCall, 'channel' | 'timeouts' | 'signal'> & {
+type ChannelCall = Omit<UpstreamCall, 'channel' | 'timeouts' | 'abort'> & {
 	/** The client's hang-up. */
-	readonly signal: AbortSignal;
+	readonly hangup: Hangup;
 	/** A streamed answer: its first byte must come within the channel's first-byte deadline. */
 	readonly deadline?: FirstByteDeadline;
 };
 
-/** Its signal aborts the upstream call when the client goes away, or when the first byte has not come in time (cleared once it has). */
+/** Its hang-up aborts the upstream call when the client goes away, or when the first byte has not come in time (cleared once it has). */
 export class FirstByteDeadline {
-	readonly signal: AbortSignal;
-	private readonly controller = new AbortController();
+	readonly hangup = new Hangup();
 	private readonly timer: NodeJS.Timeout;
 	expired = false;
 
 	constructor(
 		readonly ms: number,
-		client: AbortSignal,
+		client: Hangup,
 	) {
-		// The client's abort is passed on by a listener: AbortSignal.any costs each request weak references and a finalizer.
-		this.signal = this.controller.signal;
-		if (client.aborted) this.controller.abort(client.reason);
-		else client.addEventListener('abort', () => this.controller.abort(client.reason), {once: true});
+		client.onAbort(reason => this.hangup.abort(reason));
 		this.timer = setTimeout(() => {
 			this.expired = true;
-			this.controller.abort(new Error('first-byte deadline'));
+			this.hangup.abort(new Error('first-byte deadline'));
 		}, ms);
 	}
 
@@ -76,10 +73,10 @@ async function callOnce(attempt: Attempt, wire: Pick<InboundAdapter, 'decodeErro
 	const {channel} = route;
 	let response: UpstreamResponse;
 	try {
-		const upstreamCall: UpstreamCall = {channel, method: call.method, path: call.path, query: call.query, headers: call.headers, body: call.body, signal: call.deadline?.signal ?? call.signal, timeouts: timeoutsOf(attempt, call.deadline !== undefined)};
+		const upstreamCall: UpstreamCall = {channel, method: call.method, path: call.path, query: call.query, headers: call.headers, body: call.body, abort: call.deadline?.hangup ?? call.hangup, timeouts: timeoutsOf(attempt, call.deadline !== undefined)};
 		response = await callUpstream(attempt.services.pools, upstreamCall);
 	} catch (error) {
-		if (call.signal.aborted) return {ok: false, result: gone};
+		if (call.hangup.aborted) return {ok: false, result: gone};
 		return {ok: false, result: failedBeforeAnswer(attempt, error, call.deadline)};
 	}
 	const status = response.statusCode;
@@ -121,7 +118,7 @@ export async function callChannel(attempt: Attempt, wire: Pick<InboundAdapter, '
 		await called.response.body.dump().catch(() => {});
 		attempt.services.health.failed(attempt.route.channel, called.fault.kind, called.fault.reason);
 		try {
-			await sleep(wait, undefined, {signal: call.signal});
+			await sleep(wait, undefined, {signal: call.hangup.signal});
 		} catch {
 			return {ok: false, result: gone};
 		}

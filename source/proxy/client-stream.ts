@@ -4,6 +4,7 @@
  * is gone. It notes when the first byte left, for the request log.
  */
 import type {FastifyReply} from 'fastify';
+import {Hangup} from './hangup.js';
 
 export class ClientStream {
 	private readonly raw: FastifyReply['raw'];
@@ -116,12 +117,12 @@ function drainedOrClosed(raw: FastifyReply['raw']): Promise<void> {
 }
 
 /** Abort the upstream call when the client goes away before its answer is complete. */
-export function abortOnClientClose(reply: FastifyReply): AbortController {
-	const controller = new AbortController();
+export function abortOnClientClose(reply: FastifyReply): Hangup {
+	const hangup = new Hangup();
 	reply.raw.once('close', () => {
-		if (!reply.raw.writableFinished) controller.abort(new Error('client disconnected'));
+		if (!reply.raw.writableFinished) hangup.abort(new Error('client disconnected'));
 	});
-	return controller;
+	return hangup;
 }
 
 /** Upstream response headers worth passing on to the client. */

@@ -17,7 +17,7 @@ export async function countTokens(attempt: Attempt): Promise<AttemptResult> {
 	if (outbound.upstreamCounting) {
 		const target = {model: route.upstreamModel, stream: false, baseUrl: route.channel.baseUrl, defaultMaxTokens: attempt.services.options.defaultMaxTokens};
 		const encoded = await outbound.upstreamCounting.encodeRequest(ir, target, ctx);
-		const called = await callChannel(attempt, outbound, {method: 'POST', path: encoded.path, query: encoded.query, body: JSON.stringify(encoded.body), signal: abortOnClientClose(attempt.reply).signal});
+		const called = await callChannel(attempt, outbound, {method: 'POST', path: encoded.path, query: encoded.query, body: JSON.stringify(encoded.body), hangup: abortOnClientClose(attempt.reply)});
 		if (!called.ok) return called.result;
 		let text: string;
 		try {

@@ -32,7 +32,7 @@ export async function embed(attempt: Attempt): Promise<AttemptResult> {
 	const same = inbound.affinity(route.channel) === 2;
 	const out = same ? inbound.passthrough(attempt.body, {call, upstreamModel: route.upstreamModel, headers: attempt.headers}) : upstream.encodeRequest(request, {model: route.upstreamModel, stream: false, baseUrl: route.channel.baseUrl, defaultMaxTokens: 0});
 	const wire = same ? inbound : outbound;
-	const called = await callChannel(attempt, wire, {method: 'POST', path: out.path, query: out.query, body: JSON.stringify(out.body), signal: abort.signal});
+	const called = await callChannel(attempt, wire, {method: 'POST', path: out.path, query: out.query, body: JSON.stringify(out.body), hangup: abort});
 	if (!called.ok) return called.result;
 	const text = await called.response.body.text();
 	const status = called.response.statusCode;

@@ -15,6 +15,7 @@ import {endStream} from './stream-end.js';
 import {OutboundStreamScrub} from './stream-scrub.js';
 import {upstreamFailure, type UpstreamResponse} from './upstream.js';
 import {headerValue} from './upstream-errors.js';
+import type {Hangup} from './hangup.js';
 
 type Hides = (message: SseMessage) => boolean;
 
@@ -56,7 +57,7 @@ async function* outgoing(upstream: UpstreamResponse, meter: StreamMeter, hides: 
 	if (rest.length > 0) yield rest;
 }
 
-export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, hides: Hides | undefined, abort: AbortController, deadline: FirstByteDeadline): Promise<AttemptResult> {
+export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, hides: Hides | undefined, abort: Hangup, deadline: FirstByteDeadline): Promise<AttemptResult> {
 	const {inbound, route, ctx} = attempt;
 	const contentType = headerValue(upstream.headers, 'content-type') ?? '';
 	const sse = /text\/event-stream/i.test(contentType);
@@ -72,7 +73,7 @@ export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, h
 	try {
 		first = await pieces.next();
 	} catch (error) {
-		return abort.signal.aborted ? gone : failedBeforeAnswer(attempt, error, deadline);
+		return abort.aborted ? gone : failedBeforeAnswer(attempt, error, deadline);
 	}
 	deadline.clear();
 	if (first.done) {
@@ -87,12 +88,12 @@ export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, h
 		await client.write(first.value);
 		for (let next = await pieces.next(); !next.done; next = await pieces.next()) await client.write(next.value);
 	} catch (failure) {
-		if (!abort.signal.aborted) broken = toGatewayError(upstreamFailure(route.channel, failure));
+		if (!abort.aborted) broken = toGatewayError(upstreamFailure(route.channel, failure));
 	} finally {
 		reading = meter.end();
 	}
 	const usage = reading?.usage ?? null;
-	if (abort.signal.aborted) {
+	if (abort.aborted) {
 		client.end();
 		return answered(usage, null, client.firstByteAt);
 	}

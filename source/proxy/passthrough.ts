@@ -13,6 +13,7 @@ import {answered, failed, gone, scrubberOf, streamTimeoutsOf, type Attempt, type
 import {callChannel, failedBeforeAnswer, FirstByteDeadline} from './call-channel.js';
 import {abortOnClientClose, forwardedHeaders} from './client-stream.js';
 import {pipeStream} from './passthrough-stream.js';
+import type {Hangup} from './hangup.js';
 import type {UpstreamResponse} from './upstream.js';
 import {mapUpstreamError, jsonOrText} from './upstream-errors.js';
 
@@ -20,13 +21,13 @@ export async function passthrough(attempt: Attempt): Promise<AttemptResult> {
 	const {inbound, call, route, reply} = attempt;
 	const out = inbound.passthrough(attempt.body, {call, upstreamModel: route.upstreamModel, headers: attempt.headers});
 	const abort = abortOnClientClose(reply);
-	const deadline = call.stream ? new FirstByteDeadline(streamTimeoutsOf(attempt).firstByteMs, abort.signal) : undefined;
+	const deadline = call.stream ? new FirstByteDeadline(streamTimeoutsOf(attempt).firstByteMs, abort) : undefined;
 	try {
-		const called = await callChannel(attempt, inbound, {method: 'POST', path: out.path, query: out.query, headers: out.headers, body: JSON.stringify(out.body), signal: abort.signal, deadline});
+		const called = await callChannel(attempt, inbound, {method: 'POST', path: out.path, query: out.query, headers: out.headers, body: JSON.stringify(out.body), hangup: abort, deadline});
 		if (!called.ok) return called.result;
 		const upstream = called.response;
-		if (upstream.statusCode >= 400) return errorAnswer(attempt, upstream, called.fault, abort.signal);
-		if (!call.stream || !deadline) return wholeAnswer(attempt, upstream, abort.signal);
+		if (upstream.statusCode >= 400) return errorAnswer(attempt, upstream, called.fault, abort);
+		if (!call.stream || !deadline) return wholeAnswer(attempt, upstream, abort);
 		return await pipeStream(attempt, upstream, out.hides, abort, deadline);
 	} finally {
 		deadline?.clear();
@@ -34,7 +35,7 @@ export async function passthrough(attempt: Attempt): Promise<AttemptResult> {
 }
 
 /** Read an answer's whole body; a connection that breaks while it is read is the channel's failure. */
-async function readBody(attempt: Attempt, upstream: UpstreamResponse, client: AbortSignal): Promise<{text: string} | {result: AttemptResult}> {
+async function readBody(attempt: Attempt, upstream: UpstreamResponse, client: Hangup): Promise<{text: string} | {result: AttemptResult}> {
 	try {
 		return {text: await upstream.body.text()};
 	} catch (error) {
@@ -43,7 +44,7 @@ async function readBody(attempt: Attempt, upstream: UpstreamResponse, client: Ab
 }
 
 /** The provider's error answer, passed on (scrubbed by the server's onSend), or mapped when it refused the real key. */
-async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, fault: ChannelFault | null, client: AbortSignal): Promise<AttemptResult> {
+async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, fault: ChannelFault | null, client: Hangup): Promise<AttemptResult> {
 	const {inbound, route, reply} = attempt;
 	const read = await readBody(attempt, upstream, client);
 	if ('result' in read) return read.result;
@@ -57,7 +58,7 @@ async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, fault: 
 	return answered(null, scrubber.scrub(read.text).slice(0, 500), performance.now(), fault);
 }
 
-async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client: AbortSignal): Promise<AttemptResult> {
+async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client: Hangup): Promise<AttemptResult> {
 	const {inbound, call, route, reply, ctx} = attempt;
 	const read = await readBody(attempt, upstream, client);
 	if ('result' in read) return read.result;

@@ -14,6 +14,7 @@ import {countTokens} from './count-tokens.js';
 import {toGatewayError} from './errors.js';
 import {mergeUsage} from '../formats/stream-reader.js';
 import {endStream} from './stream-end.js';
+import type {Hangup} from './hangup.js';
 import {dropRest, upstreamFailure, type UpstreamResponse} from './upstream.js';
 import {mapUpstreamError, upstreamError} from './upstream-errors.js';
 
@@ -24,20 +25,20 @@ export async function translate(attempt: Attempt): Promise<AttemptResult> {
 	const target = {model: route.upstreamModel, stream: call.stream, baseUrl: route.channel.baseUrl, defaultMaxTokens: attempt.services.options.defaultMaxTokens};
 	const encoded = await outbound.encodeRequest(ir, target, ctx);
 	const abort = abortOnClientClose(reply);
-	const deadline = call.stream ? new FirstByteDeadline(streamTimeoutsOf(attempt).firstByteMs, abort.signal) : undefined;
+	const deadline = call.stream ? new FirstByteDeadline(streamTimeoutsOf(attempt).firstByteMs, abort) : undefined;
 	try {
-		const called = await callChannel(attempt, outbound, {method: 'POST', path: encoded.path, query: encoded.query, body: JSON.stringify(encoded.body), signal: abort.signal, deadline});
+		const called = await callChannel(attempt, outbound, {method: 'POST', path: encoded.path, query: encoded.query, body: JSON.stringify(encoded.body), hangup: abort, deadline});
 		if (!called.ok) return called.result;
 		const upstream = called.response;
-		if (upstream.statusCode >= 400) return await errorAnswer(attempt, upstream, abort.signal, called.fault);
-		if (!deadline) return await wholeAnswer(attempt, upstream, abort.signal);
+		if (upstream.statusCode >= 400) return await errorAnswer(attempt, upstream, abort, called.fault);
+		if (!deadline) return await wholeAnswer(attempt, upstream, abort);
 		return await streamAnswer(attempt, upstream, abort, deadline, ir.includeUsage === true, () => attempt.services.tokenizer.estimate(ir));
 	} finally {
 		deadline?.clear();
 	}
 }
 
-async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, client: AbortSignal, fault: ChannelFault | null): Promise<AttemptResult> {
+async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, client: Hangup, fault: ChannelFault | null): Promise<AttemptResult> {
 	let text: string;
 	try {
 		text = await upstream.body.text();
@@ -47,7 +48,7 @@ async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, client:
 	return failed(upstreamError(attempt.route.channel, attempt.outbound, upstream.statusCode, text, upstream.headers), false, fault);
 }
 
-async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client: AbortSignal): Promise<AttemptResult> {
+async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client: Hangup): Promise<AttemptResult> {
 	const {inbound, outbound, call, route, reply, ctx} = attempt;
 	let answer;
 	try {
@@ -63,17 +64,17 @@ async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client:
 	return answered(answer.usage, null, firstByteAt);
 }
 
-async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort: AbortController, deadline: FirstByteDeadline, includeUsage: boolean, estimateInputTokens: () => number): Promise<AttemptResult> {
+async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort: Hangup, deadline: FirstByteDeadline, includeUsage: boolean, estimateInputTokens: () => number): Promise<AttemptResult> {
 	const {inbound, outbound, call, route, reply, ctx} = attempt;
 	const events = outbound.decodeStream(parseSse(upstream.body, rest => void dropRest(rest, upstream.body)), ctx);
 	let first: IteratorResult<IRStreamEvent>;
 	try {
 		first = await events.next();
 	} catch (error) {
-		return abort.signal.aborted ? gone : failedBeforeAnswer(attempt, error, deadline);
+		return abort.aborted ? gone : failedBeforeAnswer(attempt, error, deadline);
 	}
 	deadline.clear();
-	if (abort.signal.aborted) return gone;
+	if (abort.aborted) return gone;
 	if (deadline.expired) return failedBeforeAnswer(attempt, null, deadline);
 	if (first.done || first.value.type === 'error') {
 		const error = !first.done && first.value.type === 'error' ? mapUpstreamError(route.channel, first.value.error, undefined) : new GatewayError('upstream', 502, `Channel "${route.channel.name}" ended its stream before sending anything. Try again.`);
@@ -89,9 +90,9 @@ async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort:
 	try {
 		for await (const text of inbound.encodeStream(metered, {model: call.model, request: attempt.body, includeUsage, sse: call.sse, estimateInputTokens}, ctx)) await out.write(text);
 	} catch (failure) {
-		if (!abort.signal.aborted) broken = toGatewayError(upstreamFailure(route.channel, failure));
+		if (!abort.aborted) broken = toGatewayError(upstreamFailure(route.channel, failure));
 	}
-	if (abort.signal.aborted) {
+	if (abort.aborted) {
 		out.end();
 		return answered(usage, null, out.firstByteAt);
 	}

@@ -8,6 +8,7 @@
  * is most of what a relay costs beyond its sockets.
  */
 import type {IncomingHttpHeaders} from 'node:http';
+import type {Hangup} from './hangup.js';
 import {errors as undiciErrors, type Dispatcher} from './undici.js';
 
 /** Unread bytes past which the connection is paused until the reader catches up (undici's own default). */
@@ -170,26 +171,20 @@ export type UpstreamResponse = {readonly statusCode: number; readonly headers: I
 
 /**
  * One upstream call as an undici dispatch handler: resolves with the status, headers and body when
- * the headers arrive, rejects if the call fails before. `signal` aborts it at any point.
+ * the headers arrive, rejects if the call fails before. `hangup` aborts it at any point.
  */
 export class UpstreamCallHandler implements Dispatcher.DispatchHandler {
 	private body: UpstreamBody | null = null;
 	private controller: Dispatcher.DispatchController | null = null;
 	private stopped: {reason: Error} | null = null;
-	private readonly onAbort: (() => void) | null = null;
+	private readonly forget: (() => void) | null = null;
 
 	constructor(
 		private readonly resolve: (response: UpstreamResponse) => void,
 		private readonly reject: (error: unknown) => void,
-		private readonly signal: AbortSignal | undefined,
+		hangup: Hangup | undefined,
 	) {
-		if (!signal) return;
-		if (signal.aborted) {
-			this.stopped = {reason: abortReason(signal)};
-			return;
-		}
-		this.onAbort = () => this.abort(abortReason(signal));
-		signal.addEventListener('abort', this.onAbort, {once: true});
+		if (hangup) this.forget = hangup.onAbort(reason => this.abort(reason));
 	}
 
 	onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -209,12 +204,12 @@ export class UpstreamCallHandler implements Dispatcher.DispatchHandler {
 	}
 
 	onResponseEnd(): void {
-		this.forgetSignal();
+		this.forgetHangup();
 		this.body?.end();
 	}
 
 	onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-		this.forgetSignal();
+		this.forgetHangup();
 		if (this.body) this.body.fail(error);
 		else this.reject(error);
 	}
@@ -224,11 +219,7 @@ export class UpstreamCallHandler implements Dispatcher.DispatchHandler {
 		this.controller?.abort(reason);
 	}
 
-	private forgetSignal(): void {
-		if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
+	private forgetHangup(): void {
+		this.forget?.();
 	}
-}
-
-function abortReason(signal: AbortSignal): Error {
-	return signal.reason instanceof Error ? signal.reason : new undiciErrors.RequestAbortedError();
 }

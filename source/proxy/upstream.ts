@@ -8,6 +8,7 @@ import {Agent, errors as undiciErrors} from './undici.js';
 import {GatewayError} from '../base/errors.js';
 import type {ChannelRecord} from '../base/records.js';
 import {adapters} from '../formats/index.js';
+import type {Hangup} from './hangup.js';
 import {UpstreamCallHandler, type UpstreamResponse} from './upstream-body.js';
 
 export type UpstreamTimeouts = {
@@ -76,7 +77,8 @@ export type UpstreamCall = {
 	/** Client headers the provider must see (an Anthropic client's `anthropic-beta`); never credentials. */
 	readonly headers?: Readonly<Record<string, string>>;
 	readonly body?: string;
-	readonly signal?: AbortSignal;
+	/** Stops the call at any point (the client hung up, a deadline passed). */
+	readonly abort?: Hangup;
 	readonly timeouts?: UpstreamTimeouts;
 };
 
@@ -99,7 +101,7 @@ export async function callUpstream(pools: UpstreamPools, call: UpstreamCall): Pr
 		const {origin, path} = pools.target(channel, call.path, call.query);
 		const agent = pools.agent(call.timeouts ?? defaultTimeouts);
 		return await new Promise<UpstreamResponse>((resolve, reject) => {
-			agent.dispatch({origin, path, method: call.method, headers, body: call.body}, new UpstreamCallHandler(resolve, reject, call.signal));
+			agent.dispatch({origin, path, method: call.method, headers, body: call.body}, new UpstreamCallHandler(resolve, reject, call.abort));
 		});
 	} catch (error) {
 		throw upstreamFailure(channel, error);

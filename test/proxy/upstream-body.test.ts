@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http';
 import type {AddressInfo, Socket} from 'node:net';
 import type {ChannelRecord} from '../../source/base/records.js';
+import {Hangup} from '../../source/proxy/hangup.js';
 import {callUpstream, UpstreamPools} from '../../source/proxy/upstream.js';
 
 type Provider = {
@@ -170,19 +171,19 @@ test('destroy(), leaving a for-await early and the abort signal each end the cal
 		}
 		await until(() => upstream.requestClosed(1), 'leaving the loop to close the connection');
 
-		const controller = new AbortController();
-		const aborted = await callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/x', body: '{}', signal: controller.signal});
+		const hangup = new Hangup();
+		const aborted = await callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/x', body: '{}', abort: hangup});
 		const reading = (async () => {
 			for await (const chunk of aborted.body) assert.ok(chunk.byteLength > 0);
 		})();
-		setTimeout(() => controller.abort(new Error('client disconnected')), 30);
+		setTimeout(() => hangup.abort(new Error('client disconnected')), 30);
 		await assert.rejects(reading, /client disconnected/);
 		await until(() => upstream.requestClosed(2), 'the abort to close the connection');
 
 		// Aborted before the call started: it never reaches the provider.
-		const before = new AbortController();
+		const before = new Hangup();
 		before.abort(new Error('client disconnected'));
-		await assert.rejects(callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/x', body: '{}', signal: before.signal}), /client disconnected/);
+		await assert.rejects(callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/x', body: '{}', abort: before}), /client disconnected/);
 		assert.equal(upstream.requests(), 3);
 	} finally {
 		await pools.close();
@@ -211,4 +212,27 @@ test('a connection that breaks mid-body fails the reader with the transport erro
 		await pools.close();
 		await upstream.close();
 	}
+});
+
+test('Hangup: aborts once, tells its listeners in order (a late listener at once), a removed one never, and its AbortSignal follows', async () => {
+	const hangup = new Hangup();
+	const heard: string[] = [];
+	hangup.onAbort(reason => heard.push(`first: ${reason.message}`));
+	const removed = hangup.onAbort(() => heard.push('removed'));
+	hangup.onAbort(reason => heard.push(`second: ${reason.message}`));
+	removed();
+	const signal = hangup.signal;
+	assert.equal(signal.aborted, false);
+	hangup.abort(new Error('client disconnected'));
+	hangup.abort(new Error('again'));
+	hangup.onAbort(reason => heard.push(`late: ${reason.message}`));
+	assert.deepEqual(heard, ['first: client disconnected', 'second: client disconnected', 'late: client disconnected']);
+	assert.equal(hangup.aborted, true);
+	assert.equal(hangup.reason?.message, 'client disconnected');
+	assert.equal(signal.aborted, true);
+	assert.equal((signal.reason as Error).message, 'client disconnected');
+	// A signal asked for after the abort is born aborted.
+	const after = new Hangup();
+	after.abort(new Error('gone'));
+	assert.equal(after.signal.aborted, true);
 });
