@@ -4,11 +4,14 @@
  * `error` event, and `message_stop` as the end — as `decodeAnthropicStream` has it.
  */
 import type {SseMessage} from '../sse.js';
-import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
+import {ReadingState, looksLikeJsonObject, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
 import {asString, isWireObject, parseJsonObject, type WireObject} from '../wire.js';
 import {anthropicStreamProblems, mergeWireUsage} from './decode-anthropic-stream.js';
 import {decodeAnthropicError} from './errors.js';
 import {completeUsage, decodeAnthropicUsagePartial} from './map-anthropic-usage.js';
+
+/** Events that carry nothing the reader needs once the stream has started: content, and keep-alives. */
+const isContentEvent = (event: string) => event === 'content_block_delta' || event === 'content_block_start' || event === 'content_block_stop' || event === 'ping';
 
 export class AnthropicStreamReader implements StreamReader {
 	private readonly state = new ReadingState();
@@ -19,6 +22,10 @@ export class AnthropicStreamReader implements StreamReader {
 	read(message: SseMessage): void {
 		const {state} = this;
 		if (state.ended) return;
+		if (this.started && message.event !== undefined && isContentEvent(message.event)) {
+			if (!looksLikeJsonObject(message.data)) state.fail(anthropicStreamProblems.notJson(message.data));
+			return;
+		}
 		const data = parseJsonObject(message.data);
 		if (!data) return state.fail(anthropicStreamProblems.notJson(message.data));
 		const type = message.event ?? asString(data.type);

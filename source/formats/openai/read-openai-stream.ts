@@ -5,11 +5,18 @@
  */
 import type {IRUsage} from '../../base/ir.js';
 import type {SseMessage} from '../sse.js';
-import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
+import {ReadingState, looksLikeJsonObject, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
 import {asArray, asNumber, asObject, isWireObject, parseJsonObject} from '../wire.js';
 import {openaiStreamProblems} from './decode-openai-stream.js';
 import {decodeOpenaiError} from './errors.js';
 import {decodeOpenaiUsage} from './map-openai-usage.js';
+
+/**
+ * What makes a chunk worth parsing once the first is read: an error, a finish reason (a string; every
+ * delta has `"finish_reason":null`) or a usage object (with `include_usage` every chunk has
+ * `"usage":null`). In JSON text a quote inside a string is escaped, so content cannot match these.
+ */
+const tellsSomething = /"(?:error"|finish_reason"\s*:\s*"|usage"\s*:\s*\{)/;
 
 export class OpenaiStreamReader implements StreamReader {
 	private readonly state = new ReadingState();
@@ -22,6 +29,10 @@ export class OpenaiStreamReader implements StreamReader {
 		if (state.ended) return;
 		if (message.data.trim() === '[DONE]') {
 			state.complete(this.completeUsage());
+			return;
+		}
+		if (this.started && !tellsSomething.test(message.data)) {
+			if (!looksLikeJsonObject(message.data)) state.fail(openaiStreamProblems.notJson(message.data));
 			return;
 		}
 		const chunk = parseJsonObject(message.data);

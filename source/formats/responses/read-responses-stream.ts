@@ -4,10 +4,13 @@
  * `decodeResponsesStream` has it.
  */
 import type {SseMessage} from '../sse.js';
-import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
+import {ReadingState, looksLikeJsonObject, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
 import {asObject, parseJsonObject} from '../wire.js';
 import {responsesStreamProblems, terminalError} from './decode-responses-stream.js';
 import {decodeResponsesUsage} from './map-responses-usage.js';
+
+/** The events the reader acts on; OpenAI names each event on its `event:` line, so the others (every delta) need no parse. */
+const isTerminalEvent = (event: string) => event === 'response.completed' || event === 'response.incomplete' || event === 'response.failed' || event === 'error';
 
 export class ResponsesStreamReader implements StreamReader {
 	private readonly state = new ReadingState();
@@ -15,6 +18,10 @@ export class ResponsesStreamReader implements StreamReader {
 	read(message: SseMessage): void {
 		const {state} = this;
 		if (state.ended || message.data.trim() === '[DONE]') return;
+		if (message.event !== undefined && !isTerminalEvent(message.event)) {
+			if (!looksLikeJsonObject(message.data)) state.fail(responsesStreamProblems.notJson(message.data));
+			return;
+		}
 		const event = parseJsonObject(message.data);
 		if (!event) return state.fail(responsesStreamProblems.notJson(message.data));
 		const response = asObject(event.response) ?? {};
