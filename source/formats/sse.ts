@@ -59,6 +59,8 @@ export async function* parseSse(chunks: AsyncIterable<Uint8Array | string>, left
 
 /** One SSE frame. `event` is omitted for formats that use only `data:` lines (OpenAI, Gemini). */
 export function sseFrame(data: string, event?: string): string {
+	// JSON text, the usual data, has no raw line breaks.
+	if (!data.includes('\n')) return event ? `event: ${event}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
 	const lines = data.split('\n').map(line => `data: ${line}`).join('\n');
 	return event ? `event: ${event}\n${lines}\n\n` : `${lines}\n\n`;
 }

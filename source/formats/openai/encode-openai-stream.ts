@@ -3,7 +3,7 @@
  * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
  */
 import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
-import {assertNever, type IRCitation, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage, type JsonObject, type JsonValue} from '../../base/ir.js';
+import {assertNever, type IRCitation, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage, type JsonObject} from '../../base/ir.js';
 import {sseFrame} from '../sse.js';
 import {encodeOpenaiUsage} from './map-openai-usage.js';
 import {renderOpenAIError} from './errors.js';
@@ -23,24 +23,35 @@ type State = {
 	/** Characters of content written so far, and where each text block began: citation ranges count from them. */
 	textLength: number;
 	readonly texts: Map<number, {start: number; citations: IRCitation[]}>;
+	/** The chunk's fields before `choices`, as JSON text: the same in every chunk until the id changes. */
+	head: string | null;
 };
 
 const done = 'data: [DONE]\n\n';
 
-function chunk(state: State, choices: JsonValue[], usage?: JsonObject): string {
-	const body: JsonObject = {id: state.id, object: 'chat.completion.chunk', created: state.created, model: state.options.model, choices};
+/**
+ * One chunk's frame: `{id, object, created, model, choices[, usage]}` — JSON.stringify's own text
+ * of that object, written from parts: the fields before `choices` are the same in every chunk of a
+ * stream and are encoded once (a translated stream's chunks were most of its encoding time).
+ */
+function chunk(state: State, choicesJson: string, usage?: JsonObject): string {
+	state.head ??= `{"id":${JSON.stringify(state.id)},"object":"chat.completion.chunk","created":${state.created},"model":${JSON.stringify(state.options.model)},"choices":`;
 	// With include_usage every chunk carries `usage`, null except on the last one.
-	if (state.options.includeUsage) body.usage = usage ?? null;
-	return sseFrame(JSON.stringify(body));
+	const tail = state.options.includeUsage ? `,"usage":${JSON.stringify(usage ?? null)}}` : '}';
+	// JSON text has no raw line breaks: one data line.
+	return `data: ${state.head}${choicesJson}${tail}\n\n`;
 }
 
 function deltaChunk(state: State, delta: JsonObject, finishReason: string | null = null): string {
-	return chunk(state, [{index: 0, delta, logprobs: null, finish_reason: finishReason}]);
+	return chunk(state, `[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]`);
 }
 
 /** The first chunk announces the role, like the real API's (`content: ""`, `refusal: null`). */
 function start(state: State, id?: string): string[] {
-	if (id) state.id = toChatCompletionId(id);
+	if (id) {
+		state.id = toChatCompletionId(id);
+		state.head = null;
+	}
 	if (state.started) return [];
 	state.started = true;
 	return [deltaChunk(state, {role: 'assistant', content: '', refusal: null})];
@@ -48,7 +59,7 @@ function start(state: State, id?: string): string[] {
 
 function finish(state: State, reason: IRFinishReason, usage: IRUsage): string[] {
 	const frames = [deltaChunk(state, {}, toOpenaiFinishReason(reason, state.tools.size > 0))];
-	if (state.options.includeUsage) frames.push(chunk(state, [], encodeOpenaiUsage(usage)));
+	if (state.options.includeUsage) frames.push(chunk(state, '[]', encodeOpenaiUsage(usage)));
 	frames.push(done);
 	return frames;
 }
@@ -152,9 +163,13 @@ export async function* encodeOpenaiStream(
 		warnedSignature: false,
 		textLength: 0,
 		texts: new Map(),
+		head: null,
 	};
 	for await (const event of events) {
-		yield* framesFor(state, event, ctx);
+		// The frames of one event leave as one piece: a yield each cost a turn of the microtask queue.
+		const frames = framesFor(state, event, ctx);
+		if (frames.length === 1) yield frames[0]!;
+		else if (frames.length > 1) yield frames.join('');
 		if (event.type === 'finish' || event.type === 'error') return;
 	}
 	yield* errorFrames({kind: 'upstream', status: 502, message: 'The upstream stream ended before the answer was complete.'});
