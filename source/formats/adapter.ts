@@ -166,6 +166,13 @@ export type PassthroughRequest = {
 	readonly headers: Readonly<Record<string, string>>;
 	/** A stream frame the gateway asked for on its own account and the client must not see. */
 	readonly hides?: (message: SseMessage) => boolean;
+	/**
+	 * Set when `body` is the client's own, unchanged (its model already the upstream one): the bytes
+	 * the client sent may go upstream instead of `body` re-encoded, provided each of these keys — the
+	 * ones the gateway routes and meters by — appears in them once (a duplicate key is read as its
+	 * last value by the gateway and perhaps as its first by the provider).
+	 */
+	readonly verbatim?: readonly string[];
 };
 
 /** Token counting: the request a client of this format sends, and the answer it expects. */

@@ -9,6 +9,7 @@ import type {IREmbedRequest, IRUsage} from '../base/ir.js';
 import {answered, failed, type Attempt, type AttemptResult} from './attempt.js';
 import {callChannel} from './call-channel.js';
 import {abortOnClientClose, forwardedHeaders} from './client-stream.js';
+import {upstreamBody} from './passthrough.js';
 import {jsonOrText, upstreamError} from './upstream-errors.js';
 
 /** The refusal when no channel serving the model has an embeddings API (Anthropic has none). */
@@ -30,9 +31,10 @@ export async function embed(attempt: Attempt): Promise<AttemptResult> {
 	const request = client.decodeRequest(attempt.body, call);
 	const abort = abortOnClientClose(reply);
 	const same = inbound.affinity(route.channel) === 2;
-	const out = same ? inbound.passthrough(attempt.body, {call, upstreamModel: route.upstreamModel, headers: attempt.headers}) : upstream.encodeRequest(request, {model: route.upstreamModel, stream: false, baseUrl: route.channel.baseUrl, defaultMaxTokens: 0});
+	const passed = same ? inbound.passthrough(attempt.body, {call, upstreamModel: route.upstreamModel, headers: attempt.headers}) : null;
+	const out = passed ?? upstream.encodeRequest(request, {model: route.upstreamModel, stream: false, baseUrl: route.channel.baseUrl, defaultMaxTokens: 0});
 	const wire = same ? inbound : outbound;
-	const called = await callChannel(attempt, wire, {method: 'POST', path: out.path, query: out.query, body: JSON.stringify(out.body), hangup: abort});
+	const called = await callChannel(attempt, wire, {method: 'POST', path: out.path, query: out.query, body: passed ? upstreamBody(attempt, passed) : JSON.stringify(out.body), hangup: abort});
 	if (!called.ok) return called.result;
 	const text = await called.response.body.text();
 	const status = called.response.statusCode;

@@ -4,8 +4,15 @@
  * the limit — a body nested 10,000 deep parses, but every recursive step after it (re-encoding it
  * for the provider, validating it) would overflow the stack.
  */
-import type {FastifyInstance} from 'fastify';
+import type {FastifyInstance, FastifyRequest} from 'fastify';
 import {invalidRequest} from '../base/errors.js';
+
+declare module 'fastify' {
+	interface FastifyRequest {
+		/** The JSON body's text as it arrived (for `clientBytes`). */
+		jsonText: string | null;
+	}
+}
 
 /** Whether `value` nests arrays and objects deeper than `limit`. Recursion is safe: it stops one level past the limit. */
 export function exceedsDepth(value: unknown, limit: number): boolean {
@@ -40,12 +47,38 @@ export function parseJsonBody(text: string, maxDepth: number): unknown {
 
 /** Replace Fastify's JSON parser with one that refuses what the gateway cannot handle, as a 400. */
 export function useJsonBodies(app: FastifyInstance, maxDepth: number): void {
+	app.decorateRequest('jsonText', null);
 	app.removeContentTypeParser('application/json');
-	app.addContentTypeParser('application/json', {parseAs: 'string'}, (_request, body, done) => {
+	app.addContentTypeParser('application/json', {parseAs: 'string'}, (request, body, done) => {
 		try {
-			done(null, parseJsonBody(body as string, maxDepth));
+			const value = parseJsonBody(body as string, maxDepth);
+			request.jsonText = body as string;
+			done(null, value);
 		} catch (error) {
 			done(error as Error, undefined);
 		}
 	});
+}
+
+/** An escaped letter, digit or underscore (`\u0041`–`\u007f`): no JSON writer needs one, and one can spell a key the plain search misses. */
+const escapedAscii = /\\u00[4-7][0-9a-f]/i;
+
+/**
+ * The bytes the client sent, to forward instead of re-encoding `body` — when `body` is still the
+ * object parsed from them, and each of `once` appears in them exactly once as `"key"` (so no key the
+ * gateway routes or meters by is duplicated: JSON.parse keeps a duplicate's last value, a provider
+ * may keep its first). A body that escapes an ASCII character with `\u` could spell a key in a way
+ * the search cannot see, so it is re-encoded. Null when the body must be re-encoded.
+ */
+export function clientBytes(request: FastifyRequest, body: unknown, once: readonly string[]): string | null {
+	const text = request.jsonText;
+	if (text === null || request.body !== body) return null;
+	if (once.length === 0) return text;
+	if (escapedAscii.test(text)) return null;
+	for (const key of once) {
+		const quoted = `"${key}"`;
+		const first = text.indexOf(quoted);
+		if (first >= 0 && text.indexOf(quoted, first + quoted.length) >= 0) return null;
+	}
+	return text;
 }

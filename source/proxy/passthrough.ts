@@ -13,7 +13,9 @@ import {answered, failed, gone, scrubberOf, streamTimeoutsOf, type Attempt, type
 import {callChannel, failedBeforeAnswer, FirstByteDeadline} from './call-channel.js';
 import {abortOnClientClose, forwardedHeaders} from './client-stream.js';
 import {pipeStream} from './passthrough-stream.js';
+import type {PassthroughRequest} from '../formats/adapter.js';
 import type {Hangup} from './hangup.js';
+import {clientBytes} from './json-body.js';
 import type {UpstreamResponse} from './upstream.js';
 import {mapUpstreamError, jsonOrText} from './upstream-errors.js';
 
@@ -23,7 +25,7 @@ export async function passthrough(attempt: Attempt): Promise<AttemptResult> {
 	const abort = abortOnClientClose(reply);
 	const deadline = call.stream ? new FirstByteDeadline(streamTimeoutsOf(attempt).firstByteMs, abort) : undefined;
 	try {
-		const called = await callChannel(attempt, inbound, {method: 'POST', path: out.path, query: out.query, headers: out.headers, body: JSON.stringify(out.body), hangup: abort, deadline});
+		const called = await callChannel(attempt, inbound, {method: 'POST', path: out.path, query: out.query, headers: out.headers, body: upstreamBody(attempt, out), hangup: abort, deadline});
 		if (!called.ok) return called.result;
 		const upstream = called.response;
 		if (upstream.statusCode >= 400) return errorAnswer(attempt, upstream, called.fault, abort);
@@ -32,6 +34,11 @@ export async function passthrough(attempt: Attempt): Promise<AttemptResult> {
 	} finally {
 		deadline?.clear();
 	}
+}
+
+/** The client's own bytes when the adapter left its body unchanged (and no key it routes by is duplicated), else the body re-encoded. */
+export function upstreamBody(attempt: Attempt, out: PassthroughRequest): string {
+	return (out.verbatim && clientBytes(attempt.reply.request, out.body, out.verbatim)) ?? JSON.stringify(out.body);
 }
 
 /** Read an answer's whole body; a connection that breaks while it is read is the channel's failure. */

@@ -48,7 +48,8 @@ export const anthropicHttp = {
 			const value = readHeader({headers}, name);
 			if (value) out[name] = value;
 		}
-		return {path: paths[call.operation === 'count_tokens' ? 'count_tokens' : 'generate'], body: {...body, model: upstreamModel}, headers: out};
+		const path = paths[call.operation === 'count_tokens' ? 'count_tokens' : 'generate'];
+		return body.model === upstreamModel ? {path, body, headers: out, verbatim: ['model', 'stream']} : {path, body: {...body, model: upstreamModel}, headers: out};
 	},
 	encodeModelList(models) {
 		const data = models.map(encodeAnthropicModel);

@@ -82,6 +82,8 @@ export const geminiHttp = {
 			query: call.stream && call.sse ? {alt: 'sse'} : undefined,
 			body: rewritten,
 			headers: {},
+			// The model is in the path; a body left as it came goes as it came.
+			verbatim: rewritten === body ? [] : undefined,
 		};
 	},
 	encodeModelList: models => ({models: models.map(describeGeminiModel)}),

@@ -61,10 +61,12 @@ export const openaiHttp = {
 	 * the gateway can count tokens; when the client did not ask, that extra chunk is not forwarded.
 	 */
 	passthrough(body, {call, upstreamModel}) {
-		if (call.operation === 'embed') return {path: '/embeddings', body: {...body, model: upstreamModel}, headers: {}};
-		if (!call.stream) return {path: '/chat/completions', body: {...body, model: upstreamModel}, headers: {}};
+		const same = body.model === upstreamModel;
+		if (call.operation === 'embed') return same ? {path: '/embeddings', body, headers: {}, verbatim: ['model']} : {path: '/embeddings', body: {...body, model: upstreamModel}, headers: {}};
+		if (!call.stream) return same ? {path: '/chat/completions', body, headers: {}, verbatim: ['model', 'stream']} : {path: '/chat/completions', body: {...body, model: upstreamModel}, headers: {}};
 		const options = body.stream_options;
 		const asked = typeof options === 'object' && options !== null && !Array.isArray(options) && options.include_usage === true;
+		if (asked && same) return {path: '/chat/completions', body, headers: {}, verbatim: ['model', 'stream', 'stream_options', 'include_usage']};
 		const streamOptions: JsonObject = {...(typeof options === 'object' && options !== null && !Array.isArray(options) ? options : {}), include_usage: true};
 		return {path: '/chat/completions', body: {...body, model: upstreamModel, stream_options: streamOptions}, headers: {}, hides: asked ? undefined : isUsageOnlyChunk};
 	},

@@ -37,7 +37,8 @@ export const responsesHttp = {
 	presentedKey: readBearer,
 	// An OpenAI channel that speaks the Responses API takes it as it is; other OpenAI channels are the nearest translation.
 	affinity: channel => (speaksResponsesApi(channel) ? 2 : channel.format === 'openai' ? 1 : 0),
-	passthrough: (body, {upstreamModel}) => ({path: '/responses', body: {...body, model: upstreamModel}, headers: {}}),
+	passthrough: (body, {upstreamModel}) =>
+		body.model === upstreamModel ? {path: '/responses', body, headers: {}, verbatim: ['model', 'stream', 'previous_response_id', 'conversation']} : {path: '/responses', body: {...body, model: upstreamModel}, headers: {}},
 	encodeModelList: encodeOpenaiModelList,
 	encodeModel: encodeOpenaiModel,
 	// `error`, then the `response.failed` Codex waits for (else it retries the turn).

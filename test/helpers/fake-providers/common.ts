@@ -19,6 +19,8 @@ export type ReceivedRequest = {
 	headers: Record<string, string | undefined>;
 	/** Parsed JSON body, or undefined (no body / not JSON). */
 	body: unknown;
+	/** The body's text exactly as it arrived. */
+	text: string;
 	/** True if the client disconnected before the fake finished responding. */
 	aborted: boolean;
 };
@@ -199,13 +201,14 @@ export async function startFakeServer(
 		}
 		const query: Record<string, string> = {};
 		for (const [name, value] of url.searchParams) query[name] = value;
-		const rec: ReceivedRequest = {method: req.method ?? 'GET', path: url.pathname, query, headers, body: undefined, aborted: false};
+		const rec: ReceivedRequest = {method: req.method ?? 'GET', path: url.pathname, query, headers, body: undefined, text: '', aborted: false};
 		received.push(rec);
 		let selfDestroyed = false;
 		res.on('close', () => {
 			if (!res.writableFinished && !selfDestroyed) rec.aborted = true;
 		});
 		const raw = await readBody(req);
+		rec.text = raw;
 		let body: JsonBody | undefined;
 		if (raw.trim() !== '') {
 			try {
