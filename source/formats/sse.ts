@@ -3,6 +3,7 @@
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
  */
 import {createParser, type EventSourceParser} from 'eventsource-parser';
+import {Utf8Chunks} from '../base/utf8-chunks.js';
 
 export type SseMessage = {readonly event?: string; readonly data: string; readonly id?: string};
 
@@ -12,19 +13,19 @@ export type SseMessage = {readonly event?: string; readonly data: string; readon
  */
 export class SseFeed {
 	private readonly parser: EventSourceParser;
-	private readonly decoder = new TextDecoder();
+	private readonly decoder = new Utf8Chunks();
 
 	constructor(onMessage: (message: SseMessage) => void) {
 		this.parser = createParser({onEvent: onMessage});
 	}
 
 	push(chunk: Uint8Array | string): void {
-		this.parser.feed(typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, {stream: true}));
+		this.parser.feed(typeof chunk === 'string' ? chunk : this.decoder.decode(chunk));
 	}
 
 	/** The bytes have run out. A last event without its blank line is still delivered, as real clients do. */
 	end(): void {
-		this.parser.feed(`${this.decoder.decode()}\n\n`);
+		this.parser.feed(`${this.decoder.end()}\n\n`);
 	}
 }
 

@@ -2,8 +2,10 @@
  * Split a streamed JSON array (`[{…},{…}]`, Gemini's stream without alt=sse) into its element texts
  * as each element completes, fed bytes as they arrive.
  */
+import {Utf8Chunks} from '../base/utf8-chunks.js';
+
 export class JsonArraySplitter {
-	private readonly decoder = new TextDecoder();
+	private readonly decoder = new Utf8Chunks();
 	private depth = 0;
 	private inString = false;
 	private escaped = false;
@@ -12,12 +14,12 @@ export class JsonArraySplitter {
 	constructor(private readonly onElement: (text: string) => void) {}
 
 	push(chunk: Uint8Array): void {
-		this.split(this.decoder.decode(chunk, {stream: true}));
+		this.split(this.decoder.decode(chunk));
 	}
 
 	/** The bytes have run out. */
 	end(): void {
-		this.split(this.decoder.decode());
+		this.split(this.decoder.end());
 	}
 
 	private split(text: string): void {
