@@ -85,7 +85,7 @@ async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort:
 	let usage: IRUsage | null = null;
 	let upstreamError: string | null = null;
 	const scrub = (text: string) => scrubberOf(attempt).scrub(text);
-	const metered = meterEvents(first.value, events, scrub, {usage: value => (usage = value), error: message => (upstreamError = message)});
+	const metered = new MeteredEvents(first.value, events, scrub, {usage: value => (usage = value), error: message => (upstreamError = message)});
 	let broken: GatewayError | null = null;
 	try {
 		for await (const text of inbound.encodeStream(metered, {model: call.model, request: attempt.body, includeUsage, sse: call.sse, estimateInputTokens}, ctx)) await out.write(text);
@@ -100,25 +100,67 @@ async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort:
 	return answered(usage, end.error, out.firstByteAt, end.fault);
 }
 
-/** Pass IR events through (`first`, already read, then the rest), noting usage and upstream stream errors (scrubbed before any encoder sees them). */
-async function* meterEvents(first: IRStreamEvent, rest: AsyncIterator<IRStreamEvent>, scrub: (text: string) => string, on: {usage(usage: IRUsage): void; error(message: string): void}): AsyncGenerator<IRStreamEvent> {
-	let usage: IRUsage | null = null;
-	try {
-		for (let next: IteratorResult<IRStreamEvent> = {done: false, value: first}; !next.done; next = await rest.next()) {
-			const event = next.value;
-			if ((event.type === 'start' || event.type === 'usage') && event.usage) usage = mergeUsage(usage, event.usage);
-			if (event.type === 'finish') usage = mergeUsage(usage, event.usage);
-			if (usage) on.usage(usage);
-			if (event.type === 'error') {
-				const error = {...event.error, message: scrub(event.error.message)};
-				on.error(error.message);
-				yield {...event, error};
-				continue;
-			}
-			yield event;
+/**
+ * IR events passed through (`first`, already read, then the rest), noting usage and upstream stream
+ * errors (scrubbed before any encoder sees them). An iterator object, not an async generator: one
+ * promise per event instead of a generator's suspensions around each.
+ */
+class MeteredEvents implements AsyncIterableIterator<IRStreamEvent> {
+	private usage: IRUsage | null = null;
+	private first: IRStreamEvent | null;
+	private done = false;
+
+	constructor(
+		first: IRStreamEvent,
+		private readonly rest: AsyncIterator<IRStreamEvent>,
+		private readonly scrub: (text: string) => string,
+		private readonly on: {usage(usage: IRUsage): void; error(message: string): void},
+	) {
+		this.first = first;
+	}
+
+	[Symbol.asyncIterator](): AsyncIterableIterator<IRStreamEvent> {
+		return this;
+	}
+
+	next(): Promise<IteratorResult<IRStreamEvent>> {
+		if (this.done) return Promise.resolve(endOfEvents);
+		const first = this.first;
+		if (first) {
+			this.first = null;
+			return Promise.resolve(this.tap(first));
 		}
-	} finally {
-		// A consumer that stops early (the client left) lets the decoder and the body reader behind it clean up.
-		await rest.return?.(undefined);
+		return this.rest.next().then(
+			next => {
+				if (!next.done) return this.tap(next.value);
+				this.done = true;
+				return endOfEvents;
+			},
+			(error: unknown) => {
+				this.done = true;
+				throw error;
+			},
+		);
+	}
+
+	/** A consumer that stops early (the client left) lets the decoder and the body reader behind it clean up. */
+	async return(): Promise<IteratorResult<IRStreamEvent>> {
+		if (!this.done) {
+			this.done = true;
+			await this.rest.return?.(undefined);
+		}
+		return endOfEvents;
+	}
+
+	private tap(event: IRStreamEvent): IteratorResult<IRStreamEvent> {
+		if ((event.type === 'start' || event.type === 'usage') && event.usage) this.usage = mergeUsage(this.usage, event.usage);
+		if (event.type === 'finish') this.usage = mergeUsage(this.usage, event.usage);
+		if (this.usage) this.on.usage(this.usage);
+		if (event.type !== 'error') return {done: false, value: event};
+		const error = {...event.error, message: this.scrub(event.error.message)};
+		this.on.error(error.message);
+		return {done: false, value: {...event, error}};
 	}
 }
+
+const endOfEvents: IteratorResult<IRStreamEvent> = {done: true, value: undefined};
