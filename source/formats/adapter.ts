@@ -2,11 +2,12 @@
  * The contract every wire format implements. The relay only ever talks to this interface:
  * a fourth format (OpenAI Responses) is one more folder implementing it, not more converters.
  */
-import type {Format, InboundFormat, IREmbedRequest, IREmbedResponse, IRError, IRRequest, IRResponse, IRSignature, IRStreamEvent, JsonObject, JsonValue} from '../base/ir.js';
+import type {Format, InboundFormat, IREmbedRequest, IREmbedResponse, IRError, IRRequest, IRResponse, IRSignature, IRStreamEvent, IRUsage, JsonObject, JsonValue} from '../base/ir.js';
 import type {ChannelRecord} from '../base/records.js';
 import type {StreamReader} from './stream-reader.js';
 import type {SseMessage} from './sse.js';
 import type {ToolNameMap} from './tool-names.js';
+import type {AnswerUsage} from './answer-usage.js';
 
 /** Per-request translation context: collects losses and provides I/O the conversion may need. */
 export type TranslationContext = {
@@ -203,6 +204,8 @@ export type InboundAdapter = {
 	decodeStream(messages: AsyncIterable<SseMessage>, ctx: TranslationContext): AsyncGenerator<IRStreamEvent>;
 	/** A reader of this format's streams passed through unchanged: usage, error and ending, without decoding the answer. */
 	readStream(): StreamReader;
+	/** Where a whole answer of this format keeps its usage, read from the answer's end when it is passed through (see answer-usage.ts). */
+	readonly answerUsage: AnswerUsage<IRUsage>;
 	/** IR stream events → the text chunks a client of this format expects (SSE frames, or a JSON array for Gemini without alt=sse). */
 	encodeStream(events: AsyncIterable<IRStreamEvent>, options: EncodeStreamOptions, ctx: TranslationContext): AsyncGenerator<string>;
 	/** An upstream error answer (status + parsed body) → IR error, keeping the provider's message. */

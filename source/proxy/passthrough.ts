@@ -16,6 +16,7 @@ import {pipeStream} from './passthrough-stream.js';
 import type {PassthroughRequest} from '../formats/adapter.js';
 import type {Hangup} from './hangup.js';
 import {clientBytes} from './json-body.js';
+import {usageFromTail} from '../formats/answer-usage.js';
 import type {UpstreamResponse} from './upstream.js';
 import {mapUpstreamError, jsonOrText} from './upstream-errors.js';
 
@@ -69,22 +70,25 @@ async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client:
 	const {inbound, call, route, reply, ctx} = attempt;
 	const read = await readBody(attempt, upstream, client);
 	if ('result' in read) return read.result;
-	let body: unknown;
-	try {
-		body = JSON.parse(read.text);
-	} catch {
-		const error = new GatewayError('upstream', 502, `Channel "${route.channel.name}" answered HTTP ${upstream.statusCode} with a body that is not JSON (${read.text.length} bytes). Check its base URL with \`gateway-tui channels test ${route.channel.name}\`.`, {code: 'upstream_invalid_response'});
-		return failed(error, attempt.canFailOver, {kind: 'server', reason: 'an answer that is not JSON'});
-	}
-	const firstByteAt = performance.now();
-	let usage = null;
-	if (call.operation === 'generate') {
+	// The usage is read from the answer's end; only an answer where it cannot be is parsed whole (and refused if it is not JSON).
+	let usage = call.operation === 'generate' ? (usageFromTail(read.text, inbound.answerUsage) ?? null) : null;
+	if (usage === null) {
+		let body: unknown;
 		try {
-			usage = inbound.decodeResponse(body, ctx).usage;
-		} catch (error) {
-			ctx.warn(`usage could not be read from the answer (${(error as Error).message})`);
+			body = JSON.parse(read.text);
+		} catch {
+			const error = new GatewayError('upstream', 502, `Channel "${route.channel.name}" answered HTTP ${upstream.statusCode} with a body that is not JSON (${read.text.length} bytes). Check its base URL with \`gateway-tui channels test ${route.channel.name}\`.`, {code: 'upstream_invalid_response'});
+			return failed(error, attempt.canFailOver, {kind: 'server', reason: 'an answer that is not JSON'});
+		}
+		if (call.operation === 'generate') {
+			try {
+				usage = inbound.decodeResponse(body, ctx).usage;
+			} catch (error) {
+				ctx.warn(`usage could not be read from the answer (${(error as Error).message})`);
+			}
 		}
 	}
+	const firstByteAt = performance.now();
 	await reply.code(upstream.statusCode).headers(scrubberOf(attempt).scrubHeaders(forwardedHeaders(upstream.headers))).send(read.text);
 	return answered(usage, null, firstByteAt);
 }

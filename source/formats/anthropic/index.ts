@@ -10,6 +10,7 @@ import {decodeAnthropicRequest, encodeAnthropicRequest} from './request.js';
 import {decodeAnthropicResponse, encodeAnthropicResponse} from './response.js';
 import {decodeAnthropicStream, encodeAnthropicStream} from './stream.js';
 import {AnthropicStreamReader} from './read-anthropic-stream.js';
+import {decodeAnthropicUsage} from './map-anthropic-usage.js';
 
 export const anthropicAdapter: FormatAdapter = {
 	format: 'anthropic',
@@ -20,6 +21,7 @@ export const anthropicAdapter: FormatAdapter = {
 	encodeResponse: encodeAnthropicResponse,
 	decodeStream: decodeAnthropicStream,
 	readStream: () => new AnthropicStreamReader(),
+	answerUsage: {keys: ['usage'], decode: decodeAnthropicUsage},
 	encodeStream: encodeAnthropicStream,
 	decodeError: decodeAnthropicError,
 	renderError: renderAnthropicError,

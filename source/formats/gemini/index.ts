@@ -11,6 +11,7 @@ import {decodeGeminiRequest, encodeGeminiRequest} from './request.js';
 import {decodeGeminiResponse, encodeGeminiResponse} from './response.js';
 import {decodeGeminiStream, encodeGeminiStream} from './stream.js';
 import {GeminiStreamReader} from './read-gemini-stream.js';
+import {decodeGeminiUsage} from './map-gemini-usage.js';
 
 export const geminiAdapter: FormatAdapter = {
 	format: 'gemini',
@@ -23,6 +24,7 @@ export const geminiAdapter: FormatAdapter = {
 	encodeResponse: encodeGeminiResponse,
 	decodeStream: decodeGeminiStream,
 	readStream: () => new GeminiStreamReader(),
+	answerUsage: {keys: ['usageMetadata', 'usage_metadata'], decode: decodeGeminiUsage},
 	encodeStream: encodeGeminiStream,
 	decodeError: decodeGeminiError,
 	renderError: renderGeminiError,

@@ -11,6 +11,7 @@ import {decodeOpenaiRequest, encodeOpenaiRequest} from './request.js';
 import {decodeOpenaiResponse, encodeOpenaiResponse} from './response.js';
 import {decodeOpenaiStream, encodeOpenaiStream} from './stream.js';
 import {OpenaiStreamReader} from './read-openai-stream.js';
+import {decodeOpenaiUsage} from './map-openai-usage.js';
 
 export const openaiAdapter: FormatAdapter = {
 	format: 'openai',
@@ -23,6 +24,7 @@ export const openaiAdapter: FormatAdapter = {
 	encodeResponse: encodeOpenaiResponse,
 	decodeStream: decodeOpenaiStream,
 	readStream: () => new OpenaiStreamReader(),
+	answerUsage: {keys: ['usage'], decode: decodeOpenaiUsage},
 	encodeStream: encodeOpenaiStream,
 	decodeError: decodeOpenaiError,
 	renderError: renderOpenAIError,

@@ -16,6 +16,7 @@ import {decodeResponsesResponse, encodeResponsesResponse} from './response.js';
 import {decodeResponsesStream, encodeResponsesStream} from './stream.js';
 import {responsesStoredAnswers} from './stored-responses.js';
 import {ResponsesStreamReader} from './read-responses-stream.js';
+import {decodeResponsesUsage} from './map-responses-usage.js';
 
 export const responsesAdapter: InboundAdapter = {
 	format: 'responses',
@@ -25,6 +26,7 @@ export const responsesAdapter: InboundAdapter = {
 	encodeResponse: encodeResponsesResponse,
 	decodeStream: decodeResponsesStream,
 	readStream: () => new ResponsesStreamReader(),
+	answerUsage: {keys: ['usage'], decode: decodeResponsesUsage},
 	encodeStream: encodeResponsesStream,
 	decodeError: decodeResponsesError,
 	renderError: renderResponsesError,
