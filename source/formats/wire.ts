@@ -68,13 +68,22 @@ export function compact(entries: {readonly [key: string]: JsonValue | undefined}
 
 /** Typed wire objects carry optional keys as `undefined`; drop them so the body is plain JSON. */
 export function toJsonValue(value: unknown): JsonValue {
-	if (Array.isArray(value)) return value.map(item => toJsonValue(item));
-	if (isWireObject(value)) {
-		const out: JsonObject = {};
-		for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = toJsonValue(item);
+	if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
+	if (Array.isArray(value)) {
+		const out: JsonValue[] = new Array<JsonValue>(value.length);
+		for (let index = 0; index < value.length; index++) out[index] = toJsonValue(value[index]);
 		return out;
 	}
-	if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
+	if (isWireObject(value)) {
+		// for…in without entry arrays: every request body a translation encodes goes through here.
+		const out: JsonObject = {};
+		for (const key in value) {
+			if (!Object.hasOwn(value, key)) continue;
+			const item = value[key];
+			if (item !== undefined) out[key] = toJsonValue(item);
+		}
+		return out;
+	}
 	return null;
 }
 
