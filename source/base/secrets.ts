@@ -39,7 +39,9 @@ export class Scrubber {
 
 	/** Header values with every secret masked. */
 	scrubHeaders(headers: Readonly<Record<string, string>>, allowed?: string): Record<string, string> {
-		return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, this.scrub(value, allowed)]));
+		const out: Record<string, string> = {};
+		for (const name in headers) if (Object.hasOwn(headers, name)) out[name] = this.scrub(headers[name]!, allowed);
+		return out;
 	}
 
 	static readonly empty = new Scrubber([]);

@@ -128,11 +128,24 @@ export function abortOnClientClose(reply: FastifyReply): Hangup {
 /** Upstream response headers worth passing on to the client. */
 export function forwardedHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
 	const out: Record<string, string> = {};
-	for (const [name, value] of Object.entries(headers)) {
-		if (value === undefined) continue;
-		if (/^(content-type|retry-after|request-id|x-request-id|openai-processing-ms|anthropic-ratelimit-.*|x-ratelimit-.*)$/i.test(name)) {
-			out[name === 'x-request-id' || name === 'request-id' ? `upstream-${name}` : name] = Array.isArray(value) ? value.join(', ') : value;
-		}
+	for (const name in headers) {
+		const value = headers[name];
+		if (value === undefined || !Object.hasOwn(headers, name) || !isForwarded(name.toLowerCase())) continue;
+		out[name === 'x-request-id' || name === 'request-id' ? `upstream-${name}` : name] = Array.isArray(value) ? value.join(', ') : value;
 	}
 	return out;
+}
+
+/** content-type, retry-after, request ids, OpenAI's processing time and every rate-limit header (`lower`: the name in lower case). */
+function isForwarded(lower: string): boolean {
+	switch (lower) {
+		case 'content-type':
+		case 'retry-after':
+		case 'request-id':
+		case 'x-request-id':
+		case 'openai-processing-ms':
+			return true;
+		default:
+			return lower.startsWith('anthropic-ratelimit-') || lower.startsWith('x-ratelimit-');
+	}
 }
