@@ -27,11 +27,19 @@ export class ClientStream {
 
 	/** Take the response over from Fastify and send the status line and headers. */
 	open(status: number, headers: Record<string, string>): void {
-		const fastifyHeaders: Record<string, string> = {};
-		for (const [name, value] of Object.entries(this.reply.getHeaders())) if (value !== undefined) fastifyHeaders[name] = String(value);
+		// Fastify's own headers first (set by hooks), then the stream's, then the provider's: one object, built once.
+		const head: Record<string, string> = {};
+		const set = this.reply.getHeaders();
+		for (const name in set) {
+			const value = set[name];
+			if (value !== undefined && Object.hasOwn(set, name)) head[name] = String(value);
+		}
+		head['cache-control'] = 'no-cache';
+		head['x-accel-buffering'] = 'no';
+		for (const name in headers) if (Object.hasOwn(headers, name)) head[name] = headers[name]!;
 		this.reply.hijack();
 		// The head leaves with the first chunk, which is written in the same turn (one packet, not two).
-		this.raw.writeHead(status, {...fastifyHeaders, 'cache-control': 'no-cache', 'x-accel-buffering': 'no', ...headers});
+		this.raw.writeHead(status, head);
 	}
 
 	/**
