@@ -24,7 +24,7 @@ export class Utf8Chunks {
 				return '';
 			}
 			this.started = true;
-			if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
+			if (startsWithByteOrderMark(bytes)) start = 3;
 		}
 		const end = completeLength(bytes);
 		if (end < bytes.length) this.held = Buffer.from(bytes.subarray(end));
@@ -38,11 +38,14 @@ export class Utf8Chunks {
 		if (!held) return '';
 		if (!this.started) {
 			this.started = true;
-			if (held.length === 3 && held[0] === 0xef && held[1] === 0xbb && held[2] === 0xbf) return '';
+			if (held.length === 3 && startsWithByteOrderMark(held)) return '';
 		}
 		return held.toString('utf8');
 	}
 }
+
+/** Whether `bytes` begin with UTF-8's byte-order mark (EF BB BF). */
+export const startsWithByteOrderMark = (bytes: Uint8Array): boolean => bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 
 const isMarkPrefix = (bytes: Buffer) => (bytes.length === 0 || bytes[0] === 0xef) && (bytes.length < 2 || bytes[1] === 0xbb);
 

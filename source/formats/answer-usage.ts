@@ -7,28 +7,18 @@
  * parses the whole answer as before.
  */
 import type {JsonObject} from '../base/ir.js';
-import {asJsonObject} from './wire.js';
+import {asJsonObject, isJsonSpace, looksLikeJsonObject} from './wire.js';
 
 /** Where a format's answer keeps its usage, and how it reads. */
 export type AnswerUsage<U> = {readonly keys: readonly string[]; readonly decode: (value: JsonObject) => U};
 
 export function usageFromTail<U>(text: string, usage: AnswerUsage<U>): U | undefined {
-	if (!isObjectOutline(text)) return undefined;
+	if (!looksLikeJsonObject(text)) return undefined;
 	for (const key of usage.keys) {
 		const value = topLevelObjectFromEnd(text, key);
 		if (value) return usage.decode(value);
 	}
 	return undefined;
-}
-
-const isSpace = (code: number) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
-
-function isObjectOutline(text: string): boolean {
-	let start = 0;
-	let end = text.length - 1;
-	while (start < end && isSpace(text.charCodeAt(start))) start++;
-	while (end > start && isSpace(text.charCodeAt(end))) end--;
-	return text.charCodeAt(start) === 0x7b && text.charCodeAt(end) === 0x7d;
 }
 
 /**
@@ -61,7 +51,7 @@ function topLevelObjectFromEnd(text: string, key: string): JsonObject | undefine
 const maxTries = 4;
 
 function skipSpace(text: string, index: number): number {
-	while (index < text.length && isSpace(text.charCodeAt(index))) index++;
+	while (index < text.length && isJsonSpace(text.charCodeAt(index))) index++;
 	return index;
 }
 

@@ -8,6 +8,13 @@
 import type {IRUsage} from '../base/ir.js';
 import type {SseMessage} from './sse.js';
 
+/*
+ * A reader parses only the events that can carry what it reads — usage, an error, the end — and
+ * checks the others, which are most of a stream (every text delta), only for a JSON object's outline
+ * (`looksLikeJsonObject` in wire.ts): a provider sending something other than JSON is still caught,
+ * without a parse per delta spent on content the client reads itself.
+ */
+
 /**
  * How a stream ended: with its format's terminal event (`complete`), with an error frame from the
  * provider or a frame that cannot be read (`upstream-error`), or by running out of bytes without
@@ -29,23 +36,6 @@ export interface StreamReader {
 	/** The reading once the bytes have run out. */
 	finish(): StreamReading;
 }
-
-/**
- * Whether an event's data has the outline of a JSON object (`{` … `}`, whitespace around). A reader
- * parses only the events that can carry what it reads — usage, an error, the end — and checks the
- * others, which are most of a stream (every text delta), only this far: a provider sending something
- * other than JSON is still caught, at the cost of a parse per delta no longer spent on content the
- * client reads itself.
- */
-export function looksLikeJsonObject(data: string): boolean {
-	let start = 0;
-	let end = data.length - 1;
-	while (start <= end && isSpace(data.charCodeAt(start))) start++;
-	while (end > start && isSpace(data.charCodeAt(end))) end--;
-	return end > start && data.charCodeAt(start) === 0x7b && data.charCodeAt(end) === 0x7d;
-}
-
-const isSpace = (code: number) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 
 /** `part`'s fields over `into` (a stream's usage events each carry some fields; the latest value of each wins). */
 export function mergeUsage(into: IRUsage | null, part: Partial<IRUsage>): IRUsage {

@@ -36,6 +36,18 @@ export const asJsonObject = (value: unknown): JsonObject | undefined => (isJsonO
 
 export const asArray = (value: unknown): readonly unknown[] | undefined => (Array.isArray(value) ? value : undefined);
 
+/** JSON's whitespace: space, line feed, carriage return, tab (character codes). */
+export const isJsonSpace = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+
+/** Whether `text` has the outline of a JSON object (`{` … `}`, whitespace around): a cheap check where a parse is not needed. */
+export function looksLikeJsonObject(text: string): boolean {
+	let start = 0;
+	let end = text.length - 1;
+	while (start <= end && isJsonSpace(text.charCodeAt(start))) start++;
+	while (end > start && isJsonSpace(text.charCodeAt(end))) end--;
+	return end > start && text.charCodeAt(start) === 0x7b && text.charCodeAt(end) === 0x7d;
+}
+
 /** JSON text → its value, or undefined when it is not JSON (JSON itself has no undefined). */
 export function parseJson(text: string): unknown {
 	try {

@@ -8,6 +8,7 @@
  * is most of what a relay costs beyond its sockets.
  */
 import type {IncomingHttpHeaders} from 'node:http';
+import {startsWithByteOrderMark} from '../base/utf8-chunks.js';
 import type {Hangup} from './hangup.js';
 import {errors as undiciErrors, type Dispatcher} from './undici.js';
 
@@ -162,8 +163,7 @@ export class UpstreamBody implements AsyncIterable<Uint8Array> {
 		const bytes = this.queue.length === 1 ? this.queue[0]! : Buffer.concat(this.queue, this.queued);
 		this.queue.length = 0;
 		this.queued = 0;
-		const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-		return bytes.toString('utf8', bom ? 3 : 0);
+		return bytes.toString('utf8', startsWithByteOrderMark(bytes) ? 3 : 0);
 	}
 }
 

@@ -4,8 +4,8 @@
  * `error` event, and `message_stop` as the end — as `decodeAnthropicStream` has it.
  */
 import type {SseMessage} from '../sse.js';
-import {ReadingState, looksLikeJsonObject, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
-import {asString, isWireObject, parseJsonObject, type WireObject} from '../wire.js';
+import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
+import {asString, isWireObject, looksLikeJsonObject, parseJsonObject, type WireObject} from '../wire.js';
 import {anthropicStreamProblems, mergeWireUsage} from './decode-anthropic-stream.js';
 import {decodeAnthropicError} from './errors.js';
 import {completeUsage, decodeAnthropicUsagePartial} from './map-anthropic-usage.js';

@@ -5,8 +5,8 @@
  */
 import type {IRUsage} from '../../base/ir.js';
 import type {SseMessage} from '../sse.js';
-import {ReadingState, looksLikeJsonObject, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
-import {asArray, asNumber, asObject, isWireObject, parseJsonObject} from '../wire.js';
+import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
+import {asArray, asNumber, asObject, isWireObject, looksLikeJsonObject, parseJsonObject} from '../wire.js';
 import {openaiStreamProblems} from './decode-openai-stream.js';
 import {decodeOpenaiError} from './errors.js';
 import {decodeOpenaiUsage} from './map-openai-usage.js';

@@ -4,8 +4,8 @@
  * `decodeResponsesStream` has it.
  */
 import type {SseMessage} from '../sse.js';
-import {ReadingState, looksLikeJsonObject, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
-import {asObject, parseJsonObject} from '../wire.js';
+import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
+import {asObject, looksLikeJsonObject, parseJsonObject} from '../wire.js';
 import {responsesStreamProblems, terminalError} from './decode-responses-stream.js';
 import {decodeResponsesUsage} from './map-responses-usage.js';
 
