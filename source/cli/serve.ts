@@ -152,7 +152,7 @@ function stopSignals(): {requested: Promise<void>; dispose(): void} {
  * second, a write each (synchronous when stdout is a file) would cost the proxy as much as a request.
  * They are formatted then too, so a request pays only for a push.
  */
-function batchedLines<T>(format: (item: T) => string, write: (text: string) => void, delayMs = 50): {push(item: T): void; flush(): void} {
+export function batchedLines<T>(format: (item: T) => string, write: (text: string) => void, delayMs = 50): {push(item: T): void; flush(): void} {
 	let items: T[] = [];
 	let timer: NodeJS.Timeout | undefined;
 	const flush = () => {
