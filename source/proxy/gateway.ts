@@ -29,6 +29,7 @@ import {BodyCapture, bodyCaptureFromEnv, type BodyCaptureOptions} from './bodies
 import {ImageFetcher} from './translation-context.js';
 import {UpstreamPools} from './upstream.js';
 import {UsageRecorder, type RecorderOptions} from './usage-recorder.js';
+import {IdleTrim, type IdleTrimOptions} from './idle-trim.js';
 import {KeptResponses, type KeptResponsesOptions} from './kept-responses.js';
 import {responsesRetentionFromEnv} from '../store/responses-retention.js';
 
@@ -62,6 +63,8 @@ export type GatewayOptions = {
 	readonly responses?: Partial<Omit<KeptResponsesOptions, 'clock' | 'events'>>;
 	/** Request and response bodies kept for the request log's details (opt-in); by default GATEWAY_TUI_CAPTURE_BODIES, else off. */
 	readonly bodies?: Partial<BodyCaptureOptions>;
+	/** The memory trim after traffic (idle-trim.ts): its timings, or a counting `collect` in tests. */
+	readonly idleTrim?: Omit<IdleTrimOptions, 'clock'>;
 };
 
 export class Gateway {
@@ -115,6 +118,7 @@ export class Gateway {
 		this.stops.push(this.usage.listen(this.events));
 		await restoreLimits(this.limiter, this.store, [...this.registry.snapshot.keysById.values()]);
 		this.stops.push(countLimitedUse(this.limiter, this.registry, this.events));
+		this.stops.push(new IdleTrim({clock: this.options.clock ?? systemClock, ...this.options.idleTrim}).start(this.events));
 		if (this.options.probeEveryMs) this.stops.push(startHealthProbe(this.registry, this.health, this.pools, this.options.probeEveryMs));
 		try {
 			// A burst of new clients (an agent's sub-agents, a team) must queue in the kernel, not be dropped: Node's default backlog is 511.

@@ -6,7 +6,7 @@ import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import type {RequestFinished} from '../../source/base/events.js';
-import {startGateway, defaultRelayOptions, type Gateway} from '../../source/proxy/gateway.js';
+import {startGateway, defaultRelayOptions, type Gateway, type GatewayOptions} from '../../source/proxy/gateway.js';
 import type {RelayOptions} from '../../source/proxy/attempt.js';
 import type {Clock} from '../../source/base/clock.js';
 import type {HealthOptions} from '../../source/proxy/health.js';
@@ -31,9 +31,9 @@ export function tempHome(): string {
 
 let counter = 0;
 
-export async function startTestGateway(options: {home?: string; relay?: Partial<RelayOptions>; health?: HealthOptions; clock?: Clock} = {}): Promise<TestGateway> {
+export async function startTestGateway(options: {home?: string; relay?: Partial<RelayOptions>; health?: HealthOptions; clock?: Clock; idleTrim?: GatewayOptions['idleTrim']} = {}): Promise<TestGateway> {
 	const home = options.home ?? tempHome();
-	const gateway = await startGateway({home, host: '127.0.0.1', port: 0, relay: {...defaultRelayOptions, ...options.relay}, health: options.health, clock: options.clock});
+	const gateway = await startGateway({home, host: '127.0.0.1', port: 0, relay: {...defaultRelayOptions, ...options.relay}, health: options.health, clock: options.clock, idleTrim: options.idleTrim});
 	const finished: RequestFinished[] = [];
 	const waiters: Array<(event: RequestFinished) => void> = [];
 	gateway.events.on('request:finished', event => {

@@ -1,0 +1,92 @@
+/**
+ * The memory trim after traffic: a full collection once no request has finished for 5 s, a second
+ * one 6 s later, nothing more until a request finishes again, nothing at all for a gateway nobody
+ * called; and the collection it runs is V8's real one, reached without a `gc` global anywhere.
+ */
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {runInNewContext} from 'node:vm';
+import {setImmediate as nextTurn} from 'node:timers/promises';
+import {EventBus, type RequestFinished} from '../../source/base/events.js';
+import {IdleTrim, exposeGc} from '../../source/proxy/idle-trim.js';
+import {FakeClock} from '../helpers/fake-clock.js';
+import {startFakeProvider} from '../helpers/fake-providers.js';
+import {startTestGateway} from '../helpers/gateway.js';
+import {generateRequest, send} from '../helpers/wire.js';
+
+function finished(events: EventBus): void {
+	events.emit('request:finished', {} as RequestFinished);
+}
+
+test('one collection after 5 s without a finished request, a second 6 s later, then none until traffic returns', async () => {
+	const clock = new FakeClock();
+	const events = new EventBus();
+	let collections = 0;
+	const stop = new IdleTrim({clock, collect: () => collections++}).start(events);
+	await clock.advance(60_000);
+	assert.equal(collections, 0, 'a gateway nobody called never collects');
+
+	// Ticks come every second; the one that sees a finished request starts the quiet period.
+	finished(events);
+	await clock.advance(1_000);
+	await clock.advance(4_000);
+	assert.equal(collections, 0, '4 s of quiet is not enough');
+	finished(events); // seen by the next tick, which restarts the quiet period
+	await clock.advance(5_500);
+	assert.equal(collections, 0, 'a request finishing restarts the quiet period');
+	await clock.advance(500);
+	assert.equal(collections, 1, 'the first pass after 5 s of quiet');
+	await clock.advance(5_000);
+	assert.equal(collections, 1);
+	await clock.advance(1_000);
+	assert.equal(collections, 2, 'the second pass 6 s after the first');
+	await clock.advance(120_000);
+	assert.equal(collections, 2, 'nothing more while it stays quiet');
+
+	finished(events);
+	await clock.advance(12_000);
+	assert.equal(collections, 4, 'traffic re-arms both passes');
+	stop();
+	finished(events);
+	await clock.advance(60_000);
+	assert.equal(collections, 4, 'stopped: no timer, no listener');
+	assert.equal(clock.pending, 0);
+});
+
+test('exposeGc runs a real full collection and leaves no gc global behind', async () => {
+	const gc = exposeGc();
+	assert.ok(gc, 'this Node accepts --expose-gc at run time');
+	let ref: WeakRef<object> | undefined;
+	(() => {
+		ref = new WeakRef({payload: 'x'.repeat(1000)});
+	})();
+	await nextTurn(); // a WeakRef's target is kept until the end of the job that created it
+	gc();
+	assert.equal(ref?.deref(), undefined, 'the unreachable object was collected');
+	assert.equal(typeof (globalThis as {gc?: unknown}).gc, process.execArgv.includes('--expose-gc') ? 'function' : 'undefined');
+	assert.equal(runInNewContext('typeof gc'), 'undefined', 'a context made afterwards has no gc either');
+});
+
+test('a running gateway trims after its traffic, not before, and closing stops it', async () => {
+	const clock = new FakeClock();
+	let collections = 0;
+	const provider = await startFakeProvider('openai');
+	const gateway = await startTestGateway({clock, idleTrim: {collect: () => collections++}});
+	try {
+		await gateway.addProvider(provider, {models: 'gpt-4o-mini'});
+		const {secret} = await gateway.createKey();
+		await clock.advance(30_000);
+		assert.equal(collections, 0, 'no traffic, no trim');
+		const answer = await send(...generateRequest('openai', gateway.url, 'gpt-4o-mini', secret));
+		assert.equal(answer.status, 200, answer.text);
+		await clock.advance(6_000);
+		assert.equal(collections, 1);
+		await clock.advance(6_000);
+		assert.equal(collections, 2);
+	} finally {
+		await gateway.close();
+		await provider.close();
+	}
+	await clock.advance(60_000);
+	assert.equal(collections, 2);
+});
