@@ -29,7 +29,7 @@ import {BodyCapture, bodyCaptureFromEnv, type BodyCaptureOptions} from './bodies
 import {ImageFetcher} from './translation-context.js';
 import {UpstreamPools} from './upstream.js';
 import {UsageRecorder, type RecorderOptions} from './usage-recorder.js';
-import {IdleTrim, type IdleTrimOptions} from './idle-trim.js';
+import {IdleTrim, type IdleTrimOptions} from '../base/idle-trim.js';
 import {KeptResponses, type KeptResponsesOptions} from './kept-responses.js';
 import {responsesRetentionFromEnv} from '../store/responses-retention.js';
 

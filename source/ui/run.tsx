@@ -8,6 +8,8 @@ import {render} from 'ink';
 import {App} from './app.js';
 import {UserError} from '../base/errors.js';
 import {EventBus} from '../base/events.js';
+import {IdleTrim} from '../base/idle-trim.js';
+import {systemClock} from '../base/clock.js';
 import {usageSummary} from '../store/usage-summary.js';
 import {startCoreWorker, type CoreHandle} from '../proxy/worker-host.js';
 import type {LogFile} from './log-file.js';
@@ -65,6 +67,10 @@ export async function runTui(options: TuiOptions): Promise<void> {
 	});
 	// A request's bodies are asked of the core when its details open (only kept while capture is on).
 	const bodies: BodiesSource | null = gateway ? {lookup: id => gateway.bodies(id), capture: on => gateway.captureBodies(on)} : null;
+	// This thread's heap grows with start-up and with the live log's redraws under load; give it back when quiet, as the core does.
+	const trim = new IdleTrim({clock: systemClock});
+	const stopTrim = trim.start();
+	const untouch = events.on('requests:batch', () => trim.touch());
 	const terminal = takeTerminal(process.stdout, process.stdin);
 	// The app reads the keys itself (keyboard.ts); Ink gets an input that never has any, so it neither
 	// reads the terminal nor acts on Ctrl+C (the App's own handler quits).
@@ -98,6 +104,8 @@ export async function runTui(options: TuiOptions): Promise<void> {
 		await instance.waitUntilExit();
 	} finally {
 		detachKeys();
+		untouch();
+		stopTrim();
 		instance.cleanup();
 		terminal.restore();
 		unguard();

@@ -48,6 +48,11 @@ export async function readUsage(source: UsageSource, now = new Date()): Promise<
 	return {today: {byKey: todayByKey, byModel: todayByModel}, all: {byKey: allByKey, byModel: allByModel}, error: null};
 }
 
+/** Whether two snapshots hold the same numbers (a few rows each: comparing their JSON is cheap). */
+export function sameUsage(a: UsageSnapshot, b: UsageSnapshot): boolean {
+	return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
 /**
  * `delayMs` after a request finishes (the stored history is flushed about once a second), and every
  * `pollMs` if given (requests served by another gateway process sharing the store), read again.
@@ -58,7 +63,10 @@ export function createUsageView(events: EventBus, source: UsageSource, delayMs =
 		const refresh = () => {
 			pending = undefined;
 			readUsage(source).then(
-				snapshot => store.set(snapshot),
+				// The poll mostly reads what is shown already: an equal snapshot is not published (each one redraws the screen).
+				snapshot => {
+					if (!sameUsage(snapshot, store.current)) store.set(snapshot);
+				},
 				(error: unknown) => store.set({...store.current, error: `Usage totals could not be read: ${(error as Error).message}`}),
 			);
 		};

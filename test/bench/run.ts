@@ -10,6 +10,7 @@
  *   BENCH_STREAM_RAMP_MS=500  the streams start evenly over this time (0: all in the same instant)
  *   BENCH_RSS_REQUESTS=10000,100000   cumulative request counts after which serve's RSS is read
  *   BENCH_RSS_SETTLE_MS=30000   and read again after this long idle (V8 returns unused heap by then)
+ *   BENCH_IDLE_SETTLE_MS=15000   idle RSS is read 2 s after start and again this long after start (past the start-up trim)
  *   BENCH_STARTS=3  BENCH_KEYS_LIST_RUNS=5   BENCH_TUI=0 skips the TUI   BENCH_OUT=test/bench/last-run.json
  */
 import {spawnSync} from 'node:child_process';
@@ -39,6 +40,7 @@ const config = {
 	streamRampMs: numberEnv('BENCH_STREAM_RAMP_MS', 500),
 	rssRequests: listEnv('BENCH_RSS_REQUESTS', '10000,100000').sort((a, b) => a - b),
 	rssSettleMs: numberEnv('BENCH_RSS_SETTLE_MS', 30_000),
+	idleSettleMs: numberEnv('BENCH_IDLE_SETTLE_MS', 15_000),
 	starts: Math.max(1, numberEnv('BENCH_STARTS', 3)),
 	keysListRuns: Math.max(1, numberEnv('BENCH_KEYS_LIST_RUNS', 5)),
 	tui: process.env.BENCH_TUI !== '0',
@@ -152,7 +154,7 @@ async function main(): Promise<void> {
 		throughput: [],
 		streams: [],
 		start: {serveMs: [], keysListMs: []},
-		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, afterRequests: []},
+		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, bareSettledMb: null, afterRequests: []},
 		notes: [],
 		checks: [],
 	};
@@ -176,6 +178,7 @@ async function main(): Promise<void> {
 		results.start.serveMs.push(serve.startMs);
 	}
 	if (!serve) throw new Error('serve did not start');
+	const serveStarted = performance.now();
 	await sleep(2000);
 	results.memory.serveIdleMb = memoryOf(serve.pid).rssMb;
 	results.memory.bareIdleMb = bare.child.pid ? memoryOf(bare.child.pid).rssMb : null;
@@ -193,12 +196,19 @@ async function main(): Promise<void> {
 		const tuiHome = tempDir();
 		const tuiSecret = await setupHome(tuiHome, upstreamOrigin);
 		tui = await startTui(tuiHome);
+		const tuiStarted = performance.now();
 		await sleep(2000);
 		results.memory.tuiIdleMb = memoryOf(tui.pid).rssMb;
+		log(`idle RSS again ${config.idleSettleMs / 1000} s after start`);
+		await sleep(Math.max(0, tuiStarted + config.idleSettleMs - performance.now()));
+		results.memory.tuiSettledMb = memoryOf(tui.pid).rssMb;
 		await tui.tmux.keys('4');
 		await tui.tmux.waitFor('Live requests', 10_000);
 		endpoints.push({name: 'TUI', origin: tui.url, secret: tuiSecret});
 	}
+	await sleep(Math.max(0, serveStarted + config.idleSettleMs - performance.now()));
+	results.memory.serveSettledMb = memoryOf(serve.pid).rssMb;
+	results.memory.bareSettledMb = bare.child.pid ? memoryOf(bare.child.pid).rssMb : null;
 	log('warming up every endpoint and mode (not measured)');
 	for (const endpoint of endpoints) {
 		for (const streaming of [false, true]) {

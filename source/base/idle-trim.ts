@@ -7,12 +7,14 @@
  * `quietMs`, the gateway runs one full collection, and a second one `secondPassMs` later if it is
  * still quiet: the second sees only idle allocation and returns the young generation's space.
  * Both run once per quiet period (a long stream still in flight pays one ~15 ms pause at most);
- * the next finished request re-arms them. Nothing runs on the request path but a counter.
+ * the next finished request re-arms them. Start-up counts as traffic: its allocations grow the
+ * young generation too, so a gateway nobody called settles at its idle size 11 s after it started.
+ * Nothing runs on the request path but a counter.
  */
 import {setFlagsFromString} from 'node:v8';
 import {runInNewContext} from 'node:vm';
-import type {Clock} from '../base/clock.js';
-import type {EventBus} from '../base/events.js';
+import type {Clock} from './clock.js';
+import type {EventBus} from './events.js';
 
 export type IdleTrimOptions = {
 	readonly clock: Clock;
@@ -45,24 +47,27 @@ export function exposeGc(): (() => void) | undefined {
 export class IdleTrim {
 	private finished = 0;
 	private seen = 0;
-	private quietSince = 0;
+	/** Start-up is a burst like any other (modules, the store, the first snapshot): the first quiet period begins with it. */
+	private quietSince: number;
 	/** Collections run in this quiet period: 0, 1 or 2 (done until a request finishes again). */
-	private passes = 2;
+	private passes = 0;
 	private collect: (() => void) | undefined;
 	private triedGc = false;
 	private readonly stops: Array<() => void> = [];
 
 	constructor(private readonly options: IdleTrimOptions) {
 		this.collect = options.collect;
+		this.quietSince = options.clock.now();
 	}
 
-	/** Count finished requests on `events` and check for quiet every `tickMs`; returns the stop function. */
-	start(events: EventBus): () => void {
-		this.stops.push(
-			events.on('request:finished', () => {
-				this.finished++;
-			}),
-		);
+	/** Something happened (a request finished, a batch arrived): the quiet period starts again at the next tick. */
+	touch(): void {
+		this.finished++;
+	}
+
+	/** Check for quiet every `tickMs` (and count finished requests on `events`, if given); returns the stop function. */
+	start(events?: EventBus): () => void {
+		if (events) this.stops.push(events.on('request:finished', () => this.touch()));
 		this.stops.push(this.options.clock.every(this.options.tickMs ?? defaultIdleTrim.tickMs, () => this.tick()));
 		return () => {
 			for (const stop of this.stops.splice(0)) stop();
@@ -83,7 +88,7 @@ export class IdleTrim {
 		if (now - this.quietSince < due) return;
 		this.passes++;
 		if (!this.collect && !this.triedGc) {
-			// Made at the first trim, not at start: a gateway that never sees traffic never pays for the context.
+			// Made at the first trim, not at start: a short-lived process never pays for the context.
 			this.triedGc = true;
 			this.collect = exposeGc();
 		}

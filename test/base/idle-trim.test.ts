@@ -1,14 +1,14 @@
 /**
  * The memory trim after traffic: a full collection once no request has finished for 5 s, a second
- * one 6 s later, nothing more until a request finishes again, nothing at all for a gateway nobody
- * called; and the collection it runs is V8's real one, reached without a `gc` global anywhere.
+ * one 6 s later, nothing more until a request finishes again (start-up counts as the first burst);
+ * and the collection it runs is V8's real one, reached without a `gc` global anywhere.
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {runInNewContext} from 'node:vm';
 import {setImmediate as nextTurn} from 'node:timers/promises';
 import {EventBus, type RequestFinished} from '../../source/base/events.js';
-import {IdleTrim, exposeGc} from '../../source/proxy/idle-trim.js';
+import {IdleTrim, exposeGc} from '../../source/base/idle-trim.js';
 import {FakeClock} from '../helpers/fake-clock.js';
 import {startFakeProvider} from '../helpers/fake-providers.js';
 import {startTestGateway} from '../helpers/gateway.js';
@@ -18,13 +18,20 @@ function finished(events: EventBus): void {
 	events.emit('request:finished', {} as RequestFinished);
 }
 
-test('one collection after 5 s without a finished request, a second 6 s later, then none until traffic returns', async () => {
+test('one collection 5 s after start-up or the last finished request, a second 6 s later, then none until traffic returns', async () => {
 	const clock = new FakeClock();
 	const events = new EventBus();
 	let collections = 0;
 	const stop = new IdleTrim({clock, collect: () => collections++}).start(events);
+	await clock.advance(4_000);
+	assert.equal(collections, 0);
+	await clock.advance(1_000);
+	assert.equal(collections, 1, 'start-up is the first burst: one pass 5 s after it');
+	await clock.advance(6_000);
+	assert.equal(collections, 2, 'and the second 6 s later');
 	await clock.advance(60_000);
-	assert.equal(collections, 0, 'a gateway nobody called never collects');
+	assert.equal(collections, 2, 'then nothing while nobody calls');
+	collections = 0;
 
 	// Ticks come every second; the one that sees a finished request starts the quiet period.
 	finished(events);
@@ -67,7 +74,7 @@ test('exposeGc runs a real full collection and leaves no gc global behind', asyn
 	assert.equal(runInNewContext('typeof gc'), 'undefined', 'a context made afterwards has no gc either');
 });
 
-test('a running gateway trims after its traffic, not before, and closing stops it', async () => {
+test('a running gateway trims after start-up and after its traffic, and closing stops it', async () => {
 	const clock = new FakeClock();
 	let collections = 0;
 	const provider = await startFakeProvider('openai');
@@ -76,17 +83,17 @@ test('a running gateway trims after its traffic, not before, and closing stops i
 		await gateway.addProvider(provider, {models: 'gpt-4o-mini'});
 		const {secret} = await gateway.createKey();
 		await clock.advance(30_000);
-		assert.equal(collections, 0, 'no traffic, no trim');
+		assert.equal(collections, 2, 'the start-up trim, and nothing more without traffic');
 		const answer = await send(...generateRequest('openai', gateway.url, 'gpt-4o-mini', secret));
 		assert.equal(answer.status, 200, answer.text);
 		await clock.advance(6_000);
-		assert.equal(collections, 1);
+		assert.equal(collections, 3);
 		await clock.advance(6_000);
-		assert.equal(collections, 2);
+		assert.equal(collections, 4);
 	} finally {
 		await gateway.close();
 		await provider.close();
 	}
 	await clock.advance(60_000);
-	assert.equal(collections, 2);
+	assert.equal(collections, 4, 'closed: no more passes');
 });

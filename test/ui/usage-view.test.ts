@@ -1,0 +1,45 @@
+/**
+ * The Usage numbers poll the store every few seconds (another gateway may share it); a poll that
+ * reads what is already shown must not publish, because each publish redraws the whole screen
+ * (an idle TUI redrew every 5 s and kept V8's young generation full-sized for nothing).
+ */
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {EventBus} from '../../source/base/events.js';
+import type {UsageRow} from '../../source/base/usage-types.js';
+import {createUsageView, sameUsage, emptyUsage} from '../../source/ui/usage-view.js';
+import {eventually} from '../helpers/sdks.js';
+
+const row = (requests: number): UsageRow => ({group: 'ci', id: 'key_1', requests, succeeded: requests, failed: 0, inputTokens: 10 * requests, outputTokens: 5 * requests, cachedTokens: 0, reasoningTokens: 0, costUsd: 0, unpriced: false});
+
+test('a poll that reads the same numbers publishes nothing; changed numbers are published', async () => {
+	let requests = 3;
+	let reads = 0;
+	const view = createUsageView(new EventBus(), async () => {
+		reads++;
+		return [row(requests)];
+	}, 10, 20);
+	let published = 0;
+	const unsubscribe = view.subscribe(() => published++);
+	try {
+		await eventually(() => reads >= 4 * 6, 5000, 'six polls (four reads each)');
+		assert.equal(published, 1, 'only the first read changed anything');
+		assert.equal(view.getSnapshot().today.byKey[0]?.requests, 3);
+		requests = 4;
+		await eventually(() => published === 2, 5000, 'the changed numbers published');
+		assert.equal(view.getSnapshot().all.byKey[0]?.requests, 4);
+		const before = reads;
+		await eventually(() => reads >= before + 4 * 3, 5000, 'three more polls');
+		assert.equal(published, 2);
+	} finally {
+		unsubscribe();
+	}
+});
+
+test('sameUsage compares the numbers, not the objects', () => {
+	const a = {today: {byKey: [row(1)], byModel: []}, all: {byKey: [row(1)], byModel: []}, error: null};
+	assert.ok(sameUsage(a, structuredClone(a)));
+	assert.ok(!sameUsage(a, {...a, all: {byKey: [row(2)], byModel: []}}));
+	assert.ok(!sameUsage(a, {...a, error: 'Usage totals could not be read: locked'}));
+	assert.ok(sameUsage(emptyUsage, structuredClone(emptyUsage)));
+});
