@@ -24,7 +24,7 @@ export function Panel({title, subtitle, width, height, color, children}: Props) 
 	// The frame and padding take four columns, the gap after the title two.
 	const shown = subtitle ? fitSubtitle(subtitle, width - 4 - title.length - 2) : '';
 	return (
-		<Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={color ?? theme.border} paddingX={1} overflow="hidden">
+		<Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={color ?? theme.border} paddingX={1} overflowY="hidden">
 			<Text wrap="truncate">
 				<Text bold color={color ?? theme.accent}>
 					{title}

@@ -91,7 +91,7 @@ export function Table<T>({columns, rows, rowKey, selected, width, height, empty,
 	const shown = rows.slice(start, start + visible);
 	const below = rows.length - start - shown.length;
 	return (
-		<Box flexDirection="column" width={width} height={height} overflow="hidden">
+		<Box flexDirection="column" width={width} height={height} overflowY="hidden">
 			<Text bold color={theme.accent} wrap="truncate">
 				{visibleColumns.map(({column, width: w}) => fit(column.header, w, column.align)).join(' ')}
 			</Text>
