@@ -8,6 +8,7 @@ import type {StreamReader} from './stream-reader.js';
 import type {SseMessage} from './sse.js';
 import type {ToolNameMap} from './tool-names.js';
 import type {AnswerUsage} from './answer-usage.js';
+import type {StreamDecoder, StreamEncoder} from './stream-steps.js';
 
 /** Per-request translation context: collects losses and provides I/O the conversion may need. */
 export type TranslationContext = {
@@ -202,12 +203,16 @@ export type InboundAdapter = {
 	encodeResponse(response: IRResponse, options: EncodeResponseOptions, ctx: TranslationContext): JsonValue;
 	/** Upstream SSE messages → IR stream events; ends with exactly one `finish` or `error`. */
 	decodeStream(messages: AsyncIterable<SseMessage>, ctx: TranslationContext): AsyncGenerator<IRStreamEvent>;
+	/** `decodeStream` as a synchronous step per message (stream-steps.ts), where the format has one: translated streams use it. */
+	streamDecoder?(ctx: TranslationContext): StreamDecoder;
 	/** A reader of this format's streams passed through unchanged: usage, error and ending, without decoding the answer. */
 	readStream(): StreamReader;
 	/** Where a whole answer of this format keeps its usage, read from the answer's end when it is passed through (see answer-usage.ts). */
 	readonly answerUsage: AnswerUsage<IRUsage>;
 	/** IR stream events → the text chunks a client of this format expects (SSE frames, or a JSON array for Gemini without alt=sse). */
 	encodeStream(events: AsyncIterable<IRStreamEvent>, options: EncodeStreamOptions, ctx: TranslationContext): AsyncGenerator<string>;
+	/** `encodeStream` as a synchronous step per event (stream-steps.ts), where the format has one: translated streams use it. */
+	streamEncoder?(options: EncodeStreamOptions, ctx: TranslationContext): StreamEncoder;
 	/** An upstream error answer (status + parsed body) → IR error, keeping the provider's message. */
 	decodeError(status: number, body: unknown): IRError;
 	/** A gateway or upstream error → this format's error body. */

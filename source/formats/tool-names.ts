@@ -13,6 +13,7 @@
 import {createHash} from 'node:crypto';
 import type {IRMessage, IRPart, IRRequest, IRResponse, IRStreamEvent} from '../base/ir.js';
 import type {FormatAdapter, TranslationContext} from './adapter.js';
+import type {StreamDecoder} from './stream-steps.js';
 
 const maxLength = 64;
 const valid = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
@@ -85,6 +86,19 @@ export async function* restoreStreamToolNames(events: AsyncIterable<IRStreamEven
 	}
 }
 
+/** The step form of restoreStreamToolNames: the decoder itself when no name was renamed. */
+function restoreToolNamesStep(decoder: StreamDecoder, names: ToolNameMap): StreamDecoder {
+	if (!names.renamed) return decoder;
+	const restore = (events: IRStreamEvent[]) => events.map(event => (event.type === 'block-start' && event.block.kind === 'tool_call' ? {...event, block: {...event.block, name: names.original(event.block.name)}} : event));
+	return {
+		push: message => restore(decoder.push(message)),
+		end: () => restore(decoder.end()),
+		get done() {
+			return decoder.done;
+		},
+	};
+}
+
 /**
  * A channel adapter whose requests carry aliases and whose answers carry the client's names back.
  * Wrapped once in the adapter table, so no format's encoder or decoder needs to know.
@@ -101,6 +115,7 @@ export function withToolNameAliases(adapter: FormatAdapter): FormatAdapter {
 			const events = adapter.decodeStream(messages, ctx);
 			return names.renamed ? restoreStreamToolNames(events, names) : events;
 		},
+		...(adapter.streamDecoder ? {streamDecoder: ctx => restoreToolNamesStep(adapter.streamDecoder!(ctx), toolNamesOf(ctx))} : {}),
 		...(counting ? {upstreamCounting: {...counting, encodeRequest: (request, target, ctx) => counting.encodeRequest(aliasToolNames(request, toolNamesOf(ctx)), target, ctx)}} : {}),
 	};
 }

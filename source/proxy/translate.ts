@@ -6,7 +6,9 @@
  */
 import {GatewayError} from '../base/errors.js';
 import type {IRStreamEvent, IRUsage} from '../base/ir.js';
-import {parseSse} from '../formats/sse.js';
+import {parseSse, SseFeed, type SseMessage} from '../formats/sse.js';
+import type {EncodeStreamOptions} from '../formats/adapter.js';
+import type {StreamDecoder, StreamEncoder} from '../formats/stream-steps.js';
 import {answered, failed, gone, scrubberOf, streamTimeoutsOf, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
 import {callChannel, failedBeforeAnswer, FirstByteDeadline} from './call-channel.js';
 import {ClientStream, abortOnClientClose} from './client-stream.js';
@@ -32,7 +34,10 @@ export async function translate(attempt: Attempt): Promise<AttemptResult> {
 		const upstream = called.response;
 		if (upstream.statusCode >= 400) return await errorAnswer(attempt, upstream, abort, called.fault);
 		if (!deadline) return await wholeAnswer(attempt, upstream, abort);
-		return await streamAnswer(attempt, upstream, abort, deadline, ir.includeUsage === true, () => attempt.services.tokenizer.estimate(ir));
+		const options: EncodeStreamOptions = {model: call.model, request: attempt.body, includeUsage: ir.includeUsage === true, sse: call.sse, estimateInputTokens: () => attempt.services.tokenizer.estimate(ir)};
+		// Both sides as synchronous steps where both formats have them (stream-steps.ts); else their generators.
+		if (outbound.streamDecoder && inbound.streamEncoder) return await stepStreamAnswer(attempt, upstream, abort, deadline, outbound.streamDecoder(ctx), () => inbound.streamEncoder!(options, ctx));
+		return await streamAnswer(attempt, upstream, abort, deadline, options);
 	} finally {
 		deadline?.clear();
 	}
@@ -64,7 +69,7 @@ async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client:
 	return answered(answer.usage, null, firstByteAt);
 }
 
-async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort: Hangup, deadline: FirstByteDeadline, includeUsage: boolean, estimateInputTokens: () => number): Promise<AttemptResult> {
+async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort: Hangup, deadline: FirstByteDeadline, options: EncodeStreamOptions): Promise<AttemptResult> {
 	const {inbound, outbound, call, route, reply, ctx} = attempt;
 	const events = outbound.decodeStream(parseSse(upstream.body, rest => void dropRest(rest, upstream.body)), ctx);
 	let first: IteratorResult<IRStreamEvent>;
@@ -76,45 +81,163 @@ async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort:
 	deadline.clear();
 	if (abort.aborted) return gone;
 	if (deadline.expired) return failedBeforeAnswer(attempt, null, deadline);
-	if (first.done || first.value.type === 'error') {
-		const error = !first.done && first.value.type === 'error' ? mapUpstreamError(route.channel, first.value.error, undefined) : new GatewayError('upstream', 502, `Channel "${route.channel.name}" ended its stream before sending anything. Try again.`);
-		return failed(error, attempt.canFailOver, {kind: 'server', reason: `a stream that failed at once: ${error.message.slice(0, 200)}`});
-	}
+	if (first.done || first.value.type === 'error') return failedAtOnce(attempt, first.done ? undefined : first.value);
 	const out = new ClientStream(reply);
 	out.open(200, {'content-type': inbound.streamContentType({sse: call.sse})});
-	let usage: IRUsage | null = null;
-	let upstreamError: string | null = null;
-	const scrub = (text: string) => scrubberOf(attempt).scrub(text);
-	const metered = new MeteredEvents(first.value, events, scrub, {usage: value => (usage = value), error: message => (upstreamError = message)});
+	const meter = new StreamMeter(attempt);
+	const metered = new MeteredEvents(first.value, events, meter);
 	let broken: GatewayError | null = null;
 	try {
-		for await (const text of inbound.encodeStream(metered, {model: call.model, request: attempt.body, includeUsage, sse: call.sse, estimateInputTokens}, ctx)) await out.write(text);
+		for await (const text of inbound.encodeStream(metered, options, ctx)) await out.write(text);
 	} catch (failure) {
 		if (!abort.aborted) broken = toGatewayError(upstreamFailure(route.channel, failure));
 	}
-	if (abort.aborted) {
-		out.end();
-		return answered(usage, null, out.firstByteAt);
-	}
-	const end = await endStream(attempt, out, {broken, cutOff: false, upstreamError});
-	return answered(usage, end.error, out.firstByteAt, end.fault);
+	return finishStream(attempt, out, abort, meter, broken);
 }
 
 /**
- * IR events passed through (`first`, already read, then the rest), noting usage and upstream stream
- * errors (scrubbed before any encoder sees them). An iterator object, not an async generator: one
- * promise per event instead of a generator's suspensions around each.
+ * The same with the decoder and encoder as synchronous steps: each chunk of the provider's body is
+ * parsed, decoded, metered and encoded at once, and its frames leave as one write.
+ */
+async function stepStreamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort: Hangup, deadline: FirstByteDeadline, decoder: StreamDecoder, encoderOf: () => StreamEncoder): Promise<AttemptResult> {
+	const {inbound, call, route, reply} = attempt;
+	const events = new DecodedChunks(upstream, decoder);
+	let first: IRStreamEvent[];
+	try {
+		first = await events.read();
+	} catch (error) {
+		return abort.aborted ? gone : failedBeforeAnswer(attempt, error, deadline);
+	}
+	deadline.clear();
+	if (abort.aborted) return gone;
+	if (deadline.expired) return failedBeforeAnswer(attempt, null, deadline);
+	if (first.length === 0 || first[0]!.type === 'error') {
+		events.release();
+		return failedAtOnce(attempt, first[0]);
+	}
+	const out = new ClientStream(reply);
+	out.open(200, {'content-type': inbound.streamContentType({sse: call.sse})});
+	const meter = new StreamMeter(attempt);
+	const encoder = encoderOf();
+	let broken: GatewayError | null = null;
+	try {
+		for (let batch = first; ; batch = await events.read()) {
+			let text = '';
+			for (const event of batch) {
+				text += encoder.push(meter.tap(event));
+				if (encoder.done) break;
+			}
+			if (!encoder.done && batch.length === 0) text += encoder.end();
+			if (text) await out.write(text);
+			if (encoder.done || batch.length === 0 || abort.aborted) break;
+		}
+	} catch (failure) {
+		if (!abort.aborted) broken = toGatewayError(upstreamFailure(route.channel, failure));
+	}
+	events.release();
+	return finishStream(attempt, out, abort, meter, broken);
+}
+
+/** The first thing a provider streamed was an error, or it streamed nothing: a failure that may fail over. */
+function failedAtOnce(attempt: Attempt, first: IRStreamEvent | undefined): AttemptResult {
+	const {route} = attempt;
+	const error = first?.type === 'error' ? mapUpstreamError(route.channel, first.error, undefined) : new GatewayError('upstream', 502, `Channel "${route.channel.name}" ended its stream before sending anything. Try again.`);
+	return failed(error, attempt.canFailOver, {kind: 'server', reason: `a stream that failed at once: ${error.message.slice(0, 200)}`});
+}
+
+async function finishStream(attempt: Attempt, out: ClientStream, abort: Hangup, meter: StreamMeter, broken: GatewayError | null): Promise<AttemptResult> {
+	if (abort.aborted) {
+		out.end();
+		return answered(meter.usage, null, out.firstByteAt);
+	}
+	const end = await endStream(attempt, out, {broken, cutOff: false, upstreamError: meter.upstreamError});
+	return answered(meter.usage, end.error, out.firstByteAt, end.fault);
+}
+
+/**
+ * A provider's stream body as batches of IR events: each `read()` takes chunks until one yields an
+ * event, and gives `[]` once the body has ended and the decoder has said everything (its
+ * cut-off error included). At the terminal event what is left of the body is drained in the
+ * background (the connection is reused), as `release()` does for a stream left early.
+ */
+class DecodedChunks {
+	private readonly chunks: AsyncIterator<Uint8Array>;
+	private readonly messages: SseMessage[] = [];
+	private readonly sse = new SseFeed(message => this.messages.push(message));
+	private ended = false;
+
+	constructor(
+		private readonly upstream: UpstreamResponse,
+		private readonly decoder: StreamDecoder,
+	) {
+		this.chunks = upstream.body[Symbol.asyncIterator]();
+	}
+
+	async read(): Promise<IRStreamEvent[]> {
+		const events: IRStreamEvent[] = [];
+		while (events.length === 0 && !this.ended) {
+			const next = await this.chunks.next();
+			if (next.done) {
+				this.ended = true;
+				this.sse.end();
+			} else {
+				this.sse.push(next.value);
+			}
+			for (const message of this.messages) {
+				for (const event of this.decoder.push(message)) events.push(event);
+				if (this.decoder.done) break;
+			}
+			this.messages.length = 0;
+			if (this.ended) {
+				for (const event of this.decoder.end()) events.push(event);
+			} else if (this.decoder.done) {
+				this.release();
+			}
+		}
+		return events;
+	}
+
+	/** Stop reading: what is left of the body is read and dropped (up to a limit), so its connection can be reused. */
+	release(): void {
+		if (this.ended) return;
+		this.ended = true;
+		void dropRest(this.chunks, this.upstream.body);
+	}
+}
+
+/** Usage and upstream errors noted as the events go by; errors scrubbed before any encoder sees them. */
+class StreamMeter {
+	usage: IRUsage | null = null;
+	upstreamError: string | null = null;
+	private readonly scrubber;
+
+	constructor(attempt: Attempt) {
+		this.scrubber = scrubberOf(attempt);
+	}
+
+	tap(event: IRStreamEvent): IRStreamEvent {
+		if ((event.type === 'start' || event.type === 'usage') && event.usage) this.usage = mergeUsage(this.usage, event.usage);
+		if (event.type === 'finish') this.usage = mergeUsage(this.usage, event.usage);
+		if (event.type !== 'error') return event;
+		const error = {...event.error, message: this.scrubber.scrub(event.error.message)};
+		this.upstreamError = error.message;
+		return {...event, error};
+	}
+}
+
+/**
+ * IR events passed through (`first`, already read, then the rest), each through the meter. An
+ * iterator object, not an async generator: one promise per event instead of a generator's
+ * suspensions around each.
  */
 class MeteredEvents implements AsyncIterableIterator<IRStreamEvent> {
-	private usage: IRUsage | null = null;
 	private first: IRStreamEvent | null;
 	private done = false;
 
 	constructor(
 		first: IRStreamEvent,
 		private readonly rest: AsyncIterator<IRStreamEvent>,
-		private readonly scrub: (text: string) => string,
-		private readonly on: {usage(usage: IRUsage): void; error(message: string): void},
+		private readonly meter: StreamMeter,
 	) {
 		this.first = first;
 	}
@@ -128,11 +251,11 @@ class MeteredEvents implements AsyncIterableIterator<IRStreamEvent> {
 		const first = this.first;
 		if (first) {
 			this.first = null;
-			return Promise.resolve(this.tap(first));
+			return Promise.resolve({done: false, value: this.meter.tap(first)});
 		}
 		return this.rest.next().then(
 			next => {
-				if (!next.done) return this.tap(next.value);
+				if (!next.done) return {done: false, value: this.meter.tap(next.value)};
 				this.done = true;
 				return endOfEvents;
 			},
@@ -150,16 +273,6 @@ class MeteredEvents implements AsyncIterableIterator<IRStreamEvent> {
 			await this.rest.return?.(undefined);
 		}
 		return endOfEvents;
-	}
-
-	private tap(event: IRStreamEvent): IteratorResult<IRStreamEvent> {
-		if ((event.type === 'start' || event.type === 'usage') && event.usage) this.usage = mergeUsage(this.usage, event.usage);
-		if (event.type === 'finish') this.usage = mergeUsage(this.usage, event.usage);
-		if (this.usage) this.on.usage(this.usage);
-		if (event.type !== 'error') return {done: false, value: event};
-		const error = {...event.error, message: this.scrub(event.error.message)};
-		this.on.error(error.message);
-		return {done: false, value: {...event, error}};
 	}
 }
 

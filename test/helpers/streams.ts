@@ -41,3 +41,8 @@ export function recordingContext(images: Readonly<Record<string, {mediaType: str
 		},
 	};
 }
+
+/** The SSE frames in what an encoder wrote, one per frame however they were chunked (an event's frames leave as one piece). */
+export function sseFrames(chunks: readonly string[]): string[] {
+	return chunks.join('').split(/(?<=\n\n)/).filter(frame => frame !== '');
+}

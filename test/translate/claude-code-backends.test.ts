@@ -12,7 +12,7 @@ import {anthropicAdapter} from '../../source/formats/anthropic/index.js';
 import {startFakeProvider} from '../helpers/fake-providers.js';
 import {useClaudeCodeGateway} from './claude-code-gateway.js';
 import {anthropicClient, openaiClient} from '../helpers/sdks.js';
-import {collect, fromArray, recordingContext} from '../helpers/streams.js';
+import {collect, fromArray, recordingContext, sseFrames} from '../helpers/streams.js';
 
 const cc = useClaudeCodeGateway();
 
@@ -76,7 +76,7 @@ test('an empty text part (Gemini closes a turn with a signed empty part) is neve
 		{type: 'finish', reason: 'tool_calls', usage: {inputTokens: 10, outputTokens: 5}},
 	];
 	const ctx = recordingContext();
-	const frames = await collect(anthropicAdapter.encodeStream(fromArray(events), {model: 'claude', includeUsage: false, sse: true}, ctx));
+	const frames = sseFrames(await collect(anthropicAdapter.encodeStream(fromArray(events), {model: 'claude', includeUsage: false, sse: true}, ctx)));
 	const starts = frames.filter(frame => frame.startsWith('event: content_block_start')).map(frame => JSON.parse(frame.split('data: ')[1]!) as {index: number; content_block: {type: string}});
 	assert.deepEqual(starts.map(start => [start.index, start.content_block.type]), [[0, 'thinking'], [1, 'tool_use']]);
 	assert.ok(frames.every(frame => !/"index":2/.test(frame)), 'wire indices stay consecutive');
@@ -163,7 +163,7 @@ test('message_start takes the provider\'s prompt size when it has one, and count
 	const startOf = async (start: IRStreamEvent) => {
 		let counted = 0;
 		const events: IRStreamEvent[] = [start, {type: 'finish', reason: 'stop', usage: {inputTokens: 50, outputTokens: 1}}];
-		const frames = await collect(anthropicAdapter.encodeStream(fromArray(events), {model: 'claude', includeUsage: false, sse: true, estimateInputTokens: () => ++counted && 42}, recordingContext()));
+		const frames = sseFrames(await collect(anthropicAdapter.encodeStream(fromArray(events), {model: 'claude', includeUsage: false, sse: true, estimateInputTokens: () => ++counted && 42}, recordingContext())));
 		const data = JSON.parse(frames[0]!.split('data: ')[1]!) as {message: {usage: {input_tokens: number}}};
 		return {input: data.message.usage.input_tokens, counted};
 	};

@@ -5,6 +5,7 @@
 import type {TranslationContext} from '../adapter.js';
 import type {IRError, IRStreamEvent} from '../../base/ir.js';
 import type {SseMessage} from '../sse.js';
+import {decodeWith, type StreamDecoder} from '../stream-steps.js';
 import {decodeAnthropicError} from './errors.js';
 import {decodeAnthropicCitation} from './map-anthropic-citations.js';
 import {decodeAnthropicStopReason} from './map-anthropic-finish-reason.js';
@@ -12,43 +13,57 @@ import {completeUsage, decodeAnthropicUsagePartial} from './map-anthropic-usage.
 import {decodeAnswerBlock} from './response.js';
 import {isWireObject, asNumber, asString, parseJsonObject, type WireObject} from '../wire.js';
 
-export async function* decodeAnthropicStream(messages: AsyncIterable<SseMessage>, ctx: TranslationContext): AsyncGenerator<IRStreamEvent> {
+export function decodeAnthropicStream(messages: AsyncIterable<SseMessage>, ctx: TranslationContext): AsyncGenerator<IRStreamEvent> {
+	return decodeWith(new AnthropicStreamDecoder(ctx), messages);
+}
+
+/** Anthropic's events → IR events, one message at a time (stream-steps.ts). */
+export class AnthropicStreamDecoder implements StreamDecoder {
+	done = false;
 	// Usage counters are cumulative and `message_delta` may omit fields: keep the latest wire value of each.
-	let usage: WireObject = {};
-	let stop: Stop = {};
-	let started = false;
-	const blocks = blockIndexes();
-	for await (const message of messages) {
+	private usage: WireObject = {};
+	private stop: Stop = {};
+	private started = false;
+	private readonly blocks = blockIndexes();
+
+	constructor(private readonly ctx: TranslationContext) {}
+
+	push(message: SseMessage): IRStreamEvent[] {
+		if (this.done) return [];
 		const data = parseJsonObject(message.data);
-		if (!data) {
-			yield streamError(anthropicStreamProblems.notJson(message.data));
-			return;
-		}
+		if (!data) return this.last(streamError(anthropicStreamProblems.notJson(message.data)));
 		const type = message.event ?? asString(data.type);
-		if (type === 'error') {
-			yield {type: 'error', error: decodeAnthropicError(0, data)};
-			return;
-		}
-		if (!started && type !== 'ping') {
-			started = true;
+		if (type === 'error') return this.last({type: 'error', error: decodeAnthropicError(0, data)});
+		const events: IRStreamEvent[] = [];
+		if (!this.started && type !== 'ping') {
+			this.started = true;
 			const start = isWireObject(data.message) ? data.message : {};
-			usage = mergeWireUsage(usage, start.usage);
-			yield {type: 'start', id: asString(start.id) ?? '', model: asString(start.model) ?? '', usage: decodeAnthropicUsagePartial(usage)};
+			this.usage = mergeWireUsage(this.usage, start.usage);
+			events.push({type: 'start', id: asString(start.id) ?? '', model: asString(start.model) ?? '', usage: decodeAnthropicUsagePartial(this.usage)});
 		}
 		if (type === 'message_delta') {
 			const delta = isWireObject(data.delta) ? data.delta : {};
-			stop = {reason: delta.stop_reason ?? stop.reason, sequence: asString(delta.stop_sequence) ?? stop.sequence};
-			usage = mergeWireUsage(usage, data.usage);
-			yield {type: 'usage', usage: decodeAnthropicUsagePartial(usage)};
+			this.stop = {reason: delta.stop_reason ?? this.stop.reason, sequence: asString(delta.stop_sequence) ?? this.stop.sequence};
+			this.usage = mergeWireUsage(this.usage, data.usage);
+			events.push({type: 'usage', usage: decodeAnthropicUsagePartial(this.usage)});
 		} else if (type === 'message_stop') {
-			yield* blocks.closeAll();
-			yield finishEvent(stop, usage);
-			return;
+			this.blocks.closeAll(events);
+			events.push(finishEvent(this.stop, this.usage));
+			this.done = true;
 		} else {
-			yield* blockEvents(type, data, blocks, ctx);
+			for (const event of blockEvents(type, data, this.blocks, this.ctx)) events.push(event);
 		}
+		return events;
 	}
-	yield streamError(anthropicStreamProblems.cutOff);
+
+	end(): IRStreamEvent[] {
+		return this.done ? [] : this.last(streamError(anthropicStreamProblems.cutOff));
+	}
+
+	private last(event: IRStreamEvent): IRStreamEvent[] {
+		this.done = true;
+		return [event];
+	}
 }
 
 type Stop = {readonly reason?: unknown; readonly sequence?: string};
@@ -84,8 +99,9 @@ function blockIndexes() {
 			if (index !== undefined) open.delete(index);
 			return index;
 		},
-		*closeAll(): Generator<IRStreamEvent> {
-			for (const index of open) yield {type: 'block-end', index};
+		/** A `block-end` for each block still open, onto `events`. */
+		closeAll(events: IRStreamEvent[]): void {
+			for (const index of open) events.push({type: 'block-end', index});
 			open.clear();
 		},
 	};
@@ -124,8 +140,13 @@ export const anthropicStreamProblems = {
 /** The wire usage with `update`'s present counters over it (a `message_delta` may omit some). */
 export function mergeWireUsage(usage: WireObject, update: unknown): WireObject {
 	if (!isWireObject(update)) return usage;
-	const present = Object.entries(update).filter(([, value]) => value !== null && value !== undefined);
-	return {...usage, ...Object.fromEntries(present)};
+	const merged: Record<string, unknown> = {...usage};
+	for (const key in update) {
+		const value = update[key];
+		// An assignment to "__proto__" would set the object's prototype: a provider's field never does.
+		if (value !== null && value !== undefined && key !== '__proto__') merged[key] = value;
+	}
+	return merged;
 }
 
 function streamError(message: string): IRStreamEvent {

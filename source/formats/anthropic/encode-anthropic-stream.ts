@@ -12,7 +12,8 @@ import {anthropicErrorType} from './errors.js';
 import {encodeAnthropicStopReason} from './map-anthropic-finish-reason.js';
 import {encodeAnthropicUsage} from './map-anthropic-usage.js';
 import {encodeAnthropicCitation} from './map-anthropic-citations.js';
-import {serializeStreamBlocks} from './serialize-stream-blocks.js';
+import {BlockSerializer} from './serialize-stream-blocks.js';
+import {encodeWith, type StreamEncoder} from '../stream-steps.js';
 
 /**
  * The block being written. A thinking block's start waits for its first event (it may turn out to be
@@ -22,46 +23,77 @@ import {serializeStreamBlocks} from './serialize-stream-blocks.js';
  */
 type Current = {readonly index: number; wire: number; readonly block: IRBlockStart; started: boolean};
 
-export async function* encodeAnthropicStream(events: AsyncIterable<IRStreamEvent>, options: EncodeStreamOptions, ctx: TranslationContext): AsyncGenerator<string> {
+export function encodeAnthropicStream(events: AsyncIterable<IRStreamEvent>, options: EncodeStreamOptions, ctx: TranslationContext): AsyncGenerator<string> {
+	return encodeWith(anthropicStreamEncoder(options, ctx), events);
+}
+
+/** The same, one IR event at a time (stream-steps.ts): the frames it makes, joined. */
+export function anthropicStreamEncoder(options: EncodeStreamOptions, ctx: TranslationContext): StreamEncoder {
+	const serializer = new BlockSerializer();
 	let started = false;
 	let nextWire = 0;
 	let current: Current | undefined;
-	for await (const event of serializeStreamBlocks(events)) {
+	let done = false;
+	/** The frames of one event as it leaves the serializer; true once the stream has ended. */
+	const framesOf = (event: IRStreamEvent, frames: string[]): boolean => {
 		if (event.type === 'error') {
-			yield frame('error', {type: 'error', error: errorBody(event.error)});
-			return;
+			frames.push(frame('error', {type: 'error', error: errorBody(event.error)}));
+			return true;
 		}
 		if (!started) {
 			started = true;
-			yield messageStart(event.type === 'start' ? event.id : '', options.model, startUsage(event, options));
-			yield frame('ping', {type: 'ping'});
+			frames.push(messageStart(event.type === 'start' ? event.id : '', options.model, startUsage(event, options)));
+			frames.push(frame('ping', {type: 'ping'}));
 		}
 		if (event.type === 'block-start') {
 			current = {index: event.index, wire: nextWire, block: event.block, started: event.block.kind === 'tool_call'};
 			if (current.started) {
 				nextWire += 1;
-				yield blockStartFrame(current);
+				frames.push(blockStartFrame(current));
 			}
-			continue;
+			return false;
 		}
 		if (event.type === 'finish') {
-			yield frame('message_delta', {
-				type: 'message_delta',
-				delta: {stop_reason: encodeAnthropicStopReason(event.reason), stop_sequence: event.stopSequence ?? null},
-				usage: encodeAnthropicUsage(event.usage),
-			});
-			yield frame('message_stop', {type: 'message_stop'});
-			return;
+			frames.push(
+				frame('message_delta', {
+					type: 'message_delta',
+					delta: {stop_reason: encodeAnthropicStopReason(event.reason), stop_sequence: event.stopSequence ?? null},
+					usage: encodeAnthropicUsage(event.usage),
+				}),
+			);
+			frames.push(frame('message_stop', {type: 'message_stop'}));
+			return true;
 		}
 		if (current && 'index' in event && event.index === current.index) {
 			const wasStarted = current.started;
 			if (!wasStarted) current.wire = nextWire;
-			yield* blockFrames(event, current, ctx);
+			for (const text of blockFrames(event, current, ctx)) frames.push(text);
 			if (current.started && !wasStarted) nextWire += 1;
 			if (event.type === 'block-end') current = undefined;
 		}
-	}
-	yield frame('error', {type: 'error', error: {type: 'api_error', message: 'The upstream stream ended before the answer was complete.'}});
+		return false;
+	};
+	return {
+		get done() {
+			return done;
+		},
+		push(event) {
+			if (done) return '';
+			const frames: string[] = [];
+			for (const out of serializer.push(event)) {
+				if (framesOf(out, frames)) {
+					done = true;
+					break;
+				}
+			}
+			return frames.join('');
+		},
+		end() {
+			if (done) return '';
+			done = true;
+			return frame('error', {type: 'error', error: {type: 'api_error', message: 'The upstream stream ended before the answer was complete.'}});
+		},
+	};
 }
 
 /** An event's frame. The data is plain JSON built here: JSON.stringify drops its undefined fields, no copy needed. */

@@ -8,7 +8,7 @@ import {decodeAnthropicCountTokensRequest, decodeAnthropicCountTokensResponse, e
 import {decodeAnthropicError, renderAnthropicError} from './errors.js';
 import {decodeAnthropicRequest, encodeAnthropicRequest} from './request.js';
 import {decodeAnthropicResponse, encodeAnthropicResponse} from './response.js';
-import {decodeAnthropicStream, encodeAnthropicStream} from './stream.js';
+import {decodeAnthropicStream, AnthropicStreamDecoder, encodeAnthropicStream, anthropicStreamEncoder} from './stream.js';
 import {AnthropicStreamReader} from './read-anthropic-stream.js';
 import {decodeAnthropicUsage} from './map-anthropic-usage.js';
 
@@ -20,9 +20,11 @@ export const anthropicAdapter: FormatAdapter = {
 	decodeResponse: decodeAnthropicResponse,
 	encodeResponse: encodeAnthropicResponse,
 	decodeStream: decodeAnthropicStream,
+	streamDecoder: ctx => new AnthropicStreamDecoder(ctx),
 	readStream: () => new AnthropicStreamReader(),
 	answerUsage: {keys: ['usage'], decode: decodeAnthropicUsage},
 	encodeStream: encodeAnthropicStream,
+	streamEncoder: anthropicStreamEncoder,
 	decodeError: decodeAnthropicError,
 	renderError: renderAnthropicError,
 	counting: {decodeRequest: (body, _call, ctx) => decodeAnthropicCountTokensRequest(body, ctx), encodeResponse: encodeAnthropicCountTokensResponse},

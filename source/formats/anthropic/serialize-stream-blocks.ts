@@ -14,30 +14,33 @@ function isBlockEvent(event: IRStreamEvent): event is BlockEvent {
 	return 'index' in event;
 }
 
-export async function* serializeStreamBlocks(events: AsyncIterable<IRStreamEvent>): AsyncGenerator<IRStreamEvent> {
-	let live: number | undefined;
-	const waiting: Waiting[] = [];
-	for await (const event of events) {
+/** One IR event in, the events to write now out, in order (none while its block waits). */
+export class BlockSerializer {
+	private live: number | undefined;
+	private readonly waiting: Waiting[] = [];
+
+	push(event: IRStreamEvent): IRStreamEvent[] {
 		if (!isBlockEvent(event)) {
-			if (event.type === 'finish') yield* closeAll(live, waiting);
-			yield event;
-			if (event.type === 'finish' || event.type === 'error') return;
-			continue;
+			if (event.type !== 'finish') return [event];
+			const out = closeAll(this.live, this.waiting);
+			out.push(event);
+			return out;
 		}
-		if (live === undefined && event.type === 'block-start') live = event.index;
-		if (event.index === live) {
-			yield event;
-			if (event.type !== 'block-end') continue;
-			live = undefined;
-			// Blocks that waited now come out in start order, until one that is still streaming.
-			while (live === undefined && waiting.length > 0) {
-				const next = waiting.shift()!;
-				yield* next.events;
-				if (!next.ended) live = next.index;
-			}
-			continue;
+		if (this.live === undefined && event.type === 'block-start') this.live = event.index;
+		if (event.index !== this.live) {
+			wait(this.waiting, event);
+			return [];
 		}
-		wait(waiting, event);
+		if (event.type !== 'block-end') return [event];
+		const out: IRStreamEvent[] = [event];
+		this.live = undefined;
+		// Blocks that waited now come out in start order, until one that is still streaming.
+		while (this.live === undefined && this.waiting.length > 0) {
+			const next = this.waiting.shift()!;
+			for (const waited of next.events) out.push(waited);
+			if (!next.ended) this.live = next.index;
+		}
+		return out;
 	}
 }
 
@@ -52,10 +55,12 @@ function wait(waiting: Waiting[], event: BlockEvent): void {
 }
 
 /** At the finish, whatever is still open or waiting is written out and closed. */
-function* closeAll(live: number | undefined, waiting: readonly Waiting[]): Generator<IRStreamEvent> {
-	if (live !== undefined) yield {type: 'block-end', index: live};
+function closeAll(live: number | undefined, waiting: readonly Waiting[]): IRStreamEvent[] {
+	const out: IRStreamEvent[] = [];
+	if (live !== undefined) out.push({type: 'block-end', index: live});
 	for (const entry of waiting) {
-		yield* entry.events;
-		if (!entry.ended) yield {type: 'block-end', index: entry.index};
+		for (const event of entry.events) out.push(event);
+		if (!entry.ended) out.push({type: 'block-end', index: entry.index});
 	}
+	return out;
 }

@@ -5,6 +5,7 @@
 import type {TranslationContext} from '../adapter.js';
 import type {IRFinishReason, IRStreamEvent, IRUsage} from '../../base/ir.js';
 import type {SseMessage} from '../sse.js';
+import {decodeWith, type StreamDecoder} from '../stream-steps.js';
 import {decodeOpenaiUsage} from './map-openai-usage.js';
 import {decodeOpenaiError} from './errors.js';
 import {newToolCallId} from './ids.js';
@@ -116,51 +117,66 @@ const endedEarly: IRStreamEvent = {type: 'error', error: {kind: 'upstream', stat
  * `finish_reason` chunk with `stream_options.include_usage`; `[DONE]` or the end of the body ends it.
  * A data frame with an `error` object is a mid-stream error.
  */
-export async function* decodeOpenaiStream(messages: AsyncIterable<SseMessage>, ctx: TranslationContext): AsyncGenerator<IRStreamEvent> {
-	const state: State = {nextBlock: 0, tools: new Map(), ordered: []};
-	let started = false;
-	let finish: IRFinishReason | undefined;
-	let refused = false;
-	let usage: IRUsage | undefined;
-	let done = false;
-	for await (const message of messages) {
-		if (message.data.trim() === '[DONE]') {
-			done = true;
-			break;
-		}
+export function decodeOpenaiStream(messages: AsyncIterable<SseMessage>, ctx: TranslationContext): AsyncGenerator<IRStreamEvent> {
+	return decodeWith(new OpenaiStreamDecoder(ctx), messages);
+}
+
+/** The same, one message at a time (stream-steps.ts). */
+export class OpenaiStreamDecoder implements StreamDecoder {
+	done = false;
+	private readonly state: State = {nextBlock: 0, tools: new Map(), ordered: []};
+	private started = false;
+	private finish: IRFinishReason | undefined;
+	private refused = false;
+	private usage: IRUsage | undefined;
+
+	constructor(private readonly ctx: TranslationContext) {}
+
+	push(message: SseMessage): IRStreamEvent[] {
+		if (this.done) return [];
+		if (message.data.trim() === '[DONE]') return this.close();
 		const chunk = parseJsonObject(message.data);
-		if (!chunk) {
-			yield malformed(message.data);
-			return;
-		}
-		if (chunk.error !== undefined && chunk.error !== null) {
-			yield {type: 'error', error: decodeOpenaiError(200, chunk)};
-			return;
-		}
-		if (!started) {
-			started = true;
+		if (!chunk) return this.last(malformed(message.data));
+		if (chunk.error !== undefined && chunk.error !== null) return this.last({type: 'error', error: decodeOpenaiError(200, chunk)});
+		const events: IRStreamEvent[] = [];
+		if (!this.started) {
+			this.started = true;
 			// Servers that report usage on every chunk (vLLM's continuous usage stats) give the prompt's size at once.
 			const early = asObject(chunk.usage);
 			const prompt = early && asNumber(early.prompt_tokens) ? {usage: {inputTokens: asNumber(early.prompt_tokens)}} : {};
-			yield {type: 'start', id: asString(chunk.id) ?? '', model: asString(chunk.model) ?? '', ...prompt};
+			events.push({type: 'start', id: asString(chunk.id) ?? '', model: asString(chunk.model) ?? '', ...prompt});
 		}
 		const choice = asArray(chunk.choices)?.find(isWireObject);
 		const delta = choice && asObject(choice.delta);
-		if (delta) yield* deltaEvents(state, delta);
-		if (delta && asString(delta.refusal)) refused = true;
+		if (delta) for (const event of deltaEvents(this.state, delta)) events.push(event);
+		if (delta && asString(delta.refusal)) this.refused = true;
 		if (choice && typeof choice.finish_reason === 'string') {
-			yield* closeAll(state, ctx);
-			finish = mapOpenaiFinishReason(choice.finish_reason);
+			for (const event of closeAll(this.state, this.ctx)) events.push(event);
+			this.finish = mapOpenaiFinishReason(choice.finish_reason);
 		}
 		const chunkUsage = asObject(chunk.usage);
-		if (chunkUsage) usage = decodeOpenaiUsage(chunkUsage);
+		if (chunkUsage) this.usage = decodeOpenaiUsage(chunkUsage);
+		return events;
 	}
-	if (!done && finish === undefined) {
-		yield endedEarly;
-		return;
+
+	end(): IRStreamEvent[] {
+		if (this.done) return [];
+		return this.finish === undefined ? this.last(endedEarly) : this.close();
 	}
-	if (!started) yield {type: 'start', id: '', model: ''};
-	yield* closeAll(state, ctx);
-	const reason = finish ?? 'stop';
-	yield {type: 'finish', reason: refused && reason === 'stop' ? 'refusal' : reason, usage: usage ?? {inputTokens: 0, outputTokens: 0}};
+
+	/** `[DONE]`, or the end after a finish reason: the blocks still open end, then the finish with the usage seen. */
+	private close(): IRStreamEvent[] {
+		this.done = true;
+		const events: IRStreamEvent[] = [];
+		if (!this.started) events.push({type: 'start', id: '', model: ''});
+		for (const event of closeAll(this.state, this.ctx)) events.push(event);
+		const reason = this.finish ?? 'stop';
+		events.push({type: 'finish', reason: this.refused && reason === 'stop' ? 'refusal' : reason, usage: this.usage ?? {inputTokens: 0, outputTokens: 0}});
+		return events;
+	}
+
+	private last(event: IRStreamEvent): IRStreamEvent[] {
+		this.done = true;
+		return [event];
+	}
 }

@@ -5,6 +5,7 @@
 import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
 import {assertNever, type IRCitation, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage, type JsonObject} from '../../base/ir.js';
 import {sseFrame} from '../sse.js';
+import {encodeWith, type StreamEncoder} from '../stream-steps.js';
 import {encodeOpenaiUsage} from './map-openai-usage.js';
 import {renderOpenAIError} from './errors.js';
 import {newResponseId, toChatCompletionId} from './ids.js';
@@ -149,11 +150,12 @@ function framesFor(state: State, event: IRStreamEvent, ctx: TranslationContext):
  * finish chunk, the usage chunk (`choices: []`) only if the client asked for it, `data: [DONE]`.
  * A mid-stream error is a `data: {"error":{…}}` frame, then `[DONE]`, as the API itself does.
  */
-export async function* encodeOpenaiStream(
-	events: AsyncIterable<IRStreamEvent>,
-	options: EncodeStreamOptions,
-	ctx: TranslationContext,
-): AsyncGenerator<string> {
+export function encodeOpenaiStream(events: AsyncIterable<IRStreamEvent>, options: EncodeStreamOptions, ctx: TranslationContext): AsyncGenerator<string> {
+	return encodeWith(openaiStreamEncoder(options, ctx), events);
+}
+
+/** The same, one event at a time (stream-steps.ts); the frames of one event are one piece of text. */
+export function openaiStreamEncoder(options: EncodeStreamOptions, ctx: TranslationContext): StreamEncoder {
 	const state: State = {
 		id: newResponseId(),
 		created: Math.floor(Date.now() / 1000),
@@ -165,12 +167,21 @@ export async function* encodeOpenaiStream(
 		texts: new Map(),
 		head: null,
 	};
-	for await (const event of events) {
-		// The frames of one event leave as one piece: a yield each cost a turn of the microtask queue.
-		const frames = framesFor(state, event, ctx);
-		if (frames.length === 1) yield frames[0]!;
-		else if (frames.length > 1) yield frames.join('');
-		if (event.type === 'finish' || event.type === 'error') return;
-	}
-	yield* errorFrames({kind: 'upstream', status: 502, message: 'The upstream stream ended before the answer was complete.'});
+	let done = false;
+	return {
+		get done() {
+			return done;
+		},
+		push(event) {
+			if (done) return '';
+			if (event.type === 'finish' || event.type === 'error') done = true;
+			const frames = framesFor(state, event, ctx);
+			return frames.length === 1 ? frames[0]! : frames.join('');
+		},
+		end() {
+			if (done) return '';
+			done = true;
+			return errorFrames({kind: 'upstream', status: 502, message: 'The upstream stream ended before the answer was complete.'}).join('');
+		},
+	};
 }

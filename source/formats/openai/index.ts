@@ -9,7 +9,7 @@ import {openaiHttp} from './openai-http.js';
 import {decodeOpenaiError, renderOpenAIError} from './errors.js';
 import {decodeOpenaiRequest, encodeOpenaiRequest} from './request.js';
 import {decodeOpenaiResponse, encodeOpenaiResponse} from './response.js';
-import {decodeOpenaiStream, encodeOpenaiStream} from './stream.js';
+import {decodeOpenaiStream, OpenaiStreamDecoder, encodeOpenaiStream, openaiStreamEncoder} from './stream.js';
 import {OpenaiStreamReader} from './read-openai-stream.js';
 import {decodeOpenaiUsage} from './map-openai-usage.js';
 
@@ -23,9 +23,11 @@ export const openaiAdapter: FormatAdapter = {
 	decodeResponse: body => decodeOpenaiResponse(body),
 	encodeResponse: encodeOpenaiResponse,
 	decodeStream: decodeOpenaiStream,
+	streamDecoder: ctx => new OpenaiStreamDecoder(ctx),
 	readStream: () => new OpenaiStreamReader(),
 	answerUsage: {keys: ['usage'], decode: decodeOpenaiUsage},
 	encodeStream: encodeOpenaiStream,
+	streamEncoder: openaiStreamEncoder,
 	decodeError: decodeOpenaiError,
 	renderError: renderOpenAIError,
 };

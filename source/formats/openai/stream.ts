@@ -1,3 +1,3 @@
 /** Streaming chat completions, both ways: see the two generators' files. */
-export {decodeOpenaiStream} from './decode-openai-stream.js';
-export {encodeOpenaiStream} from './encode-openai-stream.js';
+export {decodeOpenaiStream, OpenaiStreamDecoder} from './decode-openai-stream.js';
+export {encodeOpenaiStream, openaiStreamEncoder} from './encode-openai-stream.js';

@@ -5,6 +5,7 @@ import {anthropicAdapter} from '../../../source/formats/anthropic/index.js';
 import type {IRStreamEvent} from '../../../source/base/ir.js';
 import {parseSse} from '../../../source/formats/sse.js';
 import {collect, loadChunks, recordingContext, replay, serveOnce} from './fixtures.js';
+import {sseFrames} from '../../helpers/streams.js';
 
 const streamOptions = {model: 'claude-alias', includeUsage: false, sse: true};
 
@@ -13,7 +14,7 @@ function decode(name: string): Promise<IRStreamEvent[]> {
 }
 
 async function encode(events: readonly IRStreamEvent[], ctx = recordingContext()): Promise<string[]> {
-	return collect(anthropicAdapter.encodeStream(replay(events), streamOptions, ctx));
+	return sseFrames(await collect(anthropicAdapter.encodeStream(replay(events), streamOptions, ctx)));
 }
 
 /** The frames as `event name → parsed data`, for assertions on values. */

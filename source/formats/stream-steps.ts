@@ -1,0 +1,46 @@
+/**
+ * A stream's decoder and encoder as synchronous steps: one SSE message in, its IR events out; one
+ * IR event in, its frames out. The proxy's translated streams run them directly, message by message
+ * as the provider's bytes arrive, with no promise between the provider's body and the client's
+ * (an async generator on each side cost a translated stream several turns of the microtask queue
+ * per event). `decodeStream` and `encodeStream`, the adapters' generator forms, are these steps
+ * wrapped, so each format has one implementation.
+ */
+import type {IRStreamEvent} from '../base/ir.js';
+import type {SseMessage} from './sse.js';
+
+export type StreamDecoder = {
+	/** The IR events of one message. After a terminal event (`finish` or `error`) `done` is true and later messages give nothing. */
+	push(message: SseMessage): IRStreamEvent[];
+	/** The messages ran out: nothing if the stream ended properly, else the error that says it was cut off. */
+	end(): IRStreamEvent[];
+	readonly done: boolean;
+};
+
+export type StreamEncoder = {
+	/** The text of one event's frames ('' for none). After a terminal event `done` is true. */
+	push(event: IRStreamEvent): string;
+	/** The events ran out before a terminal one: the frames that end the stream as failed. */
+	end(): string;
+	readonly done: boolean;
+};
+
+/** The generator form of a decoder: stops reading (and so ends the message source) at the terminal event. */
+export async function* decodeWith(decoder: StreamDecoder, messages: AsyncIterable<SseMessage>): AsyncGenerator<IRStreamEvent> {
+	for await (const message of messages) {
+		for (const event of decoder.push(message)) yield event;
+		if (decoder.done) return;
+	}
+	for (const event of decoder.end()) yield event;
+}
+
+/** The generator form of an encoder: one chunk of text per event that has frames. */
+export async function* encodeWith(encoder: StreamEncoder, events: AsyncIterable<IRStreamEvent>): AsyncGenerator<string> {
+	for await (const event of events) {
+		const text = encoder.push(event);
+		if (text) yield text;
+		if (encoder.done) return;
+	}
+	const rest = encoder.end();
+	if (rest) yield rest;
+}
