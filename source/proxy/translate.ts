@@ -72,15 +72,9 @@ async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client:
 async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort: Hangup, deadline: FirstByteDeadline, options: EncodeStreamOptions): Promise<AttemptResult> {
 	const {inbound, outbound, call, route, reply, ctx} = attempt;
 	const events = outbound.decodeStream(parseSse(upstream.body, rest => void dropRest(rest, upstream.body)), ctx);
-	let first: IteratorResult<IRStreamEvent>;
-	try {
-		first = await events.next();
-	} catch (error) {
-		return abort.aborted ? gone : failedBeforeAnswer(attempt, error, deadline);
-	}
-	deadline.clear();
-	if (abort.aborted) return gone;
-	if (deadline.expired) return failedBeforeAnswer(attempt, null, deadline);
+	const read = await firstRead(attempt, abort, deadline, () => events.next());
+	if ('result' in read) return read.result;
+	const first = read.value;
 	if (first.done || first.value.type === 'error') return failedAtOnce(attempt, first.done ? undefined : first.value);
 	const out = new ClientStream(reply);
 	out.open(200, {'content-type': inbound.streamContentType({sse: call.sse})});
@@ -102,15 +96,9 @@ async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort:
 async function stepStreamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort: Hangup, deadline: FirstByteDeadline, decoder: StreamDecoder, encoderOf: () => StreamEncoder): Promise<AttemptResult> {
 	const {inbound, call, route, reply} = attempt;
 	const events = new DecodedChunks(upstream, decoder);
-	let first: IRStreamEvent[];
-	try {
-		first = await events.read();
-	} catch (error) {
-		return abort.aborted ? gone : failedBeforeAnswer(attempt, error, deadline);
-	}
-	deadline.clear();
-	if (abort.aborted) return gone;
-	if (deadline.expired) return failedBeforeAnswer(attempt, null, deadline);
+	const read = await firstRead(attempt, abort, deadline, () => events.read());
+	if ('result' in read) return read.result;
+	const first = read.value;
 	if (first.length === 0 || first[0]!.type === 'error') {
 		events.release();
 		return failedAtOnce(attempt, first[0]);
@@ -136,6 +124,23 @@ async function stepStreamAnswer(attempt: Attempt, upstream: UpstreamResponse, ab
 	}
 	events.release();
 	return finishStream(attempt, out, abort, meter, broken);
+}
+
+/**
+ * The first read of a stream, under the first-byte deadline: what it gave, or the attempt's result
+ * when it failed, the deadline passed or the client left meanwhile.
+ */
+async function firstRead<T>(attempt: Attempt, abort: Hangup, deadline: FirstByteDeadline, read: () => Promise<T>): Promise<{value: T} | {result: AttemptResult}> {
+	let value: T;
+	try {
+		value = await read();
+	} catch (error) {
+		return {result: abort.aborted ? gone : failedBeforeAnswer(attempt, error, deadline)};
+	}
+	deadline.clear();
+	if (abort.aborted) return {result: gone};
+	if (deadline.expired) return {result: failedBeforeAnswer(attempt, null, deadline)};
+	return {value};
 }
 
 /** The first thing a provider streamed was an error, or it streamed nothing: a failure that may fail over. */
