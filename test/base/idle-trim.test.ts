@@ -1,7 +1,8 @@
 /**
- * The memory trim after traffic: a full collection once no request has finished for 5 s, a second
- * one 6 s later, nothing more until a request finishes again (start-up counts as the first burst);
- * and the collection it runs is V8's real one, reached without a `gc` global anywhere.
+ * The memory trim after traffic (timed here with a 5 s quiet period; 30 s by default): a full
+ * collection once no request has finished for the quiet period, a second one 6 s later, nothing
+ * more until a request finishes again (start-up counts as the first burst); and the collection it
+ * runs is V8's real one, reached without a `gc` global anywhere.
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,11 +19,11 @@ function finished(events: EventBus): void {
 	events.emit('request:finished', {} as RequestFinished);
 }
 
-test('one collection 5 s after start-up or the last finished request, a second 6 s later, then none until traffic returns', async () => {
+test('one collection a quiet period after start-up or the last finished request, a second 6 s later, then none until traffic returns', async () => {
 	const clock = new FakeClock();
 	const events = new EventBus();
 	let collections = 0;
-	const stop = new IdleTrim({clock, collect: () => collections++}).start(events);
+	const stop = new IdleTrim({clock, collect: () => collections++, quietMs: 5_000, secondPassMs: 6_000}).start(events);
 	await clock.advance(4_000);
 	assert.equal(collections, 0);
 	await clock.advance(1_000);
@@ -60,6 +61,23 @@ test('one collection 5 s after start-up or the last finished request, a second 6
 	assert.equal(clock.pending, 0);
 });
 
+test('by default the quiet period is 30 s: a pause shorter than that never costs the next burst its young generation', async () => {
+	const clock = new FakeClock();
+	const events = new EventBus();
+	let collections = 0;
+	const stop = new IdleTrim({clock, collect: () => collections++}).start(events);
+	for (let pause = 0; pause < 10; pause++) {
+		finished(events);
+		await clock.advance(25_000);
+	}
+	assert.equal(collections, 0, 'requests every 25 s: never quiet for 30 s');
+	await clock.advance(6_000);
+	assert.equal(collections, 1);
+	await clock.advance(6_000);
+	assert.equal(collections, 2);
+	stop();
+});
+
 test('exposeGc runs a real full collection and leaves no gc global behind', async () => {
 	const gc = exposeGc();
 	assert.ok(gc, 'this Node accepts --expose-gc at run time');
@@ -78,7 +96,7 @@ test('a running gateway trims after start-up and after its traffic, and closing 
 	const clock = new FakeClock();
 	let collections = 0;
 	const provider = await startFakeProvider('openai');
-	const gateway = await startTestGateway({clock, idleTrim: {collect: () => collections++}});
+	const gateway = await startTestGateway({clock, idleTrim: {collect: () => collections++, quietMs: 5_000}});
 	try {
 		await gateway.addProvider(provider, {models: 'gpt-4o-mini'});
 		const {secret} = await gateway.createKey();

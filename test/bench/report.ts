@@ -77,7 +77,7 @@ export function checksOf(results: Results, connections: number): Check[] {
 		checks.push(check(`TUI ${mode} p99 @1 over serve`, '≤ 2 ms', tui && serve ? tui.p99Ms - serve.p99Ms : undefined, v => v <= 2, ms));
 	}
 	const mb = (value: number) => `${value.toFixed(1)} MB`;
-	// Idle means settled: 2 s after start a process is still finishing its start-up work (the trim after it comes at 5 and 11 s).
+	// Idle means settled: 2 s after start a process is still finishing its start-up work (the trim after it comes 30 and 36 s after start).
 	checks.push(check('serve idle RSS (settled)', '≤ 70 MB', results.memory.serveSettledMb ?? undefined, v => v <= 70, mb));
 	checks.push(check('TUI idle RSS (settled)', '≤ 120 MB', results.memory.tuiSettledMb ?? undefined, v => v <= 120, mb));
 	const after = results.memory.afterRequests;

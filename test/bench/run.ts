@@ -9,8 +9,8 @@
  *   BENCH_STREAMS=1000,2000  BENCH_SLOW_CHUNKS=10  BENCH_SLOW_INTERVAL_MS=150  BENCH_STREAM_CAP_MS=15000
  *   BENCH_STREAM_RAMP_MS=500  the streams start evenly over this time (0: all in the same instant)
  *   BENCH_RSS_REQUESTS=10000,100000   cumulative request counts after which serve's RSS is read
- *   BENCH_RSS_SETTLE_MS=30000   and read again after this long idle (V8 returns unused heap by then)
- *   BENCH_IDLE_SETTLE_MS=15000   idle RSS is read 2 s after start and again this long after start (past the start-up trim)
+ *   BENCH_RSS_SETTLE_MS=40000   and read again after this long idle (past the gateway's trim after 30 s quiet)
+ *   BENCH_IDLE_SETTLE_MS=40000   idle RSS is read 2 s after start and again this long after start (past the start-up trim)
  *   BENCH_STARTS=3  BENCH_KEYS_LIST_RUNS=5   BENCH_TUI=0 skips the TUI   BENCH_OUT=test/bench/last-run.json
  */
 import {spawnSync} from 'node:child_process';
@@ -39,8 +39,8 @@ const config = {
 	streamCapMs: numberEnv('BENCH_STREAM_CAP_MS', 15_000),
 	streamRampMs: numberEnv('BENCH_STREAM_RAMP_MS', 500),
 	rssRequests: listEnv('BENCH_RSS_REQUESTS', '10000,100000').sort((a, b) => a - b),
-	rssSettleMs: numberEnv('BENCH_RSS_SETTLE_MS', 30_000),
-	idleSettleMs: numberEnv('BENCH_IDLE_SETTLE_MS', 15_000),
+	rssSettleMs: numberEnv('BENCH_RSS_SETTLE_MS', 40_000),
+	idleSettleMs: numberEnv('BENCH_IDLE_SETTLE_MS', 40_000),
 	starts: Math.max(1, numberEnv('BENCH_STARTS', 3)),
 	keysListRuns: Math.max(1, numberEnv('BENCH_KEYS_LIST_RUNS', 5)),
 	tui: process.env.BENCH_TUI !== '0',
