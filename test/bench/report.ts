@@ -16,7 +16,7 @@ export type Results = {
 	throughput: ThroughputRow[];
 	streams: StreamRow[];
 	start: {serveMs: number[]; keysListMs: number[]};
-	memory: {serveIdleMb: number | null; tuiIdleMb: number | null; bareIdleMb: number | null; serveSettledMb: number | null; tuiSettledMb: number | null; bareSettledMb: number | null; afterRequests: Array<{requests: number; rssMb: number; settledMb: number; rps: number; errors: number}>};
+	memory: {serveIdleMb: number | null; tuiIdleMb: number | null; bareIdleMb: number | null; serveSettledMb: number | null; tuiSettledMb: number | null; afterRequests: Array<{requests: number; rssMb: number; settledMb: number; rps: number; errors: number}>};
 	notes: string[];
 	checks: Check[];
 };
@@ -157,7 +157,7 @@ export function render(results: Results): string {
 	}
 	const {start, memory} = results;
 	out.push(`Start: serve ${start.serveMs.map(ms => ms.toFixed(0)).join(' / ')} ms to "listening" (median ${fixed(median(start.serveMs), 0)}); keys list ${start.keysListMs.map(ms => ms.toFixed(0)).join(' / ')} ms (median ${fixed(median(start.keysListMs), 0)}).`);
-	out.push(`Memory: idle RSS 2 s after start: serve ${fixed(memory.serveIdleMb, 1)} MB, TUI ${fixed(memory.tuiIdleMb, 1)} MB (the bare relay: ${fixed(memory.bareIdleMb, 1)} MB); settled (read again later, see BENCH_IDLE_SETTLE_MS): serve ${fixed(memory.serveSettledMb, 1)} MB, TUI ${fixed(memory.tuiSettledMb, 1)} MB (the bare relay: ${fixed(memory.bareSettledMb, 1)} MB); serve RSS ${memory.afterRequests.map(item => `after ${item.requests} requests ${item.rssMb.toFixed(1)} MB, ${item.settledMb.toFixed(1)} MB once idle (${item.rps.toFixed(0)} req/s, ${item.errors} errors)`).join('; ') || 'not measured'}.`);
+	out.push(`Memory: idle RSS 2 s after start: serve ${fixed(memory.serveIdleMb, 1)} MB, TUI ${fixed(memory.tuiIdleMb, 1)} MB (the bare relay: ${fixed(memory.bareIdleMb, 1)} MB); settled (BENCH_IDLE_SETTLE_MS after start): serve ${fixed(memory.serveSettledMb, 1)} MB, TUI ${fixed(memory.tuiSettledMb, 1)} MB; serve RSS ${memory.afterRequests.map(item => `after ${item.requests} requests ${item.rssMb.toFixed(1)} MB, ${item.settledMb.toFixed(1)} MB once idle (${item.rps.toFixed(0)} req/s, ${item.errors} errors)`).join('; ') || 'not measured'}.`);
 	for (const note of results.notes) out.push(`Note: ${note}`);
 	out.push('');
 	out.push('Targets (from the project issues; a FAIL is reported, it does not fail the run):');

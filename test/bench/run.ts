@@ -144,6 +144,40 @@ async function rssGrowth(results: Results, upstream: string): Promise<void> {
 	await stop(serve.child);
 }
 
+/**
+ * Idle RSS of a `serve` and a TUI started for it (fresh, at the end, so the processes measured for
+ * throughput never sit through the idle trim before their rows): 2 s after start, and settled.
+ * The bare relay's was read at the start, before any load.
+ */
+async function idleMemory(results: Results, upstream: string): Promise<void> {
+	const home = tempDir();
+	await setupHome(home, upstream);
+	const serve = await startServe(home);
+	const serveStarted = performance.now();
+	let tui: Tui | null = null;
+	let tuiStarted = 0;
+	if (config.tui && spawnSync('tmux', ['-V']).status === 0) {
+		const tuiHome = tempDir();
+		await setupHome(tuiHome, upstream);
+		tui = await startTui(tuiHome);
+		tuiStarted = performance.now();
+	}
+	await sleep(Math.max(0, serveStarted + 2000 - performance.now()));
+	results.memory.serveIdleMb = memoryOf(serve.pid).rssMb;
+	if (tui) {
+		await sleep(Math.max(0, tuiStarted + 2000 - performance.now()));
+		results.memory.tuiIdleMb = memoryOf(tui.pid).rssMb;
+	}
+	await sleep(Math.max(0, serveStarted + config.idleSettleMs - performance.now()));
+	results.memory.serveSettledMb = memoryOf(serve.pid).rssMb;
+	if (tui) {
+		await sleep(Math.max(0, tuiStarted + config.idleSettleMs - performance.now()));
+		results.memory.tuiSettledMb = memoryOf(tui.pid).rssMb;
+		stopTui(tui);
+	}
+	await stop(serve.child);
+}
+
 async function main(): Promise<void> {
 	installCleanup();
 	const cpu = cpus()[0]?.model ?? 'unknown CPU';
@@ -154,7 +188,7 @@ async function main(): Promise<void> {
 		throughput: [],
 		streams: [],
 		start: {serveMs: [], keysListMs: []},
-		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, bareSettledMb: null, afterRequests: []},
+		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: []},
 		notes: [],
 		checks: [],
 	};
@@ -178,9 +212,7 @@ async function main(): Promise<void> {
 		results.start.serveMs.push(serve.startMs);
 	}
 	if (!serve) throw new Error('serve did not start');
-	const serveStarted = performance.now();
-	await sleep(2000);
-	results.memory.serveIdleMb = memoryOf(serve.pid).rssMb;
+	// The bare relay is read before any load (it has no trim: what it holds after load it keeps).
 	results.memory.bareIdleMb = bare.child.pid ? memoryOf(bare.child.pid).rssMb : null;
 
 	const endpoints: Endpoint[] = [
@@ -196,19 +228,10 @@ async function main(): Promise<void> {
 		const tuiHome = tempDir();
 		const tuiSecret = await setupHome(tuiHome, upstreamOrigin);
 		tui = await startTui(tuiHome);
-		const tuiStarted = performance.now();
-		await sleep(2000);
-		results.memory.tuiIdleMb = memoryOf(tui.pid).rssMb;
-		log(`idle RSS again ${config.idleSettleMs / 1000} s after start`);
-		await sleep(Math.max(0, tuiStarted + config.idleSettleMs - performance.now()));
-		results.memory.tuiSettledMb = memoryOf(tui.pid).rssMb;
 		await tui.tmux.keys('4');
 		await tui.tmux.waitFor('Live requests', 10_000);
 		endpoints.push({name: 'TUI', origin: tui.url, secret: tuiSecret});
 	}
-	await sleep(Math.max(0, serveStarted + config.idleSettleMs - performance.now()));
-	results.memory.serveSettledMb = memoryOf(serve.pid).rssMb;
-	results.memory.bareSettledMb = bare.child.pid ? memoryOf(bare.child.pid).rssMb : null;
 	log('warming up every endpoint and mode (not measured)');
 	for (const endpoint of endpoints) {
 		for (const streaming of [false, true]) {
@@ -231,6 +254,9 @@ async function main(): Promise<void> {
 	log('concurrent slow streams');
 	await slowStreams(results, upstreamOrigin, {origin: `http://127.0.0.1:${bare.port}`, pid: bare.child.pid ?? 0}, serve, serveSecret);
 	await stop(serve.child);
+
+	log(`idle RSS of a fresh serve and TUI, 2 s and ${config.idleSettleMs / 1000} s after start`);
+	await idleMemory(results, upstreamOrigin);
 
 	if (config.rssRequests.length > 0) {
 		log(`serve RSS after ${config.rssRequests.join(' and ')} requests (a fresh serve)`);
