@@ -10,7 +10,7 @@ import type {UsageRow} from '../../source/base/usage-types.js';
 import {createUsageView, sameUsage, emptyUsage} from '../../source/ui/usage-view.js';
 import {eventually} from '../helpers/sdks.js';
 
-const row = (requests: number): UsageRow => ({group: 'ci', id: 'key_1', requests, succeeded: requests, failed: 0, inputTokens: 10 * requests, outputTokens: 5 * requests, cachedTokens: 0, reasoningTokens: 0, costUsd: 0, unpriced: false});
+const row = (requests: number): UsageRow => ({group: 'ci', id: 'key_1', requests, succeeded: requests, failed: 0, inputTokens: 10 * requests, outputTokens: 5 * requests, cachedTokens: 0, reasoningTokens: 0, costUsd: 0, unpriced: false, latencyP50Ms: 200, latencyP95Ms: 400});
 
 test('a poll that reads the same numbers publishes nothing; changed numbers are published', async () => {
 	let requests = 3;
