@@ -38,13 +38,13 @@ export class SseFeed {
  * a queue, each `next()` an already-settled promise, without a generator's suspensions around every
  * message (they were a measurable share of a translated stream's cost).
  */
-export function parseSse(chunks: AsyncIterable<Uint8Array | string>, leftover?: (rest: AsyncIterator<Uint8Array | string>) => void): AsyncIterableIterator<SseMessage> {
+export function parseSse(chunks: AsyncIterable<Uint8Array | string>, leftover?: (rest: AsyncIterator<Uint8Array | string>) => void): SseMessages {
 	return new SseMessages(chunks[Symbol.asyncIterator](), leftover);
 }
 
 const finished: IteratorResult<SseMessage> = {done: true, value: undefined};
 
-class SseMessages implements AsyncIterableIterator<SseMessage> {
+export class SseMessages implements AsyncIterableIterator<SseMessage> {
 	private readonly queue: SseMessage[] = [];
 	private head = 0;
 	private readonly feed = new SseFeed(message => this.queue.push(message));
@@ -72,6 +72,22 @@ class SseMessages implements AsyncIterableIterator<SseMessage> {
 		return this.pull();
 	}
 
+	/**
+	 * The messages of the next chunk (or chunks) that complete any, all at once; `[]` once the source
+	 * has ended. One promise per chunk rather than per message, for a reader that takes them in batches.
+	 */
+	async batch(): Promise<SseMessage[]> {
+		while (this.head >= this.queue.length && !this.done && !this.sourceDone) await this.fill();
+		if (this.head >= this.queue.length) {
+			this.done = true;
+			return [];
+		}
+		const messages = this.queue.slice(this.head);
+		this.queue.length = 0;
+		this.head = 0;
+		return messages;
+	}
+
 	async return(): Promise<IteratorResult<SseMessage>> {
 		if (this.done) return finished;
 		this.done = true;
@@ -96,26 +112,31 @@ class SseMessages implements AsyncIterableIterator<SseMessage> {
 
 	private async pull(): Promise<IteratorResult<SseMessage>> {
 		for (;;) {
-			let next: IteratorResult<Uint8Array | string>;
-			try {
-				next = await this.source.next();
-			} catch (error) {
-				this.done = true;
-				this.sourceDone = true;
-				throw error;
-			}
-			if (next.done) {
-				this.sourceDone = true;
-				this.feed.end();
-			} else {
-				this.feed.push(next.value);
-			}
+			await this.fill();
 			const queued = this.take();
 			if (queued) return queued;
 			if (this.sourceDone) {
 				this.done = true;
 				return finished;
 			}
+		}
+	}
+
+	/** One chunk of the source into the parser (at the source's end, the parser's end). */
+	private async fill(): Promise<void> {
+		let next: IteratorResult<Uint8Array | string>;
+		try {
+			next = await this.source.next();
+		} catch (error) {
+			this.done = true;
+			this.sourceDone = true;
+			throw error;
+		}
+		if (next.done) {
+			this.sourceDone = true;
+			this.feed.end();
+		} else {
+			this.feed.push(next.value);
 		}
 	}
 }

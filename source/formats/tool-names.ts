@@ -80,16 +80,19 @@ export function restoreToolNames(response: IRResponse, names: ToolNameMap): IRRe
 	return {...response, parts: response.parts.map(part => (part.type === 'tool_call' ? {...part, name: names.original(part.name)} : part))};
 }
 
+/** A stream event with the client's own tool name back in a tool call's start. */
+function restoreEventToolName(event: IRStreamEvent, names: ToolNameMap): IRStreamEvent {
+	return event.type === 'block-start' && event.block.kind === 'tool_call' ? {...event, block: {...event.block, name: names.original(event.block.name)}} : event;
+}
+
 export async function* restoreStreamToolNames(events: AsyncIterable<IRStreamEvent>, names: ToolNameMap): AsyncGenerator<IRStreamEvent> {
-	for await (const event of events) {
-		yield event.type === 'block-start' && event.block.kind === 'tool_call' ? {...event, block: {...event.block, name: names.original(event.block.name)}} : event;
-	}
+	for await (const event of events) yield restoreEventToolName(event, names);
 }
 
 /** The step form of restoreStreamToolNames: the decoder itself when no name was renamed. */
 function restoreToolNamesStep(decoder: StreamDecoder, names: ToolNameMap): StreamDecoder {
 	if (!names.renamed) return decoder;
-	const restore = (events: IRStreamEvent[]) => events.map(event => (event.type === 'block-start' && event.block.kind === 'tool_call' ? {...event, block: {...event.block, name: names.original(event.block.name)}} : event));
+	const restore = (events: IRStreamEvent[]) => events.map(event => restoreEventToolName(event, names));
 	return {
 		push: message => restore(decoder.push(message)),
 		end: () => restore(decoder.end()),

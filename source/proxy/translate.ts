@@ -6,7 +6,7 @@
  */
 import {GatewayError} from '../base/errors.js';
 import type {IRStreamEvent, IRUsage} from '../base/ir.js';
-import {parseSse, SseFeed, type SseMessage} from '../formats/sse.js';
+import {parseSse, type SseMessages} from '../formats/sse.js';
 import type {EncodeStreamOptions} from '../formats/adapter.js';
 import type {StreamDecoder, StreamEncoder} from '../formats/stream-steps.js';
 import {answered, failed, gone, scrubberOf, streamTimeoutsOf, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
@@ -78,7 +78,7 @@ async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort:
 	if (first.done || first.value.type === 'error') return failedAtOnce(attempt, first.done ? undefined : first.value);
 	const out = new ClientStream(reply);
 	out.open(200, {'content-type': inbound.streamContentType({sse: call.sse})});
-	const meter = new StreamMeter(attempt);
+	const meter = new EventMeter(attempt);
 	const metered = new MeteredEvents(first.value, events, meter);
 	let broken: GatewayError | null = null;
 	try {
@@ -105,7 +105,7 @@ async function stepStreamAnswer(attempt: Attempt, upstream: UpstreamResponse, ab
 	}
 	const out = new ClientStream(reply);
 	out.open(200, {'content-type': inbound.streamContentType({sse: call.sse})});
-	const meter = new StreamMeter(attempt);
+	const meter = new EventMeter(attempt);
 	const encoder = encoderOf();
 	let broken: GatewayError | null = null;
 	try {
@@ -150,7 +150,7 @@ function failedAtOnce(attempt: Attempt, first: IRStreamEvent | undefined): Attem
 	return failed(error, attempt.canFailOver, {kind: 'server', reason: `a stream that failed at once: ${error.message.slice(0, 200)}`});
 }
 
-async function finishStream(attempt: Attempt, out: ClientStream, abort: Hangup, meter: StreamMeter, broken: GatewayError | null): Promise<AttemptResult> {
+async function finishStream(attempt: Attempt, out: ClientStream, abort: Hangup, meter: EventMeter, broken: GatewayError | null): Promise<AttemptResult> {
 	if (abort.aborted) {
 		out.end();
 		return answered(meter.usage, null, out.firstByteAt);
@@ -160,43 +160,36 @@ async function finishStream(attempt: Attempt, out: ClientStream, abort: Hangup, 
 }
 
 /**
- * A provider's stream body as batches of IR events: each `read()` takes chunks until one yields an
- * event, and gives `[]` once the body has ended and the decoder has said everything (its
- * cut-off error included). At the terminal event what is left of the body is drained in the
- * background (the connection is reused), as `release()` does for a stream left early.
+ * A provider's stream body as batches of IR events: each `read()` takes the messages of the next
+ * chunks until they yield an event, and gives `[]` once the body has ended and the decoder has
+ * said everything (its cut-off error included). At the terminal event what is left of the body is
+ * drained in the background (the connection is reused), as `release()` does for a stream left early.
  */
 class DecodedChunks {
-	private readonly chunks: AsyncIterator<Uint8Array>;
-	private readonly messages: SseMessage[] = [];
-	private readonly sse = new SseFeed(message => this.messages.push(message));
+	private readonly messages: SseMessages;
 	private ended = false;
 
 	constructor(
-		private readonly upstream: UpstreamResponse,
+		upstream: UpstreamResponse,
 		private readonly decoder: StreamDecoder,
 	) {
-		this.chunks = upstream.body[Symbol.asyncIterator]();
+		this.messages = parseSse(upstream.body, rest => void dropRest(rest, upstream.body));
 	}
 
 	async read(): Promise<IRStreamEvent[]> {
 		const events: IRStreamEvent[] = [];
 		while (events.length === 0 && !this.ended) {
-			const next = await this.chunks.next();
-			if (next.done) {
+			const batch = await this.messages.batch();
+			if (batch.length === 0) {
 				this.ended = true;
-				this.sse.end();
-			} else {
-				this.sse.push(next.value);
-			}
-			for (const message of this.messages) {
-				for (const event of this.decoder.push(message)) events.push(event);
-				if (this.decoder.done) break;
-			}
-			this.messages.length = 0;
-			if (this.ended) {
 				for (const event of this.decoder.end()) events.push(event);
-			} else if (this.decoder.done) {
-				this.release();
+			}
+			for (const message of batch) {
+				for (const event of this.decoder.push(message)) events.push(event);
+				if (this.decoder.done) {
+					this.release();
+					break;
+				}
 			}
 		}
 		return events;
@@ -206,12 +199,12 @@ class DecodedChunks {
 	release(): void {
 		if (this.ended) return;
 		this.ended = true;
-		void dropRest(this.chunks, this.upstream.body);
+		void this.messages.return();
 	}
 }
 
 /** Usage and upstream errors noted as the events go by; errors scrubbed before any encoder sees them. */
-class StreamMeter {
+class EventMeter {
 	usage: IRUsage | null = null;
 	upstreamError: string | null = null;
 	private readonly scrubber;
@@ -242,7 +235,7 @@ class MeteredEvents implements AsyncIterableIterator<IRStreamEvent> {
 	constructor(
 		first: IRStreamEvent,
 		private readonly rest: AsyncIterator<IRStreamEvent>,
-		private readonly meter: StreamMeter,
+		private readonly meter: EventMeter,
 	) {
 		this.first = first;
 	}
