@@ -50,8 +50,8 @@ export function exposeGc(): (() => void) | undefined {
 }
 
 export class IdleTrim {
-	private finished = 0;
-	private seen = 0;
+	/** A request finished (or a batch arrived) since the last tick. */
+	private touched = false;
 	/** Start-up is a burst like any other (modules, the store, the first snapshot): the first quiet period begins with it. */
 	private quietSince: number;
 	/** Collections run in this quiet period: 0, 1 or 2 (done until a request finishes again). */
@@ -67,7 +67,7 @@ export class IdleTrim {
 
 	/** Something happened (a request finished, a batch arrived): the quiet period starts again at the next tick. */
 	touch(): void {
-		this.finished++;
+		this.touched = true;
 	}
 
 	/** Check for quiet every `tickMs` (and count finished requests on `events`, if given); returns the stop function. */
@@ -81,8 +81,8 @@ export class IdleTrim {
 
 	private tick(): void {
 		const now = this.options.clock.now();
-		if (this.finished !== this.seen) {
-			this.seen = this.finished;
+		if (this.touched) {
+			this.touched = false;
 			this.quietSince = now;
 			this.passes = 0;
 			return;
