@@ -1,9 +1,25 @@
 /**
  * A value that changes outside React, read with `useSyncExternalStore`. Changes are published to
- * React at most once per `intervalMs` (the last one always arrives), so a burst of requests costs
- * one render, not hundreds. `connect` runs when the first component subscribes and its cleanup
- * when the last one leaves: the store owns its subscription to the event bus.
+ * React at most once per interval (the last one always arrives), so a burst of requests costs one
+ * render, not hundreds. `connect` runs when the first component subscribes and its cleanup when the
+ * last one leaves: the store owns its subscription to the event bus.
  */
+export type ExternalStoreOptions<T> = {
+	/**
+	 * The least time between two publishes, in ms (default 100). A function is asked each time a
+	 * change has to wait: a store can slow down while its changes come too fast to read (the live
+	 * log under load).
+	 */
+	readonly intervalMs?: number | (() => number);
+	/** Runs when the first component subscribes; returns what runs when the last one leaves. */
+	readonly connect?: () => () => void;
+	/**
+	 * Whether a new value says the same as the newest one: an equal value is dropped, since every
+	 * publish redraws the screen (a poll mostly reads what is shown already).
+	 */
+	readonly equals?: (a: T, b: T) => boolean;
+};
+
 export class ExternalStore<T> {
 	private published: T;
 	private latest: T;
@@ -14,8 +30,7 @@ export class ExternalStore<T> {
 
 	constructor(
 		initial: T,
-		private readonly intervalMs = 100,
-		private readonly connect?: () => () => void,
+		private readonly options: ExternalStoreOptions<T> = {},
 	) {
 		this.published = initial;
 		this.latest = initial;
@@ -25,7 +40,7 @@ export class ExternalStore<T> {
 
 	readonly subscribe = (listener: () => void): (() => void) => {
 		this.listeners.add(listener);
-		if (this.listeners.size === 1 && this.connect) this.disconnect = this.connect();
+		if (this.listeners.size === 1 && this.options.connect) this.disconnect = this.options.connect();
 		return () => {
 			this.listeners.delete(listener);
 			if (this.listeners.size > 0) return;
@@ -42,9 +57,12 @@ export class ExternalStore<T> {
 	}
 
 	set(value: T): void {
+		if (this.options.equals?.(value, this.latest)) return;
 		this.latest = value;
 		if (this.timer) return;
-		const wait = this.lastPublish + this.intervalMs - Date.now();
+		const {intervalMs = 100} = this.options;
+		const interval = typeof intervalMs === 'number' ? intervalMs : intervalMs();
+		const wait = this.lastPublish + interval - Date.now();
 		if (wait <= 0) this.publish();
 		else this.timer = setTimeout(() => this.publish(), wait);
 	}

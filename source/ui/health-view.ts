@@ -22,7 +22,7 @@ export type HealthView = {
 };
 
 export function createHealthView(events: EventBus): HealthView {
-	const views = new ExternalStore<ReadonlyMap<string, ChannelHealthView>>(new Map(), 100);
+	const views = new ExternalStore<ReadonlyMap<string, ChannelHealthView>>(new Map(), {intervalMs: 100});
 	const close = events.on('channel:health', view => views.set(new Map(views.current).set(view.channelId, view)));
 	return {views, close};
 }

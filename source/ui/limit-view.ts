@@ -36,15 +36,16 @@ export type LimitViewOptions = {readonly delayMs?: number; readonly pollMs?: num
 
 export function createLimitView(events: EventBus, keys: () => readonly KeyRecord[], source: LimitUseSource, {delayMs = 250, pollMs = 2000}: LimitViewOptions = {}): ExternalStore<LimitUseMap> {
 	let pending: NodeJS.Timeout | undefined;
-	const store: ExternalStore<LimitUseMap> = new ExternalStore<LimitUseMap>(new Map(), 0, () => {
+	const store: ExternalStore<LimitUseMap> = new ExternalStore<LimitUseMap>(new Map(), {intervalMs: 0, equals: sameUse, connect: () => connect()});
+	return store;
+
+	function connect(): () => void {
 		const refresh = () => {
 			pending = undefined;
 			Promise.resolve()
 				.then(() => source(keys()))
 				.then(
-					use => {
-						if (!sameUse(use, store.current)) store.set(use);
-					},
+					use => store.set(use),
 					() => {}, // the last numbers stay; the Keys pane still shows the limits themselves
 				);
 		};
@@ -59,6 +60,5 @@ export function createLimitView(events: EventBus, keys: () => readonly KeyRecord
 			if (pending) clearTimeout(pending);
 			pending = undefined;
 		};
-	});
-	return store;
+	}
 }

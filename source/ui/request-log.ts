@@ -15,7 +15,21 @@ export type RequestLogSnapshot = {
 
 export const requestLogLimit = 500;
 
-export function createRequestLog(events: EventBus, limit = requestLogLimit, intervalMs = 250): ExternalStore<RequestLogSnapshot> {
+export type RequestLogPace = {
+	/** The least time between two redraws of the log while requests arrive slower than `busyPerSecond`. */
+	readonly intervalMs: number;
+	/** … and while they arrive faster: lines that scroll by quicker than this cannot be read anyway. */
+	readonly busyIntervalMs: number;
+	readonly busyPerSecond: number;
+};
+
+/**
+ * Four redraws a second while a person could read each new line; one a second under load, where a
+ * redraw of the whole screen (a few milliseconds of the UI thread) would be spent on a blur.
+ */
+export const defaultPace: RequestLogPace = {intervalMs: 250, busyIntervalMs: 1000, busyPerSecond: 20};
+
+export function createRequestLog(events: EventBus, limit = requestLogLimit, pace: RequestLogPace = defaultPace, now: () => number = Date.now): ExternalStore<RequestLogSnapshot> {
 	let entries: readonly RequestFinished[] = [];
 	let total = 0;
 	let failed = 0;
@@ -23,29 +37,49 @@ export function createRequestLog(events: EventBus, limit = requestLogLimit, inte
 	// way they are queued and folded into the log at most once per interval, never per request.
 	let incoming: RequestFinished[] = [];
 	let timer: NodeJS.Timeout | undefined;
-	const store: ExternalStore<RequestLogSnapshot> = new ExternalStore<RequestLogSnapshot>({entries, total, failed}, intervalMs, () => {
-		const fold = () => {
-			timer = undefined;
-			entries = [...incoming.reverse(), ...entries].slice(0, limit);
-			incoming = [];
-			store.set({entries, total, failed});
-		};
-		const queue = (recent: readonly RequestFinished[], count: number, failures: number) => {
-			incoming.push(...recent.slice(-limit));
-			if (incoming.length > limit) incoming = incoming.slice(-limit);
-			total += count;
-			failed += failures;
-			timer ??= setTimeout(fold, 0);
-		};
-		const offSingle = events.on('request:finished', event => queue([event], 1, isFailure(event) ? 1 : 0));
-		const offBatch = events.on('requests:batch', batch => queue(batch.recent, batch.count, batch.failed));
-		return () => {
-			offSingle();
-			offBatch();
-			if (timer) clearTimeout(timer);
-			timer = undefined;
-		};
-	});
+	// The arrival rate, over windows of at least a second: a request after a quiet spell closes a
+	// long window with few requests in it, so the log is quick again at once.
+	let windowStart = now();
+	let windowCount = 0;
+	let busy = false;
+	const arrived = (count: number) => {
+		windowCount += count;
+		const elapsed = now() - windowStart;
+		if (elapsed < 1000) return;
+		busy = windowCount >= (pace.busyPerSecond * elapsed) / 1000;
+		windowStart += elapsed;
+		windowCount = 0;
+	};
+	const store: ExternalStore<RequestLogSnapshot> = new ExternalStore<RequestLogSnapshot>(
+		{entries, total, failed},
+		{
+			intervalMs: () => (busy ? pace.busyIntervalMs : pace.intervalMs),
+			connect: () => {
+				const fold = () => {
+					timer = undefined;
+					entries = [...incoming.reverse(), ...entries].slice(0, limit);
+					incoming = [];
+					store.set({entries, total, failed});
+				};
+				const queue = (recent: readonly RequestFinished[], count: number, failures: number) => {
+					incoming.push(...recent.slice(-limit));
+					if (incoming.length > limit) incoming = incoming.slice(-limit);
+					total += count;
+					failed += failures;
+					arrived(count);
+					timer ??= setTimeout(fold, 0);
+				};
+				const offSingle = events.on('request:finished', event => queue([event], 1, isFailure(event) ? 1 : 0));
+				const offBatch = events.on('requests:batch', batch => queue(batch.recent, batch.count, batch.failed));
+				return () => {
+					offSingle();
+					offBatch();
+					if (timer) clearTimeout(timer);
+					timer = undefined;
+				};
+			},
+		},
+	);
 	return store;
 }
 

@@ -40,7 +40,7 @@ export type StoreViewOptions = {
 export function createStoreView(store: Store, events: EventBus, options: StoreViewOptions = {}): StoreView {
 	let running: Promise<void> | undefined;
 	let again = false;
-	const snapshot: ExternalStore<StoreSnapshot> = new ExternalStore<StoreSnapshot>(emptyStoreSnapshot, 0, () => connect());
+	const snapshot: ExternalStore<StoreSnapshot> = new ExternalStore<StoreSnapshot>(emptyStoreSnapshot, {intervalMs: 0, connect: () => connect()});
 
 	const load = async (): Promise<void> => {
 		try {

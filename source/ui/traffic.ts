@@ -13,7 +13,10 @@ export {emptyTraffic, percentile, TrafficCounter, type Series, type TrafficSnaps
  */
 export function createTraffic(events: EventBus, intervalMs = 500, tickMs = 15_000): ExternalStore<TrafficSnapshot> {
 	const counter = new TrafficCounter();
-	const store: ExternalStore<TrafficSnapshot> = new ExternalStore<TrafficSnapshot>(emptyTraffic(), intervalMs, () => {
+	const store: ExternalStore<TrafficSnapshot> = new ExternalStore<TrafficSnapshot>(emptyTraffic(), {intervalMs, connect: () => connect()});
+	return store;
+
+	function connect(): () => void {
 		let pending: NodeJS.Timeout | undefined;
 		const offSingle = events.on('request:finished', event => {
 			counter.record(event);
@@ -42,6 +45,5 @@ export function createTraffic(events: EventBus, intervalMs = 500, tickMs = 15_00
 			off();
 			clearInterval(timer);
 		};
-	});
-	return store;
+	}
 }

@@ -59,14 +59,15 @@ export function sameUsage(a: UsageSnapshot, b: UsageSnapshot): boolean {
  */
 export function createUsageView(events: EventBus, source: UsageSource, delayMs = 1000, pollMs?: number): ExternalStore<UsageSnapshot> {
 	let pending: NodeJS.Timeout | undefined;
-	const store: ExternalStore<UsageSnapshot> = new ExternalStore<UsageSnapshot>(emptyUsage, 0, () => {
+	// The poll mostly reads what is shown already: an equal snapshot is not published (each one redraws the screen).
+	const store: ExternalStore<UsageSnapshot> = new ExternalStore<UsageSnapshot>(emptyUsage, {intervalMs: 0, equals: sameUsage, connect: () => connect()});
+	return store;
+
+	function connect(): () => void {
 		const refresh = () => {
 			pending = undefined;
 			readUsage(source).then(
-				// The poll mostly reads what is shown already: an equal snapshot is not published (each one redraws the screen).
-				snapshot => {
-					if (!sameUsage(snapshot, store.current)) store.set(snapshot);
-				},
+				snapshot => store.set(snapshot),
 				(error: unknown) => store.set({...store.current, error: `Usage totals could not be read: ${(error as Error).message}`}),
 			);
 		};
@@ -81,6 +82,5 @@ export function createUsageView(events: EventBus, source: UsageSource, delayMs =
 			if (pending) clearTimeout(pending);
 			pending = undefined;
 		};
-	});
-	return store;
+	}
 }

@@ -22,7 +22,7 @@ const event = (id: string, extra: Partial<RequestFinished> = {}): RequestFinishe
 
 test('the request log keeps the newest entries only, and counts all of them', async () => {
 	const events = new EventBus();
-	const log = createRequestLog(events, 3, 0);
+	const log = createRequestLog(events, 3, {intervalMs: 0, busyIntervalMs: 0, busyPerSecond: 20});
 	const off = log.subscribe(() => {});
 	for (let index = 1; index <= 5; index++) events.emit('request:finished', event(String(index), index === 2 ? {status: 500, outcome: 'error'} : {}));
 	await delay(5);
@@ -34,13 +34,48 @@ test('the request log keeps the newest entries only, and counts all of them', as
 
 test('changes reach React at most once per interval, the last one always', async () => {
 	let notified = 0;
-	const store = new ExternalStore(0, 50);
+	const store = new ExternalStore(0, {intervalMs: 50});
 	store.subscribe(() => notified++);
 	for (let value = 1; value <= 100; value++) store.set(value);
 	assert.equal(notified, 1, 'the first change at once');
 	await delay(80);
 	assert.equal(notified, 2, 'then one for the rest of the burst');
 	assert.equal(store.getSnapshot(), 100);
+});
+
+test('the live log redraws at its quick pace for a few requests a second, and once a second under load', async () => {
+	const events = new EventBus();
+	let now = 0;
+	const log = createRequestLog(events, 500, {intervalMs: 0, busyIntervalMs: 200, busyPerSecond: 20}, () => now);
+	let notified = 0;
+	const off = log.subscribe(() => notified++);
+	events.emit('request:finished', event('1'));
+	await delay(10);
+	assert.equal(notified, 1, 'one request: shown at once');
+	now = 1000;
+	events.emit('requests:batch', {recent: [event('2')], count: 50, failed: 0});
+	await delay(30);
+	assert.equal(notified, 1, '51 requests in a second: the next redraw waits the busy interval');
+	await delay(250);
+	assert.equal(notified, 2);
+	assert.equal(log.getSnapshot().total, 51);
+	now = 5000;
+	events.emit('request:finished', event('3'));
+	await delay(10);
+	assert.equal(notified, 3, 'after a quiet spell the first request is shown at once again');
+	off();
+});
+
+test('a store drops a value its equals calls the same as the newest one', async () => {
+	let notified = 0;
+	const store = new ExternalStore({n: 1}, {intervalMs: 0, equals: (a, b) => a.n === b.n});
+	store.subscribe(() => notified++);
+	const first = store.current;
+	store.set({n: 1});
+	assert.equal(store.current, first, 'an equal value is not taken');
+	assert.equal(notified, 0);
+	store.set({n: 2});
+	assert.deepEqual([notified, store.getSnapshot().n], [1, 2]);
 });
 
 test('session usage answers UsageRow queries by key (with its id) and by model, today and since', async () => {
