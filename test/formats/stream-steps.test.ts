@@ -9,9 +9,12 @@ import {test} from 'node:test';
 import type {IRStreamEvent} from '../../source/base/ir.js';
 import {adapters} from '../../source/formats/index.js';
 import {collect, loadChunks, recordingContext, replay} from './anthropic/fixtures.js';
+import {loadChunks as loadGeminiChunks} from './gemini/fixtures.js';
+import type {StreamDecoder, StreamEncoder} from '../../source/formats/stream-steps.js';
+import type {SseMessage} from '../../source/formats/sse.js';
 
-test('OpenAI and Anthropic have step decoders and encoders in the adapter table, so streams between them run as steps', () => {
-	for (const format of ['openai', 'anthropic'] as const) {
+test('OpenAI, Anthropic and Gemini have step decoders and encoders in the adapter table, so streams between them run as steps', () => {
+	for (const format of ['openai', 'anthropic', 'gemini'] as const) {
 		assert.equal(typeof adapters[format].streamDecoder, 'function', `${format} step decoder`);
 		assert.equal(typeof adapters[format].streamEncoder, 'function', `${format} step encoder`);
 	}
@@ -48,4 +51,48 @@ test('cut off before the terminal event: the step decoder ends with the error th
 	assert.deepEqual(events, fromGenerator);
 	assert.equal(events.at(-1)?.type, 'error');
 	assert.deepEqual(decoder.end(), [], 'said once');
+});
+
+/** A stream through a step decoder and a step encoder, message by message, as translate.ts runs it. */
+function throughSteps(messages: readonly SseMessage[], decoder: StreamDecoder, encoder: StreamEncoder): string {
+	let text = '';
+	for (const message of messages) for (const event of decoder.push(message)) text += encoder.push(event);
+	for (const event of decoder.end()) text += encoder.push(event);
+	return text + encoder.end();
+}
+
+const maskIds = (frames: string) => frames.replace(/"(id|responseId)":"[^"]*"/g, '"$1":"…"').replace(/"created":\d+/g, '"created":0');
+
+for (const fixture of ['text', 'thinking', 'parallel-tool-calls', 'error-mid-stream'] as const) {
+	test(`Gemini's steps give what its generators give (${fixture}: Gemini to OpenAI, and to a Gemini JSON-array client)`, async () => {
+		const messages = loadGeminiChunks(fixture);
+		const openaiOptions = {model: 'gpt-4o-mini', includeUsage: true, sse: true};
+		const viaGenerators = await collect(adapters.openai.encodeStream(adapters.gemini.decodeStream(replay(messages), recordingContext()), openaiOptions, recordingContext()));
+		const viaSteps = throughSteps(messages, adapters.gemini.streamDecoder!(recordingContext()), adapters.openai.streamEncoder!(openaiOptions, recordingContext()));
+		assert.equal(maskIds(viaSteps), maskIds(viaGenerators.join('')));
+
+		const arrayOptions = {model: 'gemini-2.5-flash', includeUsage: true, sse: false};
+		const arrayViaGenerators = (await collect(adapters.gemini.encodeStream(adapters.gemini.decodeStream(replay(messages), recordingContext()), arrayOptions, recordingContext()))).join('');
+		const arrayViaSteps = throughSteps(messages, adapters.gemini.streamDecoder!(recordingContext()), adapters.gemini.streamEncoder!(arrayOptions, recordingContext()));
+		assert.equal(maskIds(arrayViaSteps), maskIds(arrayViaGenerators));
+		assert.ok(Array.isArray(JSON.parse(arrayViaSteps)), 'a whole JSON array, closed once');
+	});
+}
+
+test("Gemini's step decoder: a frame that is not JSON ends the stream as failed, the block open before it closed; later messages give nothing", () => {
+	const decoder = adapters.gemini.streamDecoder!(recordingContext());
+	const [first] = loadGeminiChunks('text');
+	const events = [...decoder.push(first!), ...decoder.push({data: '{not json'})];
+	assert.deepEqual(events.slice(-2).map(event => event.type), ['block-end', 'error']);
+	assert.ok(decoder.done);
+	assert.deepEqual([...decoder.push(first!), ...decoder.end()], []);
+});
+
+test("Gemini's step encoder: events that run out before a terminal one still close a JSON array", () => {
+	const encoder = adapters.gemini.streamEncoder!({model: 'g', includeUsage: true, sse: false}, recordingContext());
+	assert.equal(encoder.end(), '[]', 'nothing written: an empty array');
+	const again = adapters.gemini.streamEncoder!({model: 'g', includeUsage: true, sse: false}, recordingContext());
+	const text = again.push({type: 'start', id: 'r1', model: 'g'}) + again.push({type: 'block-start', index: 0, block: {kind: 'text'}}) + again.push({type: 'text-delta', index: 0, text: 'Hi'}) + again.end();
+	assert.deepEqual(JSON.parse(text).map((element: {candidates: Array<{content: {parts: unknown[]}}>}) => element.candidates[0]!.content.parts), [[{text: 'Hi'}]]);
+	assert.equal(again.end(), '', 'said once');
 });

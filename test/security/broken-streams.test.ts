@@ -77,3 +77,25 @@ test('a broken stream counts against its channel, logged as an error', async () 
 		await strict.close();
 	}
 });
+
+for (const ending of endings) {
+	test(`a translated stream to or from Gemini that breaks (${ending}) makes the SDK throw`, async () => {
+		const expected = ending === 'close' ? /ended without a finishReason|ended before message_stop|before the answer was complete/ : ending === 'stall' ? /did not answer in time|BodyTimeout|time/i : /could not be reached|terminated|socket|reset|broke/i;
+
+		// OpenAI client, Gemini channel: Gemini's step decoder, OpenAI's step encoder.
+		providers.gemini.enqueue(stream(sse, [frames.gemini('Hel')], ending));
+		const openai = openaiClient(gateway.url, secret);
+		await assert.rejects(drain(await openai.chat.completions.create({model: 'g', messages: [{role: 'user', content: `openai to gemini ${ending}`}], stream: true})), expected, 'openai client, gemini channel');
+
+		// Gemini client (alt=sse and a JSON array), Anthropic channel: Anthropic's step decoder, Gemini's step encoder.
+		providers.anthropic.enqueue(stream(sse, [frames.anthropic('Hel')], ending));
+		const gemini = geminiClient(gateway.url, secret);
+		await assert.rejects(drain(await gemini.models.generateContentStream({model: 'a', contents: `gemini to anthropic ${ending}`})), expected, 'gemini client (alt=sse), anthropic channel');
+
+		providers.anthropic.enqueue(stream(sse, [frames.anthropic('Hel')], ending));
+		const response = await fetch(`${gateway.url}/v1beta/models/a:streamGenerateContent`, {method: 'POST', headers: {'x-goog-api-key': secret, 'content-type': 'application/json'}, body: JSON.stringify({contents: [{role: 'user', parts: [{text: `array to anthropic ${ending}`}]}]})});
+		const elements = JSON.parse(await response.text()) as Array<{error?: {message: string; status: string}; candidates?: unknown}>;
+		assert.ok(elements[0]?.candidates, 'the text before the break came through');
+		assert.match(elements.at(-1)?.error?.message ?? '', expected, "Gemini's JSON-array stream ends with an error element");
+	});
+}

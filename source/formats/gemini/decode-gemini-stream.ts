@@ -11,6 +11,7 @@
 import type {TranslationContext} from '../adapter.js';
 import type {IRError, IRStreamEvent, IRUsage} from '../../base/ir.js';
 import type {SseMessage} from '../sse.js';
+import {decodeWith, type StreamDecoder} from '../stream-steps.js';
 import {unwrapSignature} from '../signature.js';
 import {decodeGeminiError} from './errors.js';
 import {generateResponseId, generateToolCallId} from './ids.js';
@@ -22,7 +23,6 @@ import {isWireObject, parseJsonObject, type WireObject} from '../wire.js';
 import {pick, pickNumber, pickRecord, pickString, readParts, type GeminiPartIn} from './schema.js';
 
 type OpenBlock = {readonly index: number; readonly kind: 'text' | 'reasoning'; signed: boolean; text: string};
-type Frame = {readonly frame: WireObject} | {readonly failure: IRError};
 
 const upstreamFailure = (message: string): IRError => ({kind: 'upstream', status: 502, message});
 
@@ -41,28 +41,6 @@ export function frameError(frame: WireObject): IRError | undefined {
 function parseFrame(data: string): WireObject | 'empty' | 'invalid' {
 	if (data.trim() === '') return 'empty';
 	return parseJsonObject(data) ?? 'invalid';
-}
-
-/** SSE messages → parsed frames, ending at the first error frame, unparsable frame or broken connection. */
-async function* readFrames(messages: AsyncIterable<SseMessage>): AsyncGenerator<Frame> {
-	try {
-		for await (const message of messages) {
-			const frame = parseFrame(message.data);
-			if (frame === 'empty') continue;
-			if (frame === 'invalid') {
-				yield {failure: upstreamFailure(geminiStreamProblems.notJson(message.data))};
-				return;
-			}
-			const failure = frameError(frame);
-			if (failure) {
-				yield {failure};
-				return;
-			}
-			yield {frame};
-		}
-	} catch (error) {
-		yield {failure: upstreamFailure(`The Gemini stream broke off: ${error instanceof Error ? error.message : String(error)}`)};
-	}
 }
 
 /** A functionCall arrives whole: one complete block. */
@@ -89,38 +67,38 @@ type State = {
 	grounded: boolean;
 };
 
-function* closeOpen(state: State): Generator<IRStreamEvent> {
-	if (state.open) yield {type: 'block-end', index: state.open.index};
+function closeOpen(state: State, out: IRStreamEvent[]): void {
+	if (state.open) out.push({type: 'block-end', index: state.open.index});
 	state.open = undefined;
 }
 
-function* onText(state: State, part: GeminiPartIn, text: string): Generator<IRStreamEvent> {
+function onText(state: State, part: GeminiPartIn, text: string, out: IRStreamEvent[]): void {
 	const kind = part.thought ? 'reasoning' : 'text';
 	if (text === '' && !part.thoughtSignature) return;
 	// A signature-only part with empty text signs the block before it (Gemini 3 sends one last).
 	if (!state.open || state.open.kind !== kind || state.open.signed) {
-		yield* closeOpen(state);
+		closeOpen(state, out);
 		state.open = {index: state.nextIndex++, kind, signed: false, text: ''};
-		yield {type: 'block-start', index: state.open.index, block: {kind}};
+		out.push({type: 'block-start', index: state.open.index, block: {kind}});
 	}
 	const open = state.open;
 	open.text += text;
-	if (text !== '') yield {type: kind === 'text' ? 'text-delta' : 'reasoning-delta', index: open.index, text};
+	if (text !== '') out.push({type: kind === 'text' ? 'text-delta' : 'reasoning-delta', index: open.index, text});
 	if (part.thoughtSignature) {
-		yield {type: 'signature', index: open.index, signature: unwrapSignature(part.thoughtSignature, 'gemini')};
+		out.push({type: 'signature', index: open.index, signature: unwrapSignature(part.thoughtSignature, 'gemini')});
 		open.signed = true;
 	}
 }
 
 /** Grounding arrives once, with the last text: its sources cite the text block still open. */
-function* onGrounding(state: State, metadata: unknown): Generator<IRStreamEvent> {
+function onGrounding(state: State, metadata: unknown, out: IRStreamEvent[]): void {
 	if (!isWireObject(metadata)) return;
 	state.grounded = true;
 	const open = state.open?.kind === 'text' ? state.open : undefined;
 	const citations = decodeGeminiGrounding(metadata, open?.text ?? '');
 	if (citations.length === 0) return;
 	if (!open) state.ctx.warn(`Dropped ${citations.length} grounding source(s): no answer text was open to cite them.`);
-	else for (const citation of citations) yield {type: 'citation', index: open.index, citation};
+	else for (const citation of citations) out.push({type: 'citation', index: open.index, citation});
 }
 
 /** Every frame carries the prompt's token count: clients that show context use from the start (Claude Code) get it at once. */
@@ -130,50 +108,86 @@ function startEvent(frame: WireObject): IRStreamEvent {
 	return {type: 'start', id: pickString(frame, 'responseId') ?? generateResponseId(), model: pickString(frame, 'modelVersion') ?? '', ...prompt};
 }
 
-function* onParts(state: State, candidate: WireObject | undefined): Generator<IRStreamEvent> {
+function onParts(state: State, candidate: WireObject | undefined, out: IRStreamEvent[]): void {
 	for (const part of readParts(candidate ? pick(candidate, 'content') : undefined)) {
 		// Nameless functionCall fragments are Vertex's streamed arguments, which this gateway never asks for.
 		if (part.functionCall?.name) {
-			yield* closeOpen(state);
+			closeOpen(state, out);
 			state.hasCalls = true;
-			yield* functionCallEvents(part, state.nextIndex++);
-		} else if (part.text !== undefined) yield* onText(state, part, part.text);
+			out.push(...functionCallEvents(part, state.nextIndex++));
+		} else if (part.text !== undefined) onText(state, part, part.text, out);
 		else if (part.inlineData || part.fileData) state.ctx.warn('Dropped media the model generated: only text, thoughts and function calls translate.');
 	}
 }
 
-function* onFrame(state: State, frame: WireObject): Generator<IRStreamEvent> {
+function onFrame(state: State, frame: WireObject, out: IRStreamEvent[]): void {
 	if (!state.started) {
 		state.started = true;
-		yield startEvent(frame);
+		out.push(startEvent(frame));
 	}
 	const candidate = firstCandidate(frame);
-	yield* onParts(state, candidate);
-	if (candidate && !state.grounded) yield* onGrounding(state, pick(candidate, 'groundingMetadata'));
+	onParts(state, candidate, out);
+	if (candidate && !state.grounded) onGrounding(state, pick(candidate, 'groundingMetadata'), out);
 	const metadata = pick(frame, 'usageMetadata');
 	if (isWireObject(metadata)) {
 		state.usage = decodeGeminiUsage(metadata);
-		yield {type: 'usage', usage: state.usage};
+		out.push({type: 'usage', usage: state.usage});
 	}
 	state.finishReason = (candidate ? pickString(candidate, 'finishReason') : undefined) ?? state.finishReason;
 	state.blocked ||= promptBlockReason(frame) !== undefined;
 }
 
-export async function* decodeGeminiStream(messages: AsyncIterable<SseMessage>, ctx: TranslationContext): AsyncGenerator<IRStreamEvent> {
-	const state: State = {ctx, started: false, nextIndex: 0, hasCalls: false, usage: {inputTokens: 0, outputTokens: 0}, blocked: false, grounded: false};
-	for await (const item of readFrames(messages)) {
-		if ('failure' in item) {
-			yield* closeOpen(state);
-			yield {type: 'error', error: item.failure};
-			return;
+/**
+ * SSE messages → IR events. The stream ends after the frame with `finishReason` (or a blocked
+ * prompt); an error frame, or a frame that is not JSON, ends it as failed. A connection that breaks
+ * is not this decoder's to report: the proxy names the channel and counts the fault (translate.ts).
+ */
+export function decodeGeminiStream(messages: AsyncIterable<SseMessage>, ctx: TranslationContext): AsyncGenerator<IRStreamEvent> {
+	return decodeWith(new GeminiStreamDecoder(ctx), messages);
+}
+
+/** The same, one message at a time (stream-steps.ts). */
+export class GeminiStreamDecoder implements StreamDecoder {
+	done = false;
+	private readonly state: State;
+
+	constructor(ctx: TranslationContext) {
+		this.state = {ctx, started: false, nextIndex: 0, hasCalls: false, usage: {inputTokens: 0, outputTokens: 0}, blocked: false, grounded: false};
+	}
+
+	push(message: SseMessage): IRStreamEvent[] {
+		if (this.done) return [];
+		const frame = parseFrame(message.data);
+		if (frame === 'empty') return [];
+		if (frame === 'invalid') return this.fail(upstreamFailure(geminiStreamProblems.notJson(message.data)));
+		const failure = frameError(frame);
+		if (failure) return this.fail(failure);
+		const events: IRStreamEvent[] = [];
+		onFrame(this.state, frame, events);
+		return events;
+	}
+
+	/** Gemini has no end marker: the body's end is the stream's, complete once a finishReason (or a block) came. */
+	end(): IRStreamEvent[] {
+		if (this.done) return [];
+		this.done = true;
+		const {state} = this;
+		const events: IRStreamEvent[] = [];
+		closeOpen(state, events);
+		if (state.finishReason === undefined && !state.blocked) {
+			events.push({type: 'error', error: upstreamFailure(geminiStreamProblems.cutOff)});
+			return events;
 		}
-		yield* onFrame(state, item.frame);
+		const reason = state.finishReason === undefined ? 'content_filter' : mapGeminiFinishReason(state.finishReason, state.hasCalls);
+		events.push({type: 'finish', reason, usage: state.usage});
+		return events;
 	}
-	yield* closeOpen(state);
-	if (state.finishReason === undefined && !state.blocked) {
-		yield {type: 'error', error: upstreamFailure(geminiStreamProblems.cutOff)};
-		return;
+
+	private fail(error: IRError): IRStreamEvent[] {
+		this.done = true;
+		const events: IRStreamEvent[] = [];
+		closeOpen(this.state, events);
+		events.push({type: 'error', error});
+		return events;
 	}
-	const reason = state.finishReason === undefined ? 'content_filter' : mapGeminiFinishReason(state.finishReason, state.hasCalls);
-	yield {type: 'finish', reason, usage: state.usage};
 }

@@ -21,6 +21,7 @@ import {encodeGeminiUsage} from './map-gemini-usage.js';
 import {encodeGeminiGrounding, joinCitations} from './map-gemini-grounding.js';
 import {decodeToolInput} from '../decode-tool-input.js';
 import {compact} from '../wire.js';
+import {encodeWith, type StreamEncoder} from '../stream-steps.js';
 
 type PendingCall = {readonly id: string; readonly name: string; args: string; signature?: IRSignature};
 type BlockEvent = Exclude<IRStreamEvent, {type: 'finish'} | {type: 'error'}>;
@@ -123,18 +124,35 @@ function finish(state: State, event: Extract<IRStreamEvent, {type: 'finish'}>): 
 	return [...calls, chunk(state, {text: ''}, last)];
 }
 
-export async function* encodeGeminiStream(events: AsyncIterable<IRStreamEvent>, options: EncodeStreamOptions, ctx: TranslationContext): AsyncGenerator<string> {
+export function encodeGeminiStream(events: AsyncIterable<IRStreamEvent>, options: EncodeStreamOptions, ctx: TranslationContext): AsyncGenerator<string> {
+	return encodeWith(geminiStreamEncoder(options, ctx), events);
+}
+
+/**
+ * The same, one IR event at a time (stream-steps.ts). A JSON-array stream's `]` goes out with the
+ * terminal event's frames, or from `end()` when the events ran out without one.
+ */
+export function geminiStreamEncoder(options: EncodeStreamOptions, ctx: TranslationContext): StreamEncoder {
 	const state: State = {options, ctx, written: 0, calls: new Map(), reasoningBlocks: new Set(), texts: new Map()};
-	for await (const event of events) {
-		if (event.type === 'finish') {
-			yield* finish(state, event);
-			break;
-		}
-		if (event.type === 'error') {
-			yield frame(state, renderGeminiError(event.error).body);
-			break;
-		}
-		yield* onBlockEvent(state, event);
-	}
-	if (!options.sse) yield state.written === 0 ? '[]' : ']';
+	const close = () => (options.sse ? '' : state.written === 0 ? '[]' : ']');
+	let done = false;
+	return {
+		get done() {
+			return done;
+		},
+		push(event) {
+			if (done) return '';
+			if (event.type === 'finish' || event.type === 'error') {
+				done = true;
+				const frames = event.type === 'finish' ? finish(state, event).join('') : frame(state, renderGeminiError(event.error).body);
+				return frames + close();
+			}
+			return onBlockEvent(state, event).join('');
+		},
+		end() {
+			if (done) return '';
+			done = true;
+			return close();
+		},
+	};
 }

@@ -9,7 +9,7 @@ import {decodeGeminiCountTokensRequest, decodeGeminiCountTokensResponse, encodeG
 import {decodeGeminiError, renderGeminiError} from './errors.js';
 import {decodeGeminiRequest, encodeGeminiRequest} from './request.js';
 import {decodeGeminiResponse, encodeGeminiResponse} from './response.js';
-import {decodeGeminiStream, encodeGeminiStream} from './stream.js';
+import {decodeGeminiStream, encodeGeminiStream, GeminiStreamDecoder, geminiStreamEncoder} from './stream.js';
 import {GeminiStreamReader} from './read-gemini-stream.js';
 import {decodeGeminiUsage} from './map-gemini-usage.js';
 
@@ -23,9 +23,11 @@ export const geminiAdapter: FormatAdapter = {
 	decodeResponse: decodeGeminiResponse,
 	encodeResponse: encodeGeminiResponse,
 	decodeStream: decodeGeminiStream,
+	streamDecoder: ctx => new GeminiStreamDecoder(ctx),
 	readStream: () => new GeminiStreamReader(),
 	answerUsage: {keys: ['usageMetadata', 'usage_metadata'], decode: decodeGeminiUsage},
 	encodeStream: encodeGeminiStream,
+	streamEncoder: geminiStreamEncoder,
 	decodeError: decodeGeminiError,
 	renderError: renderGeminiError,
 	counting: {decodeRequest: (body, call, ctx) => decodeGeminiCountTokensRequest(body, call.model, ctx), encodeResponse: encodeGeminiCountTokensResponse},
