@@ -93,17 +93,25 @@ async function measure(results: Results, endpoints: readonly Endpoint[], streami
 	}
 }
 
-async function slowStreams(results: Results, upstream: string, bare: {origin: string; pid: number}, serve: Serve, serveSecret: string): Promise<void> {
-	// The bare relay is the stack's own reference here too, its peak RSS read the same way as serve's.
-	const cases: Array<{target: StreamRow['target']; mode: StreamRow['mode']; request: Target}> = [
-		{target: 'direct', mode: 'passthrough', request: request(upstream, null, 'bench-model', {stream: true, slow: true})},
-		{target: 'bare relay', mode: 'passthrough', request: request(bare.origin, null, 'bench-model', {stream: true, slow: true})},
-		{target: 'serve', mode: 'passthrough', request: request(serve.url, serveSecret, 'bench-model', {stream: true, slow: true})},
-		{target: 'serve', mode: 'translated', request: request(serve.url, serveSecret, 'bench-translated', {stream: true, slow: true})},
+/**
+ * Each process measured here streams one mode only, as the bare relay (passthrough) does: `serve`'s
+ * passthrough streams run in the serve of the throughput rows, its translated ones in a second
+ * serve on the same home, warmed up as the first was — else each peak RSS would carry the heap the
+ * other mode's 2,000 streams left behind (V8 gives it back only after a full collection), and the
+ * translated peak would say more about the order of the rows than about translation.
+ */
+async function slowStreams(results: Results, upstream: string, bare: {origin: string; pid: number}, serve: Serve, serveSecret: string, home: string): Promise<void> {
+	const translating = await startServe(home);
+	for (const streaming of [false, true]) await closedLoop(request(translating.url, serveSecret, 'bench-translated', {stream: streaming}), config.connections, 0, config.primeMs);
+	const cases: Array<{target: StreamRow['target']; mode: StreamRow['mode']; request: Target; pid: number | null}> = [
+		{target: 'direct', mode: 'passthrough', request: request(upstream, null, 'bench-model', {stream: true, slow: true}), pid: null},
+		{target: 'bare relay', mode: 'passthrough', request: request(bare.origin, null, 'bench-model', {stream: true, slow: true}), pid: bare.pid},
+		{target: 'serve', mode: 'passthrough', request: request(serve.url, serveSecret, 'bench-model', {stream: true, slow: true}), pid: serve.pid},
+		{target: 'serve', mode: 'translated', request: request(translating.url, serveSecret, 'bench-translated', {stream: true, slow: true}), pid: translating.pid},
 	];
 	for (const count of config.streams) {
 		for (const item of cases) {
-			const pid = item.target === 'serve' ? serve.pid : item.target === 'bare relay' ? bare.pid : null;
+			const {pid} = item;
 			const resetWorked = pid !== null && resetPeak(pid);
 			const sampled = pid === null ? null : sampleRss(pid);
 			const dropsBefore = listenDrops();
@@ -118,6 +126,7 @@ async function slowStreams(results: Results, upstream: string, bare: {origin: st
 		}
 	}
 	if (!resetPeak(serve.pid)) results.notes.push('the kernel refused to reset VmHWM (/proc/PID/clear_refs): peak RSS is the highest VmRSS sampled every 50 ms.');
+	await stop(translating.child);
 }
 
 /** A fresh serve on a fresh home: its RSS after each cumulative request count (passthrough and translated alternating). */
@@ -252,7 +261,7 @@ async function main(): Promise<void> {
 	}
 
 	log('concurrent slow streams');
-	await slowStreams(results, upstreamOrigin, {origin: `http://127.0.0.1:${bare.port}`, pid: bare.child.pid ?? 0}, serve, serveSecret);
+	await slowStreams(results, upstreamOrigin, {origin: `http://127.0.0.1:${bare.port}`, pid: bare.child.pid ?? 0}, serve, serveSecret, home);
 	await stop(serve.child);
 
 	log(`idle RSS of a fresh serve and TUI, 2 s and ${config.idleSettleMs / 1000} s after start`);
