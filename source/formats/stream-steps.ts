@@ -25,6 +25,30 @@ export type StreamEncoder = {
 	readonly done: boolean;
 };
 
+/**
+ * A step encoder from a format's two parts: the text of one event's frames, and the text that ends a
+ * stream whose events ran out before a terminal one. The done flag and its guards are here, once:
+ * after a terminal event (`finish` or `error`) or the end, nothing more is written.
+ */
+export function stepEncoder(encode: (event: IRStreamEvent) => string, endEarly: () => string): StreamEncoder {
+	let done = false;
+	return {
+		get done() {
+			return done;
+		},
+		push(event) {
+			if (done) return '';
+			if (event.type === 'finish' || event.type === 'error') done = true;
+			return encode(event);
+		},
+		end() {
+			if (done) return '';
+			done = true;
+			return endEarly();
+		},
+	};
+}
+
 /** The generator form of a decoder: stops reading (and so ends the message source) at the terminal event. */
 export async function* decodeWith(decoder: StreamDecoder, messages: AsyncIterable<SseMessage>): AsyncGenerator<IRStreamEvent> {
 	for await (const message of messages) {

@@ -21,7 +21,7 @@ import {encodeGeminiUsage} from './map-gemini-usage.js';
 import {encodeGeminiGrounding, joinCitations} from './map-gemini-grounding.js';
 import {decodeToolInput} from '../decode-tool-input.js';
 import {compact} from '../wire.js';
-import {encodeWith, type StreamEncoder} from '../stream-steps.js';
+import {encodeWith, stepEncoder, type StreamEncoder} from '../stream-steps.js';
 
 type PendingCall = {readonly id: string; readonly name: string; args: string; signature?: IRSignature};
 type BlockEvent = Exclude<IRStreamEvent, {type: 'finish'} | {type: 'error'}>;
@@ -135,24 +135,9 @@ export function encodeGeminiStream(events: AsyncIterable<IRStreamEvent>, options
 export function geminiStreamEncoder(options: EncodeStreamOptions, ctx: TranslationContext): StreamEncoder {
 	const state: State = {options, ctx, written: 0, calls: new Map(), reasoningBlocks: new Set(), texts: new Map()};
 	const close = () => (options.sse ? '' : state.written === 0 ? '[]' : ']');
-	let done = false;
-	return {
-		get done() {
-			return done;
-		},
-		push(event) {
-			if (done) return '';
-			if (event.type === 'finish' || event.type === 'error') {
-				done = true;
-				const frames = event.type === 'finish' ? finish(state, event).join('') : frame(state, renderGeminiError(event.error).body);
-				return frames + close();
-			}
-			return onBlockEvent(state, event).join('');
-		},
-		end() {
-			if (done) return '';
-			done = true;
-			return close();
-		},
-	};
+	return stepEncoder(event => {
+		if (event.type === 'finish') return finish(state, event).join('') + close();
+		if (event.type === 'error') return frame(state, renderGeminiError(event.error).body) + close();
+		return onBlockEvent(state, event).join('');
+	}, close);
 }

@@ -5,7 +5,7 @@
 import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
 import {assertNever, type IRCitation, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage, type JsonObject} from '../../base/ir.js';
 import {sseFrame} from '../sse.js';
-import {encodeWith, type StreamEncoder} from '../stream-steps.js';
+import {encodeWith, stepEncoder, type StreamEncoder} from '../stream-steps.js';
 import {encodeOpenaiUsage} from './map-openai-usage.js';
 import {renderOpenAIError} from './errors.js';
 import {newResponseId, toChatCompletionId} from './ids.js';
@@ -167,21 +167,11 @@ export function openaiStreamEncoder(options: EncodeStreamOptions, ctx: Translati
 		texts: new Map(),
 		head: null,
 	};
-	let done = false;
-	return {
-		get done() {
-			return done;
-		},
-		push(event) {
-			if (done) return '';
-			if (event.type === 'finish' || event.type === 'error') done = true;
+	return stepEncoder(
+		event => {
 			const frames = framesFor(state, event, ctx);
 			return frames.length === 1 ? frames[0]! : frames.join('');
 		},
-		end() {
-			if (done) return '';
-			done = true;
-			return errorFrames({kind: 'upstream', status: 502, message: 'The upstream stream ended before the answer was complete.'}).join('');
-		},
-	};
+		() => errorFrames({kind: 'upstream', status: 502, message: 'The upstream stream ended before the answer was complete.'}).join(''),
+	);
 }
