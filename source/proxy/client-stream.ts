@@ -48,19 +48,27 @@ export class ClientStream {
 	 * the response, and the socket is corked so the stream's end — which follows its last piece by a
 	 * tick, as the provider's body ends — joins it. A 20-frame answer costs one system call with three
 	 * buffers instead of sixty. Nothing waits longer than that turn; past 64 KiB text goes at once.
+	 *
+	 * A promise only when the caller must wait — the client reads slower than the answer comes — and
+	 * nothing otherwise: a caller that awaits only a promise pays no turn of the microtask queue per
+	 * piece (a slow stream's every chunk arrives alone).
 	 */
-	async write(chunk: Uint8Array | string): Promise<void> {
-		if (this.closed) return;
+	write(chunk: Uint8Array | string): Promise<void> | undefined {
+		if (this.closed) return undefined;
 		this.firstByteAt ??= performance.now();
-		if (this.backpressure) await this.backpressure;
+		if (this.backpressure) return this.backpressure.then(() => this.write(chunk));
 		this.holdTurn();
 		if (typeof chunk === 'string') {
 			this.text += chunk;
-			if (this.text.length >= maxHeldText) await this.sendText();
-			return;
+			return this.text.length >= maxHeldText ? (this.sendText() ?? undefined) : undefined;
 		}
-		await this.sendText();
-		if (!this.closed && !this.raw.write(chunk)) await drainedOrClosed(this.raw);
+		const waiting = this.sendText();
+		return waiting ? waiting.then(() => this.writeBytes(chunk)) : this.writeBytes(chunk);
+	}
+
+	private writeBytes(chunk: Uint8Array): Promise<void> | undefined {
+		if (this.closed || this.raw.write(chunk)) return undefined;
+		return drainedOrClosed(this.raw);
 	}
 
 	end(): void {

@@ -20,41 +20,52 @@ import type {Hangup} from './hangup.js';
 type Hides = (message: SseMessage) => boolean;
 
 /**
- * What goes to the client, one piece per chunk the provider sent. Normally the provider's own bytes
- * in whole frames; when the gateway asked for the usage chunk on its own account (`hides`), the
- * frames are parsed here, the meter reads the same messages, and the frames the client may see of
- * one chunk leave together.
+ * What goes to the client, one piece per chunk the provider sent, worked out as the chunk arrives
+ * (no generator between the provider's body and the client: a slow stream's every chunk comes
+ * alone, and each turn of a generator and its promises cost as much as the chunk's own work).
+ * Normally the provider's own bytes in whole frames; when the gateway asked for the usage chunk on
+ * its own account (`hides`), the frames are parsed here, the meter reads the same messages, and the
+ * frames the client may see of one chunk leave together. An empty piece: nothing to send yet.
  */
-async function* outgoing(upstream: UpstreamResponse, meter: StreamMeter, hides: Hides | undefined, scrub: OutboundStreamScrub): AsyncGenerator<Uint8Array | string> {
-	if (hides) {
-		const messages: SseMessage[] = [];
-		const feed = new SseFeed(message => messages.push(message));
-		const shown = (): string => {
-			let text = '';
-			for (const message of messages) {
-				meter.read(message);
-				if (!hides(message)) text += sseFrame(message.data, message.event);
-			}
-			messages.length = 0;
-			return text === '' ? text : scrub.frame(text);
-		};
-		for await (const chunk of upstream.body) {
-			feed.push(chunk as Uint8Array);
-			const text = shown();
-			if (text !== '') yield text;
+class Outgoing {
+	private readonly messages: SseMessage[] = [];
+	private readonly feed: SseFeed | null;
+
+	constructor(
+		private readonly meter: StreamMeter,
+		private readonly hides: Hides | undefined,
+		private readonly scrub: OutboundStreamScrub,
+	) {
+		this.feed = hides ? new SseFeed(message => this.messages.push(message)) : null;
+	}
+
+	push(chunk: Uint8Array): Uint8Array | string {
+		if (this.feed) {
+			this.feed.push(chunk);
+			return this.shown();
 		}
-		feed.end();
-		const text = shown();
-		if (text !== '') yield text;
-		return;
+		this.meter.pushBytes(chunk);
+		return this.scrub.push(chunk);
 	}
-	for await (const chunk of upstream.body) {
-		meter.pushBytes(chunk as Uint8Array);
-		const ready = scrub.push(chunk as Uint8Array);
-		if (ready.length > 0) yield ready;
+
+	/** The provider's body ended: what was held back for a whole frame. */
+	end(): Uint8Array | string {
+		if (this.feed) {
+			this.feed.end();
+			return this.shown();
+		}
+		return this.scrub.end();
 	}
-	const rest = scrub.end();
-	if (rest.length > 0) yield rest;
+
+	private shown(): string {
+		let text = '';
+		for (const message of this.messages) {
+			this.meter.read(message);
+			if (!this.hides!(message)) text += sseFrame(message.data, message.event);
+		}
+		this.messages.length = 0;
+		return text === '' ? text : this.scrub.frame(text);
+	}
 }
 
 export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, hides: Hides | undefined, abort: Hangup, deadline: FirstByteDeadline): Promise<AttemptResult> {
@@ -68,15 +79,29 @@ export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, h
 	}
 	const meter = new StreamMeter(inbound, hides ? 'messages' : sse ? 'sse' : 'json-array', ctx);
 	const scrubber = scrubberOf(attempt);
-	const pieces = outgoing(upstream, meter, hides, new OutboundStreamScrub(scrubber, sse ? 'sse' : 'json-array'));
-	let first: IteratorResult<Uint8Array | string>;
+	const outgoing = new Outgoing(meter, hides, new OutboundStreamScrub(scrubber, sse ? 'sse' : 'json-array'));
+	const chunks = upstream.body[Symbol.asyncIterator]();
+	let ended = false;
+	/** The next piece to send ('' once the body has ended with nothing more); throws what the body throws. */
+	const nextPiece = async (): Promise<Uint8Array | string> => {
+		for (;;) {
+			const next = await chunks.next();
+			if (next.done) {
+				ended = true;
+				return outgoing.end();
+			}
+			const piece = outgoing.push(next.value);
+			if (piece.length > 0) return piece;
+		}
+	};
+	let first: Uint8Array | string;
 	try {
-		first = await pieces.next();
+		first = await nextPiece();
 	} catch (error) {
 		return abort.aborted ? gone : failedBeforeAnswer(attempt, error, deadline);
 	}
 	deadline.clear();
-	if (first.done) {
+	if (first.length === 0) {
 		const error = new GatewayError('upstream', 502, `Channel "${route.channel.name}" ended its stream before sending anything. Try again, or check it with \`gateway-tui channels test ${route.channel.name}\`.`, {code: 'upstream_empty_stream'});
 		return failed(error, attempt.canFailOver, {kind: 'server', reason: 'an empty stream'});
 	}
@@ -85,8 +110,17 @@ export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, h
 	let broken: GatewayError | null = null;
 	let reading: StreamReading | null = null;
 	try {
-		await client.write(first.value);
-		for (let next = await pieces.next(); !next.done; next = await pieces.next()) await client.write(next.value);
+		// A chunk at a time: the client's write is awaited only when it says to wait (the client reads slowly).
+		for (let piece = first; ; ) {
+			const waiting = piece.length > 0 ? client.write(piece) : undefined;
+			if (waiting) await waiting;
+			if (ended) break;
+			const next = await chunks.next();
+			if (next.done) {
+				ended = true;
+				piece = outgoing.end();
+			} else piece = outgoing.push(next.value);
+		}
 	} catch (failure) {
 		if (!abort.aborted) broken = toGatewayError(upstreamFailure(route.channel, failure));
 	} finally {

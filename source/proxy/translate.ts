@@ -82,7 +82,10 @@ async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort:
 	const metered = new MeteredEvents(first.value, events, meter);
 	let broken: GatewayError | null = null;
 	try {
-		for await (const text of inbound.encodeStream(metered, options, ctx)) await out.write(text);
+		for await (const text of inbound.encodeStream(metered, options, ctx)) {
+			const waiting = out.write(text);
+			if (waiting) await waiting;
+		}
 	} catch (failure) {
 		if (!abort.aborted) broken = toGatewayError(upstreamFailure(route.channel, failure));
 	}
@@ -116,7 +119,8 @@ async function stepStreamAnswer(attempt: Attempt, upstream: UpstreamResponse, ab
 				if (encoder.done) break;
 			}
 			if (!encoder.done && batch.length === 0) text += encoder.end();
-			if (text) await out.write(text);
+			const waiting = text ? out.write(text) : undefined;
+			if (waiting) await waiting;
 			if (encoder.done || batch.length === 0 || abort.aborted) break;
 		}
 	} catch (failure) {
