@@ -13,7 +13,7 @@ import {encodeAnthropicStopReason} from './map-anthropic-finish-reason.js';
 import {encodeAnthropicUsage} from './map-anthropic-usage.js';
 import {encodeAnthropicCitation} from './map-anthropic-citations.js';
 import {BlockSerializer} from './serialize-stream-blocks.js';
-import {encodeWith, type StreamEncoder} from '../stream-steps.js';
+import {encodeWith, stepEncoder, type StreamEncoder} from '../stream-steps.js';
 
 /**
  * The block being written. A thinking block's start waits for its first event (it may turn out to be
@@ -33,7 +33,6 @@ export function anthropicStreamEncoder(options: EncodeStreamOptions, ctx: Transl
 	let started = false;
 	let nextWire = 0;
 	let current: Current | undefined;
-	let done = false;
 	/** The frames of one event as it leaves the serializer; true once the stream has ended. */
 	const framesOf = (event: IRStreamEvent, frames: string[]): boolean => {
 		if (event.type === 'error') {
@@ -73,27 +72,15 @@ export function anthropicStreamEncoder(options: EncodeStreamOptions, ctx: Transl
 		}
 		return false;
 	};
-	return {
-		get done() {
-			return done;
-		},
-		push(event) {
-			if (done) return '';
+	// The serializer lets a terminal event out only when one goes in, so the stream ends where stepEncoder says.
+	return stepEncoder(
+		event => {
 			const frames: string[] = [];
-			for (const out of serializer.push(event)) {
-				if (framesOf(out, frames)) {
-					done = true;
-					break;
-				}
-			}
+			for (const out of serializer.push(event)) if (framesOf(out, frames)) break;
 			return frames.join('');
 		},
-		end() {
-			if (done) return '';
-			done = true;
-			return frame('error', {type: 'error', error: {type: 'api_error', message: 'The upstream stream ended before the answer was complete.'}});
-		},
-	};
+		() => frame('error', {type: 'error', error: {type: 'api_error', message: 'The upstream stream ended before the answer was complete.'}}),
+	);
 }
 
 /** An event's frame. The data is plain JSON built here: JSON.stringify drops its undefined fields, no copy needed. */
