@@ -110,16 +110,11 @@ export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, h
 	let broken: GatewayError | null = null;
 	let reading: StreamReading | null = null;
 	try {
-		// A chunk at a time: the client's write is awaited only when it says to wait (the client reads slowly).
-		for (let piece = first; ; ) {
+		// A piece at a time: the client's write is awaited only when it says to wait (the client reads slowly).
+		for (let piece = first; ; piece = await nextPiece()) {
 			const waiting = piece.length > 0 ? client.write(piece) : undefined;
 			if (waiting) await waiting;
 			if (ended) break;
-			const next = await chunks.next();
-			if (next.done) {
-				ended = true;
-				piece = outgoing.end();
-			} else piece = outgoing.push(next.value);
 		}
 	} catch (failure) {
 		if (!abort.aborted) broken = toGatewayError(upstreamFailure(route.channel, failure));
