@@ -14,7 +14,7 @@
  * until it has (a second or two at full load) requests cost about a fifth more CPU and the p99
  * rises (measured with 5 s: 78 against 66 µs a request in the 3 s after each pause). Pauses
  * shorter than the quiet period — an agent between turns, a benchmark between rows — never pay it.
- * Nothing runs on the request path but a counter.
+ * Nothing runs on the request path but a flag set.
  */
 import {setFlagsFromString} from 'node:v8';
 import {runInNewContext} from 'node:vm';

@@ -10,6 +10,7 @@ import {UserError} from '../base/errors.js';
 import {EventBus} from '../base/events.js';
 import {IdleTrim} from '../base/idle-trim.js';
 import {systemClock} from '../base/clock.js';
+import {onRequestsFinished} from './request-events.js';
 import {usageSummary} from '../store/usage-summary.js';
 import {startCoreWorker, type CoreHandle} from '../proxy/worker-host.js';
 import type {LogFile} from './log-file.js';
@@ -70,7 +71,7 @@ export async function runTui(options: TuiOptions): Promise<void> {
 	// This thread's heap grows with start-up and with the live log's redraws under load; give it back when quiet, as the core does.
 	const trim = new IdleTrim({clock: systemClock});
 	const stopTrim = trim.start();
-	const untouch = events.on('requests:batch', () => trim.touch());
+	const untouch = onRequestsFinished(events, () => trim.touch());
 	const terminal = takeTerminal(process.stdout, process.stdin);
 	// The app reads the keys itself (keyboard.ts); Ink gets an input that never has any, so it neither
 	// reads the terminal nor acts on Ctrl+C (the App's own handler quits).
