@@ -1,0 +1,80 @@
+/**
+ * The sqlite store writes ahead: the file is in WAL mode and every connection commits without waiting
+ * for the disk (`synchronous=NORMAL`), its -wal and -shm files are as private as the file, and a
+ * process killed right after a write leaves it readable, the write included.
+ */
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {spawn} from 'node:child_process';
+import {existsSync, mkdtempSync, rmSync, statSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import type KeyvSqlite from '@keyv/sqlite';
+import {Store} from '../../source/store/index.js';
+
+const adapterOf = (store: Store, namespace: 'meta' | 'usage') => store.raw(namespace).store as KeyvSqlite;
+
+test('the sqlite file is in WAL mode with synchronous=NORMAL on every connection; -wal and -shm are 0600', async () => {
+	const home = mkdtempSync(join(tmpdir(), 'gateway-wal-'));
+	const mask = process.umask(0o022);
+	try {
+		const store = await Store.open(home);
+		try {
+			await store.raw('meta').set('probe', {value: 1});
+			await store.raw('usage').set('probe', {value: 2});
+			for (const namespace of ['meta', 'usage'] as const) {
+				const adapter = adapterOf(store, namespace);
+				assert.deepEqual(await adapter.query('PRAGMA journal_mode'), [{journal_mode: 'wal'}], namespace);
+				// 1 is NORMAL; sqlite's default is 2 (FULL).
+				assert.deepEqual(await adapter.query('PRAGMA synchronous'), [{synchronous: 1}], namespace);
+			}
+			for (const suffix of ['', '-wal', '-shm']) {
+				const file = join(home, `gateway.sqlite${suffix}`);
+				assert.ok(existsSync(file), `${file} exists while the store is open`);
+				assert.equal(statSync(file).mode & 0o777, 0o600, file);
+			}
+		} finally {
+			await store.close();
+		}
+		// The last connection to close checkpoints the log into the file and removes it.
+		assert.equal(existsSync(join(home, 'gateway.sqlite-wal')), false);
+	} finally {
+		process.umask(mask);
+		rmSync(home, {recursive: true, force: true});
+	}
+});
+
+test('a process killed (SIGKILL) right after a write leaves the store readable, the write included', async () => {
+	const home = mkdtempSync(join(tmpdir(), 'gateway-wal-kill-'));
+	try {
+		const script = `
+			const {Store} = await import(${JSON.stringify(new URL('../../source/store/index.ts', import.meta.url).href)});
+			const store = await Store.open(${JSON.stringify(home)});
+			for (let i = 0; i < 50; i++) await store.raw('usage').set('row-' + i, {i, text: 'x'.repeat(2000)});
+			process.stdout.write('written\\n');
+			setInterval(() => {}, 1000);
+		`;
+		const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {stdio: ['ignore', 'pipe', 'inherit']});
+		await new Promise<void>((resolve, reject) => {
+			child.stdout.on('data', (data: Buffer) => {
+				if (String(data).includes('written')) resolve();
+			});
+			child.on('exit', code => reject(new Error(`the writer exited (${code}) before writing`)));
+		});
+		child.kill('SIGKILL');
+		await new Promise(resolve => child.on('exit', resolve));
+		assert.ok(existsSync(join(home, 'gateway.sqlite-wal')), 'the killed writer left its log behind');
+		const store = await Store.open(home);
+		try {
+			const rows = await Promise.all(Array.from({length: 50}, (_, i) => store.raw('usage').get(`row-${i}`)));
+			assert.deepEqual(
+				rows.map(row => (row as {i: number}).i),
+				Array.from({length: 50}, (_, i) => i),
+			);
+		} finally {
+			await store.close();
+		}
+	} finally {
+		rmSync(home, {recursive: true, force: true});
+	}
+});
