@@ -50,6 +50,11 @@ export class Collection<T> {
 
 	/** Every valid entry; a failure part-way is an error, never a shorter list. */
 	async list(): Promise<T[]> {
+		return (await this.entries()).map(([, value]) => value);
+	}
+
+	/** Every valid entry with its id, in one pass over the namespace. */
+	async entries(): Promise<Array<[string, T]>> {
 		const iterator = this.keyv.iterator;
 		if (!iterator) return [];
 		const entries = await this.guard(`listing every ${this.what}`, async () => {
@@ -57,10 +62,10 @@ export class Collection<T> {
 			for await (const [id, raw] of iterator(undefined)) out.push([String(id), raw]);
 			return out;
 		});
-		const out: T[] = [];
+		const out: Array<[string, T]> = [];
 		for (const [id, raw] of entries) {
 			const value = this.parse(id, raw);
-			if (value !== undefined) out.push(value);
+			if (value !== undefined) out.push([id, value]);
 		}
 		return out;
 	}

@@ -26,13 +26,9 @@ export async function listKeys(store: Store): Promise<KeyRecord[]> {
 	return (await keys(store).list()).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
+/** Key id → when it was last used: one read of the activity namespace (no key, no secret is opened). */
 export async function lastUsed(store: Store): Promise<Map<string, string>> {
-	const out = new Map<string, string>();
-	for (const key of await listKeys(store)) {
-		const record = await activity(store).get(key.id);
-		if (record) out.set(key.id, record.lastUsedAt);
-	}
-	return out;
+	return new Map((await activity(store).entries()).map(([id, record]) => [id, record.lastUsedAt]));
 }
 
 /** Persist lastUsedAt for several keys (called in batches by the proxy, never per request). */

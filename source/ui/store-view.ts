@@ -1,8 +1,10 @@
 /**
  * What the panes show of the store: keys, channels and when each key was last used. Reloaded when
  * the store's revision changes (the registry announces it with `store:changed`, also for changes
- * made by the CLI in another process), after every action of the TUI itself, and a moment after
- * requests finish (last-used times are flushed by the proxy about once a second).
+ * made by the CLI in another process) and after every action of the TUI itself. A moment after
+ * requests finish (last-used times are flushed by the proxy about once a second) only the last-used
+ * times are read again: under load that happens every 1.5 s, and keys and channels — their secrets
+ * unsealed — have not changed unless the revision did.
  */
 import type {EventBus} from '../base/events.js';
 import type {Store} from '../store/index.js';
@@ -39,11 +41,16 @@ export type StoreViewOptions = {
 
 export function createStoreView(store: Store, events: EventBus, options: StoreViewOptions = {}): StoreView {
 	let running: Promise<void> | undefined;
-	let again = false;
+	/** What the next pass must read: everything, or only the last-used times (null: nothing asked). */
+	let wanted: 'all' | 'used' | null = null;
 	const snapshot: ExternalStore<StoreSnapshot> = new ExternalStore<StoreSnapshot>(emptyStoreSnapshot, {intervalMs: 0, connect: () => connect()});
 
-	const load = async (): Promise<void> => {
+	const load = async (what: 'all' | 'used'): Promise<void> => {
 		try {
+			if (what === 'used' && snapshot.current.loaded && snapshot.current.error === null) {
+				snapshot.set({...snapshot.current, lastUsed: await lastUsed(store)});
+				return;
+			}
 			const [keys, channels, used] = await Promise.all([listKeys(store), listChannels(store), lastUsed(store)]);
 			snapshot.set({keys, channels, lastUsed: used, loaded: true, error: null});
 		} catch (error) {
@@ -51,19 +58,19 @@ export function createStoreView(store: Store, events: EventBus, options: StoreVi
 		}
 	};
 
-	const reload = async (): Promise<void> => {
-		if (running) {
-			again = true;
-			return running;
-		}
-		running = (async () => {
-			do {
-				again = false;
-				await load();
-			} while (again);
+	/** Read the store (coalesced: asked while a pass runs, one more pass follows, reading everything if any caller asked for it). */
+	const refresh = (what: 'all' | 'used'): Promise<void> => {
+		wanted = wanted === 'all' || what === 'all' ? 'all' : 'used';
+		running ??= (async () => {
+			while (wanted) {
+				const next = wanted;
+				wanted = null;
+				await load(next);
+			}
 		})().finally(() => (running = undefined));
 		return running;
 	};
+	const reload = (): Promise<void> => refresh('all');
 
 	function connect(): () => void {
 		void reload();
@@ -73,7 +80,7 @@ export function createStoreView(store: Store, events: EventBus, options: StoreVi
 		const offFinished = onRequestsFinished(events, () => {
 			activity ??= setTimeout(() => {
 				activity = undefined;
-				void reload();
+				void refresh('used');
 			}, options.activityDelayMs ?? 1500);
 		});
 		const poll = options.pollMs
