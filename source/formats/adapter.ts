@@ -143,7 +143,7 @@ export type StoredAnswers = {
 	/** This request's own input items as they are kept and listed (each with an id). */
 	keptInput(body: JsonObject): JsonObject[];
 	/** Encoders that answer `request` (the client's own, before `expand`) and hand each finished answer to `keep`. */
-	answering(request: JsonObject, keep: ((turn: {readonly id: string; readonly response: JsonObject}) => void) | undefined): Pick<InboundAdapter, 'encodeResponse' | 'encodeStream'>;
+	answering(request: JsonObject, keep: ((turn: {readonly id: string; readonly response: JsonObject}) => void) | undefined): Pick<InboundAdapter, 'encodeResponse' | 'encodeStream'> & Required<Pick<InboundAdapter, 'streamEncoder'>>;
 	/** The answer of a `retrieve` route. */
 	renderRetrieved(turn: KeptTurn, request: WireRequest): JsonValue;
 	/** The answer of an `input_items` route: `turns` is the conversation up to the one asked for, oldest first. */

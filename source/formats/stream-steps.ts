@@ -22,17 +22,27 @@ export type StreamEncoder = {
 	push(event: IRStreamEvent): string;
 	/** The events ran out before a terminal one: the frames that end the stream as failed. */
 	end(): string;
+	/**
+	 * More frames of the last `push` or `end`, built only now ('' once there are none). The caller
+	 * takes them all before the next push, writing what it has before asking for the next: a format
+	 * whose closing frames each repeat the whole answer (the Responses API's four) builds them one at a
+	 * time, so a 50 MB answer is never held four times over. Other formats have none.
+	 */
+	more(): string;
 	readonly done: boolean;
 };
+
+const nothingMore = (): string => '';
 
 /**
  * A step encoder from a format's two parts: the text of one event's frames, and the text that ends a
  * stream whose events ran out before a terminal one. The done flag and its guards are here, once:
  * after a terminal event (`finish` or `error`) or the end, nothing more is written.
  */
-export function stepEncoder(encode: (event: IRStreamEvent) => string, endEarly: () => string): StreamEncoder {
+export function stepEncoder(encode: (event: IRStreamEvent) => string, endEarly: () => string, more: () => string = nothingMore): StreamEncoder {
 	let done = false;
 	return {
+		more,
 		get done() {
 			return done;
 		},
@@ -58,13 +68,15 @@ export async function* decodeWith(decoder: StreamDecoder, messages: AsyncIterabl
 	for (const event of decoder.end()) yield event;
 }
 
-/** The generator form of an encoder: one chunk of text per event that has frames. */
+/** The generator form of an encoder: one chunk of text per event that has frames, then each of its later frames (`more`) as its own. */
 export async function* encodeWith(encoder: StreamEncoder, events: AsyncIterable<IRStreamEvent>): AsyncGenerator<string> {
 	for await (const event of events) {
 		const text = encoder.push(event);
 		if (text) yield text;
+		for (let piece = encoder.more(); piece; piece = encoder.more()) yield piece;
 		if (encoder.done) return;
 	}
 	const rest = encoder.end();
 	if (rest) yield rest;
+	for (let piece = encoder.more(); piece; piece = encoder.more()) yield piece;
 }

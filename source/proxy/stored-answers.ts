@@ -41,8 +41,8 @@ export async function relayStoring(deps: StoringDeps, input: RelayInput): Promis
 		? (turn: {readonly id: string; readonly response: JsonObject}) =>
 				deps.kept.keep({id: turn.id, keyId: key.id, createdAt: deps.kept.options.clock.now(), chain, input: stored.keptInput(input.body), response: turn.response})
 		: undefined;
-	// The encoders that keep the answer replace the format's own, the step form too (answering() has none: its generator is used).
-	const inbound: InboundAdapter = {...input.inbound, streamEncoder: undefined, ...stored.answering(input.body, keep)};
+	// The encoders that keep the answer replace the format's own, the step form included.
+	const inbound: InboundAdapter = {...input.inbound, ...stored.answering(input.body, keep)};
 	return relay(deps, {...input, inbound, body});
 }
 

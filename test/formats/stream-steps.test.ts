@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import type {IRStreamEvent} from '../../source/base/ir.js';
-import {adapters} from '../../source/formats/index.js';
+import {adapters, inboundAdapters} from '../../source/formats/index.js';
 import {collect, loadChunks, recordingContext, replay} from './anthropic/fixtures.js';
 import {loadChunks as loadGeminiChunks} from './gemini/fixtures.js';
 import type {StreamDecoder, StreamEncoder} from '../../source/formats/stream-steps.js';
@@ -95,4 +95,69 @@ test("Gemini's step encoder: events that run out before a terminal one still clo
 	const text = again.push({type: 'start', id: 'r1', model: 'g'}) + again.push({type: 'block-start', index: 0, block: {kind: 'text'}}) + again.push({type: 'text-delta', index: 0, text: 'Hi'}) + again.end();
 	assert.deepEqual(JSON.parse(text).map((element: {candidates: Array<{content: {parts: unknown[]}}>}) => element.candidates[0]!.content.parts), [[{text: 'Hi'}]]);
 	assert.equal(again.end(), '', 'said once');
+});
+
+test('the Responses API encodes its streams as a step too (it is an inbound format only: no step decoder)', () => {
+	assert.equal(typeof inboundAdapters.responses.streamEncoder, 'function');
+	assert.equal(inboundAdapters.responses.streamDecoder, undefined);
+});
+
+const responsesOptions = {model: 'gpt-5', includeUsage: true, sse: true, request: {model: 'gpt-5', input: 'hi', stream: true}};
+const typesOf = (frames: string) => [...frames.matchAll(/^event: (\S+)$/gm)].map(match => match[1]);
+const sequenceOf = (frames: string) => [...frames.matchAll(/"sequence_number":(\d+)/g)].map(match => Number(match[1]));
+
+test("Responses step encoder: a short answer's closing frames leave with their event, nothing waits in `more`", () => {
+	const encoder = inboundAdapters.responses.streamEncoder!(responsesOptions, recordingContext());
+	let text = '';
+	const pushed: IRStreamEvent[] = [
+		{type: 'start', id: 'msg_1', model: 'gpt-5'},
+		{type: 'block-start', index: 0, block: {kind: 'text'}},
+		{type: 'text-delta', index: 0, text: 'Hello'},
+		{type: 'block-end', index: 0},
+		{type: 'finish', reason: 'stop', usage: {inputTokens: 3, outputTokens: 1}},
+	];
+	for (const event of pushed) {
+		text += encoder.push(event);
+		assert.equal(encoder.more(), '', `${event.type}: every frame came with the push`);
+	}
+	assert.ok(encoder.done);
+	assert.deepEqual(typesOf(text), ['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added', 'response.output_text.delta', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed']);
+	assert.deepEqual(sequenceOf(text), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+});
+
+test('Responses step encoder: the closing frames of a long answer are built one at a time, as `more` is asked, numbered in order', () => {
+	const encoder = inboundAdapters.responses.streamEncoder!(responsesOptions, recordingContext());
+	const long = 'x'.repeat(1_000_000);
+	let text = encoder.push({type: 'start', id: 'msg_1', model: 'gpt-5'}) + encoder.push({type: 'block-start', index: 0, block: {kind: 'text'}});
+	for (let i = 0; i < 10; i++) text += encoder.push({type: 'text-delta', index: 0, text: long.slice(i * 100_000, (i + 1) * 100_000)});
+	assert.equal(encoder.more(), '');
+	// block-end: output_text.done, content_part.done, output_item.done each carry the whole text.
+	const pieces = [encoder.push({type: 'block-end', index: 0})];
+	for (let piece = encoder.more(); piece; piece = encoder.more()) pieces.push(piece);
+	assert.deepEqual(pieces.map(typesOf), [['response.output_text.done'], ['response.content_part.done'], ['response.output_item.done']]);
+	for (const piece of pieces) assert.ok(piece.length > long.length && piece.length < long.length + 1000, 'one whole-text frame per piece');
+	// finish: response.completed alone.
+	const completed = encoder.push({type: 'finish', reason: 'stop', usage: {inputTokens: 3, outputTokens: 250_000}});
+	assert.deepEqual(typesOf(completed), ['response.completed']);
+	assert.equal(encoder.more(), '');
+	assert.ok(encoder.done);
+	const all = text + pieces.join('') + completed;
+	assert.deepEqual(sequenceOf(all), Array.from({length: sequenceOf(all).length}, (_, i) => i), 'sequence numbers follow the order the frames are written');
+});
+
+test('Responses step encoder: events that run out end with error and response.failed; its generator form gives the same frames', async () => {
+	const events: IRStreamEvent[] = [
+		{type: 'start', id: 'msg_1', model: 'gpt-5'},
+		{type: 'block-start', index: 0, block: {kind: 'text'}},
+		{type: 'text-delta', index: 0, text: 'Hel'},
+	];
+	const encoder = inboundAdapters.responses.streamEncoder!(responsesOptions, recordingContext());
+	let text = events.map(event => encoder.push(event)).join('');
+	text += encoder.end();
+	for (let piece = encoder.more(); piece; piece = encoder.more()) text += piece;
+	assert.deepEqual(typesOf(text).slice(-2), ['error', 'response.failed']);
+	assert.equal(encoder.end(), '', 'said once');
+	const generated = (await collect(inboundAdapters.responses.encodeStream(replay(events), responsesOptions, recordingContext()))).join('');
+	const mask = (frames: string) => frames.replace(/"(id|item_id)":"[^"]*"/g, '"$1":"…"').replace(/"created_at":\d+/g, '"created_at":0');
+	assert.equal(mask(generated), mask(text));
 });

@@ -8,14 +8,16 @@
  *
  * Memory: deltas go out as they come; what is kept is each output item's text, once, because the
  * protocol repeats it whole at the end — in `.done`, `content_part.done`, `output_item.done` (what
- * Codex reads) and `response.completed` (what the SDKs' final response is). Those closing frames
- * are built one at a time, as the writer asks for the next (a generator), so a 50 MB answer holds its
- * text and one closing frame, never all four at once.
+ * Codex reads) and `response.completed` (what the SDKs' final response is). An event's frames are
+ * encoded up to `eagerBytes` at once; the rest wait for the writer to ask (`more`), so a 50 MB answer
+ * holds its text and one closing frame, never all four at once, while a short answer's closing
+ * frames leave in one write.
  * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
 import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
 import {assertNever, type JsonObject, type IRBlockStart, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage} from '../../base/ir.js';
 import {sseFrame} from '../sse.js';
+import {encodeWith, stepEncoder, type StreamEncoder} from '../stream-steps.js';
 import {echoRequest, encodeResponseObject, type ResponseBase} from './encode-response-object.js';
 import {toolKinds, type ToolKinds} from './decode-responses-tools.js';
 import {encodeResponsesUsage} from './map-responses-usage.js';
@@ -41,12 +43,15 @@ type State = {
 };
 
 /**
- * The frames of `events`, each stringified only when the consumer takes it. JSON has no raw line
- * break, so the `data:` line is the JSON as it is (no split and join: a copy less of a 50 MB frame).
+ * One event's frame, numbered as it is encoded. JSON has no raw line break, so the `data:` line is
+ * the JSON as it is (no split and join: a copy less of a 50 MB frame).
  */
-function* frames(state: State, events: readonly StreamEvent[]): Generator<string> {
-	for (const {type, ...fields} of events) yield `event: ${type}\ndata: ${JSON.stringify({type, sequence_number: state.sequence++, ...fields})}\n\n`;
+function frame(state: State, {type, ...fields}: StreamEvent): string {
+	return `event: ${type}\ndata: ${JSON.stringify({type, sequence_number: state.sequence++, ...fields})}\n\n`;
 }
+
+/** Frames are encoded together until their text reaches this; the rest wait for `more`. */
+const eagerBytes = 16_384;
 
 const outputOf = (state: State) => state.items.flatMap(item => (item.final ? [item.final] : []));
 
@@ -149,17 +154,36 @@ function eventsFor(state: State, event: IRStreamEvent): StreamEvent[] {
 }
 
 /**
- * `onFinal` receives the finished Response object itself (the gateway keeps it for
- * `previous_response_id`), so nobody parses the terminal frame back — for a 50 MB answer, a 50 MB parse.
+ * The encoder as a synchronous step (stream-steps.ts). `onFinal` receives the finished Response
+ * object itself (the gateway keeps it for `previous_response_id`), so nobody parses the terminal frame
+ * back — for a 50 MB answer, a 50 MB parse.
  */
-export async function* encodeResponsesStream(events: AsyncIterable<IRStreamEvent>, options: EncodeStreamOptions, ctx: TranslationContext, onFinal?: (response: JsonObject) => void): AsyncGenerator<string> {
+export function responsesStreamEncoder(options: EncodeStreamOptions, ctx: TranslationContext, onFinal?: (response: JsonObject) => void): StreamEncoder {
 	const state: State = {sequence: 0, options, kinds: toolKinds(options.request), items: [], byBlock: new Map(), ctx, warnedSignature: false, ...(onFinal ? {onFinal} : {})};
-	for await (const event of events) {
-		const opening = event.type === 'start' ? [] : start(state);
-		yield* frames(state, [...opening, ...eventsFor(state, event)]);
-		if (event.type === 'finish' || event.type === 'error') return;
-	}
-	yield* frames(state, [...start(state), ...failureEvents(state.base!, outputOf(state), {kind: 'upstream', status: 502, message: 'The upstream stream ended before the answer was complete.'})]);
+	/** The events of the last push or end not yet encoded, from `next` on. */
+	let waiting: readonly StreamEvent[] = [];
+	let next = 0;
+	const more = (): string => {
+		let text = '';
+		while (next < waiting.length && text.length < eagerBytes) text += frame(state, waiting[next++]!);
+		if (next >= waiting.length) waiting = [];
+		return text;
+	};
+	const take = (events: readonly StreamEvent[]): string => {
+		waiting = events;
+		next = 0;
+		return more();
+	};
+	return stepEncoder(
+		event => take(event.type === 'start' ? eventsFor(state, event) : [...start(state), ...eventsFor(state, event)]),
+		() => take([...start(state), ...failureEvents(state.base!, outputOf(state), {kind: 'upstream', status: 502, message: 'The upstream stream ended before the answer was complete.'})]),
+		more,
+	);
+}
+
+/** The generator form (the step wrapped): each later frame of an event is encoded when the consumer takes it. */
+export function encodeResponsesStream(events: AsyncIterable<IRStreamEvent>, options: EncodeStreamOptions, ctx: TranslationContext, onFinal?: (response: JsonObject) => void): AsyncGenerator<string> {
+	return encodeWith(responsesStreamEncoder(options, ctx, onFinal), events);
 }
 
 /**

@@ -13,7 +13,7 @@ import {responsesHttp} from './responses-http.js';
 import {decodeResponsesError, renderResponsesError} from './errors.js';
 import {decodeResponsesRequest} from './request.js';
 import {decodeResponsesResponse, encodeResponsesResponse} from './response.js';
-import {decodeResponsesStream, encodeResponsesStream} from './stream.js';
+import {decodeResponsesStream, encodeResponsesStream, responsesStreamEncoder} from './stream.js';
 import {responsesStoredAnswers} from './stored-responses.js';
 import {ResponsesStreamReader} from './read-responses-stream.js';
 import {decodeResponsesUsage} from './map-responses-usage.js';
@@ -28,6 +28,7 @@ export const responsesAdapter: InboundAdapter = {
 	readStream: () => new ResponsesStreamReader(),
 	answerUsage: {keys: ['usage'], decode: decodeResponsesUsage},
 	encodeStream: encodeResponsesStream,
+	streamEncoder: responsesStreamEncoder,
 	decodeError: decodeResponsesError,
 	renderError: renderResponsesError,
 	storedAnswers: responsesStoredAnswers,

@@ -14,7 +14,7 @@ import type {EncodeResponseOptions, EncodeStreamOptions, InboundAdapter, KeptTur
 import {isJsonObject} from '../wire.js';
 import {newItemId, type ItemKind} from './ids.js';
 import {encodeResponsesResponse} from './response.js';
-import {encodeResponsesStream} from './stream.js';
+import {encodeResponsesStream, responsesStreamEncoder} from './stream.js';
 
 /** Nothing kept under this id for this key (another key's response included: it must look the same). */
 export function responseNotFound(id: string, continuing: boolean): IRError {
@@ -71,7 +71,7 @@ function expand(body: JsonObject, earlier: readonly KeptTurn[]): JsonObject {
 }
 
 /** Encoders echoing the client's own request (its `previous_response_id`; `store` true only when kept), handing each finished answer to `keep`. */
-function answering(original: JsonObject, keep: ((turn: {readonly id: string; readonly response: JsonObject}) => void) | undefined): Pick<InboundAdapter, 'encodeResponse' | 'encodeStream'> {
+function answering(original: JsonObject, keep: ((turn: {readonly id: string; readonly response: JsonObject}) => void) | undefined): Pick<InboundAdapter, 'encodeResponse' | 'encodeStream'> & Required<Pick<InboundAdapter, 'streamEncoder'>> {
 	const request = {...original, store: keep !== undefined};
 	const kept = (response: JsonObject) => keep?.({id: String(response.id), response});
 	return {
@@ -83,6 +83,7 @@ function answering(original: JsonObject, keep: ((turn: {readonly id: string; rea
 		encodeStream: (events, options: EncodeStreamOptions, ctx: TranslationContext) => {
 			return encodeResponsesStream(events, {...options, request}, ctx, keep ? kept : undefined);
 		},
+		streamEncoder: (options: EncodeStreamOptions, ctx: TranslationContext) => responsesStreamEncoder({...options, request}, ctx, keep ? kept : undefined),
 	};
 }
 
