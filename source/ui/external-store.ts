@@ -1,9 +1,12 @@
 /**
  * A value that changes outside React, read with `useSyncExternalStore`. Changes are published to
  * React at most once per interval (the last one always arrives), so a burst of requests costs one
- * render, not hundreds. `connect` runs when the first component subscribes and its cleanup when the
+ * render, not hundreds; with `frames`, a change also waits for the frame every busy view shares
+ * (redraw-frames.ts). `connect` runs when the first component subscribes and its cleanup when the
  * last one leaves: the store owns its subscription to the event bus.
  */
+import type {RedrawFrames} from './redraw-frames.js';
+
 export type ExternalStoreOptions<T> = {
 	/**
 	 * The least time between two publishes, in ms (default 100). A function is asked each time a
@@ -18,6 +21,8 @@ export type ExternalStoreOptions<T> = {
 	 * publish redraws the screen (a poll mostly reads what is shown already).
 	 */
 	readonly equals?: (a: T, b: T) => boolean;
+	/** Under load, publish with the other views at the next frame (one redraw for all). */
+	readonly frames?: RedrawFrames;
 };
 
 export class ExternalStore<T> {
@@ -67,11 +72,28 @@ export class ExternalStore<T> {
 		else this.timer = setTimeout(() => this.publish(), wait);
 	}
 
+	/** Publish `value` at once, past the interval and any frame: what the user just did (a key created) shows in this redraw. */
+	setNow(value: T): void {
+		if (this.options.equals?.(value, this.latest)) return;
+		if (this.timer) clearTimeout(this.timer);
+		this.timer = undefined;
+		this.latest = value;
+		this.lastPublish = Date.now();
+		this.deliver();
+	}
+
 	private publish(): void {
 		this.timer = undefined;
 		this.lastPublish = Date.now();
 		if (this.published === this.latest) return;
+		if (this.options.frames) this.options.frames.publish(this.deliver);
+		else this.deliver();
+	}
+
+	/** Hand the newest value to React (a frame may run this after `setNow` did: then there is nothing new). */
+	private readonly deliver = (): void => {
+		if (this.published === this.latest) return;
 		this.published = this.latest;
 		for (const listener of [...this.listeners]) listener();
-	}
+	};
 }

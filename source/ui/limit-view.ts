@@ -9,6 +9,7 @@ import type {EventBus} from '../base/events.js';
 import type {KeyLimiter} from '../proxy/limits.js';
 import type {KeyRecord} from '../base/records.js';
 import {ExternalStore} from './external-store.js';
+import type {RedrawFrames} from './redraw-frames.js';
 import {onRequestsFinished} from './request-events.js';
 import {type LimitUse} from '../base/periods.js';
 
@@ -32,11 +33,11 @@ export function sameUse(a: LimitUseMap, b: LimitUseMap): boolean {
 	});
 }
 
-export type LimitViewOptions = {readonly delayMs?: number; readonly pollMs?: number};
+export type LimitViewOptions = {readonly delayMs?: number; readonly pollMs?: number; readonly frames?: RedrawFrames};
 
-export function createLimitView(events: EventBus, keys: () => readonly KeyRecord[], source: LimitUseSource, {delayMs = 250, pollMs = 2000}: LimitViewOptions = {}): ExternalStore<LimitUseMap> {
+export function createLimitView(events: EventBus, keys: () => readonly KeyRecord[], source: LimitUseSource, {delayMs = 250, pollMs = 2000, frames}: LimitViewOptions = {}): ExternalStore<LimitUseMap> {
 	let pending: NodeJS.Timeout | undefined;
-	const store: ExternalStore<LimitUseMap> = new ExternalStore<LimitUseMap>(new Map(), {intervalMs: 0, equals: sameUse, connect: () => connect()});
+	const store: ExternalStore<LimitUseMap> = new ExternalStore<LimitUseMap>(new Map(), {intervalMs: 0, equals: sameUse, connect: () => connect(), ...(frames ? {frames} : {})});
 	return store;
 
 	function connect(): () => void {

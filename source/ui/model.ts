@@ -15,6 +15,7 @@ import {SessionUsage, type UsageSource} from './session-usage.js';
 import {createStoreView, type StoreView, type StoreViewOptions} from './store-view.js';
 import {createUsageView, type UsageSnapshot} from './usage-view.js';
 import {createTraffic, type TrafficSnapshot} from './traffic.js';
+import {RedrawFrames} from './redraw-frames.js';
 
 export type TuiModel = {
 	readonly events: EventBus;
@@ -29,6 +30,8 @@ export type TuiModel = {
 	/** Channel health, while this process serves (null when it could not listen: nothing is measured). */
 	readonly health: HealthView | null;
 	readonly actions: Actions;
+	/** The frames the live views share under load (one redraw a second for all of them). */
+	readonly frames: RedrawFrames;
 	dispose(): void;
 };
 
@@ -46,7 +49,9 @@ export type ModelOptions = StoreViewOptions & {
 };
 
 export function createModel(store: Store, events: EventBus, options: ModelOptions = {}): TuiModel {
-	const data = createStoreView(store, events, options);
+	const frames = new RedrawFrames();
+	const stopFrames = frames.listen(events);
+	const data = createStoreView(store, events, {...options, frames});
 	const session = new SessionUsage();
 	const detach = options.storedUsage ? () => {} : session.attach(events);
 	const health = options.serving === false ? null : createHealthView(events);
@@ -57,17 +62,19 @@ export function createModel(store: Store, events: EventBus, options: ModelOption
 	return {
 		events,
 		data,
-		log: createRequestLog(events),
-		traffic: createTraffic(events),
+		log: createRequestLog(events, {frames}),
+		traffic: createTraffic(events, {frames}),
 		usage: options.storedUsage
-			? createUsageView(events, options.storedUsage, options.usageDelayMs ?? 1200, 5000)
-			: createUsageView(events, session.summary, options.usageDelayMs ?? 200),
+			? createUsageView(events, options.storedUsage, {delayMs: options.usageDelayMs ?? 1200, pollMs: 5000, frames})
+			: createUsageView(events, session.summary, {delayMs: options.usageDelayMs ?? 200, frames}),
 		usageSource: options.storedUsage ? 'stored' : 'session',
-		limits: createLimitView(events, () => data.snapshot.current.keys, options.limitUse ?? (keys => persistedUse(store, keys)), {pollMs: options.limitPollMs ?? (options.limitUse ? 2000 : 5000)}),
+		limits: createLimitView(events, () => data.snapshot.current.keys, options.limitUse ?? (keys => persistedUse(store, keys)), {pollMs: options.limitPollMs ?? (options.limitUse ? 2000 : 5000), frames}),
 		health,
 		actions,
+		frames,
 		dispose() {
 			detach();
+			stopFrames();
 			health?.close();
 		},
 	};

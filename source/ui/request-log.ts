@@ -4,6 +4,7 @@
  */
 import {isFailure, type EventBus, type RequestFinished} from '../base/events.js';
 import {ExternalStore} from './external-store.js';
+import type {RedrawFrames} from './redraw-frames.js';
 
 export type RequestLogSnapshot = {
 	/** Newest first. */
@@ -15,21 +16,17 @@ export type RequestLogSnapshot = {
 
 export const requestLogLimit = 500;
 
-export type RequestLogPace = {
-	/** The least time between two redraws of the log while requests arrive slower than `busyPerSecond`. */
-	readonly intervalMs: number;
-	/** … and while they arrive faster: lines that scroll by quicker than this cannot be read anyway. */
-	readonly busyIntervalMs: number;
-	readonly busyPerSecond: number;
+export type RequestLogOptions = {
+	/** How many requests it keeps (`requestLogLimit`). */
+	readonly limit?: number;
+	/** The least time between two redraws of the log (250 ms: four a second, while a person can read each new line). */
+	readonly intervalMs?: number;
+	/** Under load the log redraws with the other views, once a frame (redraw-frames.ts: once a second). */
+	readonly frames?: RedrawFrames;
 };
 
-/**
- * Four redraws a second while a person could read each new line; one a second under load, where a
- * redraw of the whole screen (a few milliseconds of the UI thread) would be spent on a blur.
- */
-export const defaultPace: RequestLogPace = {intervalMs: 250, busyIntervalMs: 1000, busyPerSecond: 20};
-
-export function createRequestLog(events: EventBus, limit = requestLogLimit, pace: RequestLogPace = defaultPace, now: () => number = Date.now): ExternalStore<RequestLogSnapshot> {
+export function createRequestLog(events: EventBus, options: RequestLogOptions = {}): ExternalStore<RequestLogSnapshot> {
+	const {limit = requestLogLimit} = options;
 	let entries: readonly RequestFinished[] = [];
 	let total = 0;
 	let failed = 0;
@@ -37,23 +34,11 @@ export function createRequestLog(events: EventBus, limit = requestLogLimit, pace
 	// way they are queued and folded into the log at most once per interval, never per request.
 	let incoming: RequestFinished[] = [];
 	let timer: NodeJS.Timeout | undefined;
-	// The arrival rate, over windows of at least a second: a request after a quiet spell closes a
-	// long window with few requests in it, so the log is quick again at once.
-	let windowStart = now();
-	let windowCount = 0;
-	let busy = false;
-	const arrived = (count: number) => {
-		windowCount += count;
-		const elapsed = now() - windowStart;
-		if (elapsed < 1000) return;
-		busy = windowCount >= (pace.busyPerSecond * elapsed) / 1000;
-		windowStart += elapsed;
-		windowCount = 0;
-	};
 	const store: ExternalStore<RequestLogSnapshot> = new ExternalStore<RequestLogSnapshot>(
 		{entries, total, failed},
 		{
-			intervalMs: () => (busy ? pace.busyIntervalMs : pace.intervalMs),
+			intervalMs: options.intervalMs ?? 250,
+			...(options.frames ? {frames: options.frames} : {}),
 			connect: () => {
 				const fold = () => {
 					timer = undefined;
@@ -66,7 +51,6 @@ export function createRequestLog(events: EventBus, limit = requestLogLimit, pace
 					if (incoming.length > limit) incoming = incoming.slice(-limit);
 					total += count;
 					failed += failures;
-					arrived(count);
 					timer ??= setTimeout(fold, 0);
 				};
 				const offSingle = events.on('request:finished', event => queue([event], 1, isFailure(event) ? 1 : 0));

@@ -10,6 +10,7 @@ import type {EventBus} from '../base/events.js';
 import type {Store} from '../store/index.js';
 import type {ChannelRecord, KeyRecord} from '../base/records.js';
 import {ExternalStore} from './external-store.js';
+import type {RedrawFrames} from './redraw-frames.js';
 import {onRequestsFinished} from './request-events.js';
 import {errorText} from './text.js';
 import {lastUsed, listKeys} from '../store/keys.js';
@@ -37,13 +38,15 @@ export type StoreViewOptions = {
 	readonly pollMs?: number;
 	/** Delay between a finished request and the reload that shows its key's last-used time. */
 	readonly activityDelayMs?: number;
+	/** Under load, last-used times redraw with the other views (redraw-frames.ts); keys and channels read again show at once. */
+	readonly frames?: RedrawFrames;
 };
 
 export function createStoreView(store: Store, events: EventBus, options: StoreViewOptions = {}): StoreView {
 	let running: Promise<void> | undefined;
 	/** What the next pass must read: everything, or only the last-used times (null: nothing asked). */
 	let wanted: 'all' | 'used' | null = null;
-	const snapshot: ExternalStore<StoreSnapshot> = new ExternalStore<StoreSnapshot>(emptyStoreSnapshot, {intervalMs: 0, connect: () => connect()});
+	const snapshot: ExternalStore<StoreSnapshot> = new ExternalStore<StoreSnapshot>(emptyStoreSnapshot, {intervalMs: 0, connect: () => connect(), ...(options.frames ? {frames: options.frames} : {})});
 
 	const load = async (what: 'all' | 'used'): Promise<void> => {
 		try {
@@ -52,9 +55,9 @@ export function createStoreView(store: Store, events: EventBus, options: StoreVi
 				return;
 			}
 			const [keys, channels, used] = await Promise.all([listKeys(store), listChannels(store), lastUsed(store)]);
-			snapshot.set({keys, channels, lastUsed: used, loaded: true, error: null});
+			snapshot.setNow({keys, channels, lastUsed: used, loaded: true, error: null});
 		} catch (error) {
-			snapshot.set({...snapshot.current, loaded: true, error: errorText(error)});
+			snapshot.setNow({...snapshot.current, loaded: true, error: errorText(error)});
 		}
 	};
 

@@ -2,6 +2,7 @@
 import type {EventBus} from '../base/events.js';
 import {emptyTraffic, TrafficCounter, type TrafficSnapshot} from '../base/traffic.js';
 import {ExternalStore} from './external-store.js';
+import type {RedrawFrames} from './redraw-frames.js';
 
 export {emptyTraffic, percentile, TrafficCounter, type Series, type TrafficSnapshot} from '../base/traffic.js';
 
@@ -11,9 +12,18 @@ export {emptyTraffic, percentile, TrafficCounter, type Series, type TrafficSnaps
  * from `request:finished`. What is counted here is republished every `tickMs` so the charts move on
  * when idle (the core sends its own every 15 s); never over the core's, which it would blank.
  */
-export function createTraffic(events: EventBus, intervalMs = 500, tickMs = 15_000): ExternalStore<TrafficSnapshot> {
+export type TrafficOptions = {
+	/** The least time between two redraws of the charts. */
+	readonly intervalMs?: number;
+	/** How often what is counted here is republished while idle. */
+	readonly tickMs?: number;
+	/** Under load the charts redraw with the other views (redraw-frames.ts). */
+	readonly frames?: RedrawFrames;
+};
+
+export function createTraffic(events: EventBus, {intervalMs = 500, tickMs = 15_000, frames}: TrafficOptions = {}): ExternalStore<TrafficSnapshot> {
 	const counter = new TrafficCounter();
-	const store: ExternalStore<TrafficSnapshot> = new ExternalStore<TrafficSnapshot>(emptyTraffic(), {intervalMs, connect: () => connect()});
+	const store: ExternalStore<TrafficSnapshot> = new ExternalStore<TrafficSnapshot>(emptyTraffic(), {intervalMs, connect: () => connect(), ...(frames ? {frames} : {})});
 	return store;
 
 	function connect(): () => void {

@@ -6,6 +6,7 @@
 import type {EventBus} from '../base/events.js';
 import type {UsageRow} from '../base/usage-types.js';
 import {ExternalStore} from './external-store.js';
+import type {RedrawFrames} from './redraw-frames.js';
 import {onRequestsFinished} from './request-events.js';
 import {sumRows, type UsageSource} from './session-usage.js';
 
@@ -53,14 +54,23 @@ export function sameUsage(a: UsageSnapshot, b: UsageSnapshot): boolean {
 	return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
+export type UsageViewOptions = {
+	/** How long after a request finishes the totals are read again (the store is written about once a second). */
+	readonly delayMs?: number;
+	/** Read again this often too (requests served by another gateway process sharing the store). */
+	readonly pollMs?: number;
+	/** Under load the totals redraw with the other views (redraw-frames.ts). */
+	readonly frames?: RedrawFrames;
+};
+
 /**
  * `delayMs` after a request finishes (the stored history is flushed about once a second), and every
  * `pollMs` if given (requests served by another gateway process sharing the store), read again.
  */
-export function createUsageView(events: EventBus, source: UsageSource, delayMs = 1000, pollMs?: number): ExternalStore<UsageSnapshot> {
+export function createUsageView(events: EventBus, source: UsageSource, {delayMs = 1000, pollMs, frames}: UsageViewOptions = {}): ExternalStore<UsageSnapshot> {
 	let pending: NodeJS.Timeout | undefined;
 	// The poll mostly reads what is shown already: an equal snapshot is not published (each one redraws the screen).
-	const store: ExternalStore<UsageSnapshot> = new ExternalStore<UsageSnapshot>(emptyUsage, {intervalMs: 0, equals: sameUsage, connect: () => connect()});
+	const store: ExternalStore<UsageSnapshot> = new ExternalStore<UsageSnapshot>(emptyUsage, {intervalMs: 0, equals: sameUsage, connect: () => connect(), ...(frames ? {frames} : {})});
 	return store;
 
 	function connect(): () => void {

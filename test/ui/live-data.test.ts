@@ -6,6 +6,7 @@ import {join} from 'node:path';
 import {EventBus, type RequestFinished} from '../../source/base/events.js';
 import {ExternalStore} from '../../source/ui/external-store.js';
 import {createRequestLog} from '../../source/ui/request-log.js';
+import {RedrawFrames} from '../../source/ui/redraw-frames.js';
 import {SessionUsage} from '../../source/ui/session-usage.js';
 import {createLimitView, liveLimitUse} from '../../source/ui/limit-view.js';
 import {openLogFile} from '../../source/ui/log-file.js';
@@ -22,7 +23,7 @@ const event = (id: string, extra: Partial<RequestFinished> = {}): RequestFinishe
 
 test('the request log keeps the newest entries only, and counts all of them', async () => {
 	const events = new EventBus();
-	const log = createRequestLog(events, 3, {intervalMs: 0, busyIntervalMs: 0, busyPerSecond: 20});
+	const log = createRequestLog(events, {limit: 3, intervalMs: 0});
 	const off = log.subscribe(() => {});
 	for (let index = 1; index <= 5; index++) events.emit('request:finished', event(String(index), index === 2 ? {status: 500, outcome: 'error'} : {}));
 	await delay(5);
@@ -43,27 +44,88 @@ test('changes reach React at most once per interval, the last one always', async
 	assert.equal(store.getSnapshot(), 100);
 });
 
-test('the live log redraws at its quick pace for a few requests a second, and once a second under load', async () => {
+test('the live log redraws at its quick pace for a few requests a second, and at the next frame under load', async () => {
 	const events = new EventBus();
 	let now = 0;
-	const log = createRequestLog(events, 500, {intervalMs: 0, busyIntervalMs: 200, busyPerSecond: 20}, () => now);
+	const frames = new RedrawFrames({busyPerSecond: 20, frameMs: 200, now: () => now});
+	const stop = frames.listen(events);
+	const log = createRequestLog(events, {intervalMs: 0, frames});
 	let notified = 0;
 	const off = log.subscribe(() => notified++);
 	events.emit('request:finished', event('1'));
 	await delay(10);
 	assert.equal(notified, 1, 'one request: shown at once');
-	now = 1000;
+	// A second of batches, 100 ms apart as the worker sends them, 50 requests each.
+	for (let at = 100; at <= 1000; at += 100) {
+		now = at;
+		events.emit('requests:batch', {recent: [event(`a${at}`)], count: 50, failed: 0});
+	}
+	assert.ok(frames.busy);
+	await delay(30);
+	const beforeFrame = notified;
+	now = 1050;
 	events.emit('requests:batch', {recent: [event('2')], count: 50, failed: 0});
 	await delay(30);
-	assert.equal(notified, 1, '51 requests in a second: the next redraw waits the busy interval');
+	assert.equal(notified, beforeFrame, 'under load the redraw waits for the frame');
 	await delay(250);
-	assert.equal(notified, 2);
-	assert.equal(log.getSnapshot().total, 51);
-	now = 5000;
+	assert.equal(notified, beforeFrame + 1);
+	assert.equal(log.getSnapshot().total, 551);
+	// Load that goes on, then stops: the first request after a quiet second shows at once, though
+	// the window it ends was busy.
+	for (let at = 1100; at <= 2500; at += 100) {
+		now = at;
+		events.emit('requests:batch', {recent: [event(`b${at}`)], count: 100, failed: 0});
+	}
+	assert.ok(frames.busy);
+	await delay(250);
+	const before = notified;
+	now = 4000;
 	events.emit('request:finished', event('3'));
 	await delay(10);
-	assert.equal(notified, 3, 'after a quiet spell the first request is shown at once again');
+	assert.equal(notified, before + 1, 'after a quiet spell the first request is shown at once again');
+	assert.equal(frames.busy, false);
 	off();
+	stop();
+});
+
+test('under load every view with a change publishes in the same frame, once; setNow does not wait', async () => {
+	let now = 0;
+	const frames = new RedrawFrames({busyPerSecond: 20, frameMs: 100, now: () => now});
+	for (now = 0; now <= 1000; now += 100) frames.arrived(50);
+	now = 1000;
+	assert.ok(frames.busy);
+	const order: string[] = [];
+	const views = ['log', 'traffic', 'usage'].map(name => {
+		const view = new ExternalStore(0, {intervalMs: 0, frames});
+		view.subscribe(() => order.push(`${name}=${view.getSnapshot()}`));
+		return view;
+	});
+	views[0]!.set(1);
+	await delay(20);
+	views[1]!.set(1);
+	views[0]!.set(2);
+	await delay(20);
+	views[2]!.set(1);
+	assert.deepEqual(order, [], 'nothing is published before the frame');
+	// The fake clock reads 1000: the next frame (a multiple of 100 ms) is 100 ms away.
+	await delay(150);
+	assert.deepEqual(order, ['log=2', 'traffic=1', 'usage=1'], 'one turn, each view once with its newest value');
+	const urgent = new ExternalStore('a', {intervalMs: 0, frames});
+	let seen = '';
+	urgent.subscribe(() => (seen = urgent.getSnapshot()));
+	urgent.setNow('b');
+	assert.equal(seen, 'b', 'what the user just did shows at once');
+	frames.stop();
+});
+
+test('quiet, a view with frames publishes at once', async () => {
+	const frames = new RedrawFrames({busyPerSecond: 20, frameMs: 1000});
+	assert.equal(frames.busy, false);
+	let notified = 0;
+	const view = new ExternalStore(0, {intervalMs: 0, frames});
+	view.subscribe(() => notified++);
+	view.set(1);
+	assert.equal(notified, 1);
 });
 
 test('a store drops a value its equals calls the same as the newest one', async () => {

@@ -74,7 +74,7 @@ test('with the gateway in its worker, the charts keep the core\'s numbers: the i
 	const {EventBus} = await import('../../source/base/events.js');
 	const {createTraffic} = await import('../../source/ui/traffic.js');
 	const events = new EventBus();
-	const store = createTraffic(events, 5, 20);
+	const store = createTraffic(events, {intervalMs: 5, tickMs: 20});
 	const off = store.subscribe(() => {});
 	try {
 		events.emit('traffic:snapshot', busyHour().snapshot(now));

@@ -18,7 +18,7 @@ test('a poll that reads the same numbers publishes nothing; changed numbers are 
 	const view = createUsageView(new EventBus(), async () => {
 		reads++;
 		return [row(requests)];
-	}, 10, 20);
+	}, {delayMs: 10, pollMs: 20});
 	let published = 0;
 	const unsubscribe = view.subscribe(() => published++);
 	try {
