@@ -72,5 +72,12 @@ export function openSqlite(location: StoreLocation & {file: string}): Backend {
  */
 async function useWal(adapter: KeyvSqlite): Promise<void> {
 	const rows = (await adapter.query('PRAGMA journal_mode=WAL')) as Array<{journal_mode?: string}>;
-	if (rows[0]?.journal_mode === 'wal') await adapter.query('PRAGMA synchronous=NORMAL');
+	if (rows[0]?.journal_mode !== 'wal') return;
+	await adapter.query('PRAGMA synchronous=NORMAL');
+	// The log is reused after each checkpoint, never shrunk: one large write (a long Responses
+	// conversation kept) would otherwise leave it that large until the last process closes.
+	await adapter.query(`PRAGMA journal_size_limit=${walSizeLimit}`);
 }
+
+/** What the write-ahead log is cut back to after a checkpoint (sqlite checkpoints it at about 4 MB). */
+const walSizeLimit = 16 * 1024 * 1024;

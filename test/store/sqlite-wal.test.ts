@@ -27,6 +27,7 @@ test('the sqlite file is in WAL mode with synchronous=NORMAL on every connection
 				assert.deepEqual(await adapter.query('PRAGMA journal_mode'), [{journal_mode: 'wal'}], namespace);
 				// 1 is NORMAL; sqlite's default is 2 (FULL).
 				assert.deepEqual(await adapter.query('PRAGMA synchronous'), [{synchronous: 1}], namespace);
+				assert.deepEqual(await adapter.query('PRAGMA journal_size_limit'), [{journal_size_limit: 16 * 1024 * 1024}], namespace);
 			}
 			for (const suffix of ['', '-wal', '-shm']) {
 				const file = join(home, `gateway.sqlite${suffix}`);
