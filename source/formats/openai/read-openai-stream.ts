@@ -31,7 +31,10 @@ export class OpenaiStreamReader implements StreamReader {
 			state.complete(this.completeUsage());
 			return;
 		}
-		if (this.started && !tellsSomething.test(message.data)) {
+		// The first chunk too: what it could tell (an error, or the prompt's size in a usage object) matches.
+		const first = !this.started;
+		this.started = true;
+		if (!tellsSomething.test(message.data)) {
 			if (!looksLikeJsonObject(message.data)) state.fail(openaiStreamProblems.notJson(message.data));
 			return;
 		}
@@ -39,8 +42,7 @@ export class OpenaiStreamReader implements StreamReader {
 		if (!chunk) return state.fail(openaiStreamProblems.notJson(message.data));
 		if (chunk.error !== undefined && chunk.error !== null) return state.fail(decodeOpenaiError(200, chunk).message);
 		const usage = asObject(chunk.usage);
-		if (!this.started) {
-			this.started = true;
+		if (first) {
 			// Servers that report usage on every chunk (vLLM's continuous usage stats) give the prompt's size at once.
 			const prompt = usage && asNumber(usage.prompt_tokens);
 			if (prompt) state.usage = mergeUsage(null, {inputTokens: prompt});
