@@ -55,7 +55,10 @@ export function openSqlite(location: StoreLocation & {file: string}): Backend {
 			return adapter;
 		},
 		async close() {
-			await Promise.all(adapters.splice(0).map(adapter => adapter.disconnect().catch(() => {})));
+			// One at a time: the last connection to a file in WAL mode folds the log into it and removes
+			// the log, but only if it is the last — closed all at once, each could see the others still
+			// open, and the log (with the newest writes, a key sealed again included) stayed beside the file.
+			for (const adapter of adapters.splice(0)) await adapter.disconnect().catch(() => {});
 		},
 	};
 }
@@ -77,6 +80,9 @@ async function useWal(adapter: KeyvSqlite): Promise<void> {
 	// The log is reused after each checkpoint, never shrunk: one large write (a long Responses
 	// conversation kept) would otherwise leave it that large until the last process closes.
 	await adapter.query(`PRAGMA journal_size_limit=${walSizeLimit}`);
+	// What a write replaces is zeroed in the page it leaves (where that costs no extra write): a
+	// secret written in plaintext by an older version and sealed since does not linger in free space.
+	await adapter.query('PRAGMA secure_delete=FAST');
 }
 
 /** What the write-ahead log is cut back to after a checkpoint (sqlite checkpoints it at about 4 MB). */
