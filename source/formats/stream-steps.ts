@@ -23,26 +23,34 @@ export type StreamEncoder = {
 	/** The events ran out before a terminal one: the frames that end the stream as failed. */
 	end(): string;
 	/**
-	 * More frames of the last `push` or `end`, built only now ('' once there are none). The caller
-	 * takes them all before the next push, writing what it has before asking for the next: a format
-	 * whose closing frames each repeat the whole answer (the Responses API's four) builds them one at a
-	 * time, so a 50 MB answer is never held four times over. Other formats have none.
+	 * Whether the last `push` or `end` kept frames back, for `more` to build. The caller takes them
+	 * all before the next push, writing what it has before asking for the next: a format whose closing
+	 * frames each repeat the whole answer (the Responses API's four) builds them one at a time, so a
+	 * 50 MB answer is never held twice over. Other formats keep nothing back.
 	 */
+	readonly hasMore: boolean;
+	/** The next of those frames, built now ('' when there are none). */
 	more(): string;
 	readonly done: boolean;
 };
 
-const nothingMore = (): string => '';
+/** Frames an encoder keeps back (see StreamEncoder.hasMore). */
+export type LaterFrames = {readonly hasMore: boolean; more(): string};
+
+const nothingLater: LaterFrames = {hasMore: false, more: () => ''};
 
 /**
  * A step encoder from a format's two parts: the text of one event's frames, and the text that ends a
  * stream whose events ran out before a terminal one. The done flag and its guards are here, once:
  * after a terminal event (`finish` or `error`) or the end, nothing more is written.
  */
-export function stepEncoder(encode: (event: IRStreamEvent) => string, endEarly: () => string, more: () => string = nothingMore): StreamEncoder {
+export function stepEncoder(encode: (event: IRStreamEvent) => string, endEarly: () => string, later: LaterFrames = nothingLater): StreamEncoder {
 	let done = false;
 	return {
-		more,
+		get hasMore() {
+			return later.hasMore;
+		},
+		more: () => later.more(),
 		get done() {
 			return done;
 		},
@@ -73,10 +81,10 @@ export async function* encodeWith(encoder: StreamEncoder, events: AsyncIterable<
 	for await (const event of events) {
 		const text = encoder.push(event);
 		if (text) yield text;
-		for (let piece = encoder.more(); piece; piece = encoder.more()) yield piece;
+		while (encoder.hasMore) yield encoder.more();
 		if (encoder.done) return;
 	}
 	const rest = encoder.end();
 	if (rest) yield rest;
-	for (let piece = encoder.more(); piece; piece = encoder.more()) yield piece;
+	while (encoder.hasMore) yield encoder.more();
 }

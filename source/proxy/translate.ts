@@ -116,14 +116,12 @@ async function stepStreamAnswer(attempt: Attempt, upstream: UpstreamResponse, ab
 			let text = '';
 			for (const event of batch) {
 				text += encoder.push(meter.tap(event));
-				const piece = encoder.more();
-				if (piece) text = await writeBefore(out, encoder, text, piece);
+				if (encoder.hasMore) text = await writeBefore(out, encoder, text);
 				if (encoder.done) break;
 			}
 			if (!encoder.done && batch.length === 0) {
 				text += encoder.end();
-				const piece = encoder.more();
-				if (piece) text = await writeBefore(out, encoder, text, piece);
+				if (encoder.hasMore) text = await writeBefore(out, encoder, text);
 			}
 			const waiting = text ? out.write(text) : undefined;
 			if (waiting) await waiting;
@@ -137,16 +135,16 @@ async function stepStreamAnswer(attempt: Attempt, upstream: UpstreamResponse, ab
 }
 
 /**
- * An event's later frames (`more`, from `piece` on: the Responses API's closing frames of a long
- * answer), each built only once what came before it is written and, when the client reads slowly,
- * has drained. Returns the text still to write. Only called when there is a piece: the usual event
+ * The frames an encoder kept back (`hasMore`: the Responses API's closing frames of a long answer),
+ * each built only once what came before it is written and, when the client reads slowly, has
+ * drained. Returns the text still to write. Only called when frames were kept back: the usual event
  * has none, so its frames join the batch's one write without a promise.
  */
-async function writeBefore(out: ClientStream, encoder: StreamEncoder, text: string, piece: string): Promise<string> {
-	for (; piece; piece = encoder.more()) {
+async function writeBefore(out: ClientStream, encoder: StreamEncoder, text: string): Promise<string> {
+	while (encoder.hasMore) {
 		const waiting = text ? out.write(text) : undefined;
 		if (waiting) await waiting;
-		text = piece;
+		text = encoder.more();
 	}
 	return text;
 }

@@ -118,7 +118,7 @@ test("Responses step encoder: a short answer's closing frames leave with their e
 	];
 	for (const event of pushed) {
 		text += encoder.push(event);
-		assert.equal(encoder.more(), '', `${event.type}: every frame came with the push`);
+		assert.equal(encoder.hasMore, false, `${event.type}: every frame came with the push`);
 	}
 	assert.ok(encoder.done);
 	assert.deepEqual(typesOf(text), ['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added', 'response.output_text.delta', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed']);
@@ -130,15 +130,17 @@ test('Responses step encoder: the closing frames of a long answer are built one 
 	const long = 'x'.repeat(1_000_000);
 	let text = encoder.push({type: 'start', id: 'msg_1', model: 'gpt-5'}) + encoder.push({type: 'block-start', index: 0, block: {kind: 'text'}});
 	for (let i = 0; i < 10; i++) text += encoder.push({type: 'text-delta', index: 0, text: long.slice(i * 100_000, (i + 1) * 100_000)});
-	assert.equal(encoder.more(), '');
+	assert.equal(encoder.hasMore, false);
 	// block-end: output_text.done, content_part.done, output_item.done each carry the whole text.
 	const pieces = [encoder.push({type: 'block-end', index: 0})];
-	for (let piece = encoder.more(); piece; piece = encoder.more()) pieces.push(piece);
+	assert.ok(encoder.hasMore, 'the other two are kept back');
+	while (encoder.hasMore) pieces.push(encoder.more());
 	assert.deepEqual(pieces.map(typesOf), [['response.output_text.done'], ['response.content_part.done'], ['response.output_item.done']]);
 	for (const piece of pieces) assert.ok(piece.length > long.length && piece.length < long.length + 1000, 'one whole-text frame per piece');
 	// finish: response.completed alone.
 	const completed = encoder.push({type: 'finish', reason: 'stop', usage: {inputTokens: 3, outputTokens: 250_000}});
 	assert.deepEqual(typesOf(completed), ['response.completed']);
+	assert.equal(encoder.hasMore, false);
 	assert.equal(encoder.more(), '');
 	assert.ok(encoder.done);
 	const all = text + pieces.join('') + completed;
@@ -154,7 +156,7 @@ test('Responses step encoder: events that run out end with error and response.fa
 	const encoder = inboundAdapters.responses.streamEncoder!(responsesOptions, recordingContext());
 	let text = events.map(event => encoder.push(event)).join('');
 	text += encoder.end();
-	for (let piece = encoder.more(); piece; piece = encoder.more()) text += piece;
+	while (encoder.hasMore) text += encoder.more();
 	assert.deepEqual(typesOf(text).slice(-2), ['error', 'response.failed']);
 	assert.equal(encoder.end(), '', 'said once');
 	const generated = (await collect(inboundAdapters.responses.encodeStream(replay(events), responsesOptions, recordingContext()))).join('');

@@ -163,21 +163,26 @@ export function responsesStreamEncoder(options: EncodeStreamOptions, ctx: Transl
 	/** The events of the last push or end not yet encoded, from `next` on. */
 	let waiting: readonly StreamEvent[] = [];
 	let next = 0;
-	const more = (): string => {
-		let text = '';
-		while (next < waiting.length && text.length < eagerBytes) text += frame(state, waiting[next++]!);
-		if (next >= waiting.length) waiting = [];
-		return text;
+	const later = {
+		get hasMore() {
+			return next < waiting.length;
+		},
+		more(): string {
+			let text = '';
+			while (next < waiting.length && text.length < eagerBytes) text += frame(state, waiting[next++]!);
+			if (next >= waiting.length) waiting = [];
+			return text;
+		},
 	};
 	const take = (events: readonly StreamEvent[]): string => {
 		waiting = events;
 		next = 0;
-		return more();
+		return later.more();
 	};
 	return stepEncoder(
 		event => take(event.type === 'start' ? eventsFor(state, event) : [...start(state), ...eventsFor(state, event)]),
 		() => take([...start(state), ...failureEvents(state.base!, outputOf(state), {kind: 'upstream', status: 502, message: 'The upstream stream ended before the answer was complete.'})]),
-		more,
+		later,
 	);
 }
 
