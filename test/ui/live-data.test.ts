@@ -55,11 +55,12 @@ test('the live log redraws at its quick pace for a few requests a second, and at
 	events.emit('request:finished', event('1'));
 	await delay(10);
 	assert.equal(notified, 1, 'one request: shown at once');
-	// A second of batches, 100 ms apart as the worker sends them, 50 requests each.
-	for (let at = 100; at <= 1000; at += 100) {
-		now = at;
-		events.emit('requests:batch', {recent: [event(`a${at}`)], count: 50, failed: 0});
-	}
+	// Batches 100 ms apart, as the worker sends them, from `from` to `to` on the fake clock.
+	const load = (from: number, to: number, count: number) => {
+		for (now = from; now <= to; now += 100) events.emit('requests:batch', {recent: [event(`b${now}`)], count, failed: 0});
+		now = to;
+	};
+	load(100, 1000, 50);
 	assert.ok(frames.busy);
 	await delay(30);
 	const beforeFrame = notified;
@@ -72,10 +73,7 @@ test('the live log redraws at its quick pace for a few requests a second, and at
 	assert.equal(log.getSnapshot().total, 551);
 	// Load that goes on, then stops: the first request after a quiet second shows at once, though
 	// the window it ends was busy.
-	for (let at = 1100; at <= 2500; at += 100) {
-		now = at;
-		events.emit('requests:batch', {recent: [event(`b${at}`)], count: 100, failed: 0});
-	}
+	load(1100, 2500, 100);
 	assert.ok(frames.busy);
 	await delay(250);
 	const before = notified;
