@@ -8,12 +8,8 @@
 import type {RedrawFrames} from './redraw-frames.js';
 
 export type ExternalStoreOptions<T> = {
-	/**
-	 * The least time between two publishes, in ms (default 100). A function is asked each time a
-	 * change has to wait: a store can slow down while its changes come too fast to read (the live
-	 * log under load).
-	 */
-	readonly intervalMs?: number | (() => number);
+	/** The least time between two publishes, in ms (default 100); under load `frames` slows every view down together. */
+	readonly intervalMs?: number;
 	/** Runs when the first component subscribes; returns what runs when the last one leaves. */
 	readonly connect?: () => () => void;
 	/**
@@ -65,9 +61,7 @@ export class ExternalStore<T> {
 		if (this.options.equals?.(value, this.latest)) return;
 		this.latest = value;
 		if (this.timer) return;
-		const {intervalMs = 100} = this.options;
-		const interval = typeof intervalMs === 'number' ? intervalMs : intervalMs();
-		const wait = this.lastPublish + interval - Date.now();
+		const wait = this.lastPublish + (this.options.intervalMs ?? 100) - Date.now();
 		if (wait <= 0) this.publish();
 		else this.timer = setTimeout(() => this.publish(), wait);
 	}
