@@ -170,14 +170,11 @@ export class GeminiStreamDecoder implements StreamDecoder {
 	/** Gemini has no end marker: the body's end is the stream's, complete once a finishReason (or a block) came. */
 	end(): IRStreamEvent[] {
 		if (this.done) return [];
-		this.done = true;
 		const {state} = this;
+		if (state.finishReason === undefined && !state.blocked) return this.fail(upstreamFailure(geminiStreamProblems.cutOff));
+		this.done = true;
 		const events: IRStreamEvent[] = [];
 		closeOpen(state, events);
-		if (state.finishReason === undefined && !state.blocked) {
-			events.push({type: 'error', error: upstreamFailure(geminiStreamProblems.cutOff)});
-			return events;
-		}
 		const reason = state.finishReason === undefined ? 'content_filter' : mapGeminiFinishReason(state.finishReason, state.hasCalls);
 		events.push({type: 'finish', reason, usage: state.usage});
 		return events;
