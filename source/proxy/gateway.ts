@@ -112,20 +112,29 @@ export class Gateway {
 		this.app = createServer({registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, bodies, kept, options: relay, surface});
 	}
 
-	/** Load keys and channels, restore the limits' counters, and listen. */
+	/**
+	 * Load keys and channels, restore the limits' counters, and listen. A failure on the way (a port
+	 * in use, secrets sealed with another master key, a store that refuses) stops what was started and
+	 * closes the store before it is thrown: nothing is left running or half-written, and a worker
+	 * thread that ends then has no store call in flight.
+	 */
 	async start(): Promise<void> {
-		await this.registry.start();
-		this.stops.push(this.usage.listen(this.events));
-		await restoreLimits(this.limiter, this.store, [...this.registry.snapshot.keysById.values()]);
-		this.stops.push(countLimitedUse(this.limiter, this.registry, this.events));
-		this.stops.push(new IdleTrim({clock: this.options.clock ?? systemClock, ...this.options.idleTrim}).start(this.events));
-		if (this.options.probeEveryMs) this.stops.push(startHealthProbe(this.registry, this.health, this.pools, this.options.probeEveryMs));
 		try {
-			// A burst of new clients (an agent's sub-agents, a team) must queue in the kernel, not be dropped: Node's default backlog is 511.
-			await this.app.listen({host: this.options.host, port: this.options.port, backlog: 4096});
+			await this.registry.start();
+			this.stops.push(this.usage.listen(this.events));
+			await restoreLimits(this.limiter, this.store, [...this.registry.snapshot.keysById.values()]);
+			this.stops.push(countLimitedUse(this.limiter, this.registry, this.events));
+			this.stops.push(new IdleTrim({clock: this.options.clock ?? systemClock, ...this.options.idleTrim}).start(this.events));
+			if (this.options.probeEveryMs) this.stops.push(startHealthProbe(this.registry, this.health, this.pools, this.options.probeEveryMs));
+			try {
+				// A burst of new clients (an agent's sub-agents, a team) must queue in the kernel, not be dropped: Node's default backlog is 511.
+				await this.app.listen({host: this.options.host, port: this.options.port, backlog: 4096});
+			} catch (error) {
+				throw listenError(error, this.options);
+			}
 		} catch (error) {
-			await this.close();
-			throw listenError(error, this.options);
+			await this.close().catch(() => {});
+			throw error;
 		}
 		const address = this.app.server.address();
 		this.url = gatewayUrl(this.options.host, typeof address === 'object' && address ? address.port : this.options.port);

@@ -54,6 +54,20 @@ function lookupOf(reply: CoreMessage): BodiesLookup {
 	return reply.lookup;
 }
 
+/** How long a worker whose core could not start has to end by itself before it is terminated. */
+const startFailureGraceMs = 5000;
+
+function ended(worker: Worker, hasExited: () => boolean, graceMs: number): Promise<void> {
+	if (hasExited()) return Promise.resolve();
+	return new Promise(resolve => {
+		const timer = setTimeout(() => void worker.terminate().then(() => resolve()), graceMs);
+		worker.once('exit', () => {
+			clearTimeout(timer);
+			resolve();
+		});
+	});
+}
+
 /** Start the gateway core in a worker. A port in use or an unreadable store is a UserError, as with startGateway. */
 export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHandle> {
 	const events = options.events ?? new EventBus();
@@ -104,11 +118,15 @@ export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHa
 			pending.set(id, resolve);
 			worker.postMessage(command(id));
 		});
+	let exited = false;
+	worker.once('exit', () => (exited = true));
 	let url: string;
 	try {
 		url = await started;
 	} catch (error) {
-		await worker.terminate();
+		// The worker ends by itself once its gateway has closed the store (a failed start closes it).
+		// Ended from here while a store call is still in flight, the whole process would abort.
+		await ended(worker, () => exited, startFailureGraceMs);
 		throw error;
 	}
 	let closing = false;

@@ -15,6 +15,8 @@ import {usageSummary} from '../store/usage-summary.js';
 import {startCoreWorker, type CoreHandle} from '../proxy/worker-host.js';
 import type {LogFile} from './log-file.js';
 import {Store} from '../store/index.js';
+import {listKeys} from '../store/keys.js';
+import {listChannels} from '../store/channels.js';
 import {createClipboard} from './clipboard.js';
 import {PassThrough} from 'node:stream';
 import {Keyboard} from './keyboard.js';
@@ -47,6 +49,12 @@ function welcome(options: TuiOptions, logPath: string): StatusMessage {
 
 export async function runTui(options: TuiOptions): Promise<void> {
 	const store = await Store.open(options.store ?? options.home, {home: options.home});
+	// Secrets sealed with another master key leave every pane unreadable: fail here, on the normal
+	// screen and before the core starts, with the same message as the CLI's commands.
+	await Promise.all([listKeys(store), listChannels(store)]).catch(async (failure: unknown) => {
+		await store.close();
+		throw failure;
+	});
 	const events = new EventBus();
 	// Capture first: starting the proxy may already print (a library's deprecation warning, say).
 	const logFile = openLogFile(options.home);

@@ -101,3 +101,30 @@ test('gateway-tui end to end in tmux', {skip: hasTmux() ? false : 'tmux is not i
 		rmSync(home, {recursive: true, force: true});
 	}
 });
+
+test('gateway-tui on a store sealed with another master key says which key to give, on the normal screen, and exits 1', {skip: hasTmux() ? false : 'tmux is not installed (apt-get install tmux)', timeout: 20_000}, async () => {
+	const home = tempHome();
+	const store = await Store.open(home);
+	await addChannel(store, {name: 'sealed', format: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-real-sealed-0123456789', models: 'gpt-4o-mini'});
+	await store.close();
+	const exitFile = join(home, 'exit-status');
+	// Another master key than the suite's (a restored backup, another user's HOME): it once aborted the process from the core's worker.
+	const tmux = startTmux({dir: home, cwd: root, columns: 100, rows: 30, env: appEnv({GATEWAY_TUI_HOME: home, GATEWAY_TUI_MASTER_KEY: 'not the key that sealed this store'}), command: `node dist/cli.js --port 0 2>&1; echo $? > '${exitFile}'`});
+	try {
+		const deadline = Date.now() + 10_000;
+		while (!existsSync(exitFile) || readFileSync(exitFile, 'utf8') === '') {
+			assert.ok(Date.now() < deadline, `the app did not exit; the screen:\n${tmux.screen()}`);
+			await new Promise(resolve => setTimeout(resolve, 50));
+		}
+		assert.equal(readFileSync(exitFile, 'utf8').trim(), '1');
+		await tmux.waitFor(/Nothing was changed\./);
+		// With its scrollback: the pane's end ("Pane is dead") may scroll the first line off the screen.
+		const screen = tmux.run('capture-pane', '-p', '-S', '-50').replace(/\n/g, '');
+		assert.match(screen, /gateway-tui: The store's secrets were sealed with another master key than the one this gateway has \(from GATEWAY_TUI_MASTER_KEY\)\. Give it the key the store was written with/);
+		assert.doesNotMatch(screen, /FATAL|Aborted|napi/);
+		assert.equal(tmux.run('display', '-p', '#{alternate_on}').trim(), '0', 'never left the normal screen');
+	} finally {
+		tmux.kill();
+		rmSync(home, {recursive: true, force: true});
+	}
+});
