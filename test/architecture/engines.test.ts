@@ -1,0 +1,29 @@
+/**
+ * The quick start promises Node ≥ the version in package.json's `engines`: every package the install
+ * brings (the app's and the tests') must run on that version too. One that asks for a newer Node
+ * makes `npm install` print an EBADENGINE warning on a machine we say is supported — fastify's
+ * light-my-request brought cookie@2 (Node ≥ 22, ES modules only); package.json's `overrides` keeps
+ * it on cookie@1, which has the function it calls.
+ */
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {readFileSync} from 'node:fs';
+import semver from 'semver';
+
+type Lock = {packages: Record<string, {version?: string; engines?: Record<string, string> | string[]; optional?: boolean}>};
+
+const root = new URL('../../', import.meta.url);
+const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {engines: {node: string}};
+const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as Lock;
+
+test('every installed package runs on the oldest Node the README and package.json promise', () => {
+	const oldest = semver.minVersion(manifest.engines.node);
+	assert.ok(oldest, `package.json's engines.node (${manifest.engines.node}) names no version`);
+	const tooNew: string[] = [];
+	for (const [path, entry] of Object.entries(lock.packages)) {
+		if (path === '' || !entry.engines || Array.isArray(entry.engines)) continue;
+		const wanted = entry.engines.node;
+		if (wanted && !semver.satisfies(oldest, wanted)) tooNew.push(`${path.replace(/^.*node_modules\//, '')}@${entry.version} wants node ${wanted}`);
+	}
+	assert.deepEqual(tooNew, [], `on Node ${oldest.version}, npm install would warn (EBADENGINE)`);
+});
