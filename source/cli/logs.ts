@@ -2,9 +2,14 @@
 import type {Command} from 'commander';
 import {UserError} from '../base/errors.js';
 import {recentRequests, watchRequests, type RequestRecord} from '../store/usage-summary.js';
+import {formats, inboundFormats} from '../base/ir.js';
 import {withStore} from './context.js';
 import {print, printJson} from './output.js';
 
+/** The longest FORMAT cell there can be ("responses→anthropic stream"): --follow lines keep that column aligned. */
+const formatWidth = Math.max(...inboundFormats.flatMap(inbound => formats.map(outbound => `${inbound}→${outbound} stream`.length)));
+
+/** Each column's width while following (lines print as they land); a listing sizes each to its widest cell. */
 const columns = [
 	['time', 19],
 	['status', 6],
@@ -12,7 +17,7 @@ const columns = [
 	['key', 12],
 	['model', 22],
 	['channel', 12],
-	['format', 17],
+	['format', formatWidth],
 	['latency', 8],
 	['ttfb', 7],
 	['in', 7],
@@ -51,16 +56,32 @@ function cells(record: RequestRecord): string[] {
 	];
 }
 
-function line(values: readonly string[], tail = ''): string {
-	return (values.map((value, index) => value.padEnd(columns[index]![1])).join(' ') + tail).trimEnd();
+type Widths = readonly number[];
+
+const followWidths: Widths = columns.map(([, width]) => width);
+const headerCells = columns.map(([name]) => name.toUpperCase());
+
+function line(values: readonly string[], widths: Widths, tail = ''): string {
+	return (values.map((value, index) => value.padEnd(widths[index]!)).join(' ') + tail).trimEnd();
 }
 
-export const logHeader = (): string => line(columns.map(([name]) => name.toUpperCase()));
-
-/** One record as a fixed-width line (so --follow output lines up): ABORTED and the error come last. */
-export function formatLogLine(record: RequestRecord): string {
+function extraOf(record: RequestRecord): string {
 	const extra = [record.outcome === 'aborted' ? 'ABORTED' : '', record.error ? `error="${record.error}"` : ''].filter(Boolean).join(' ');
-	return line(cells(record), extra ? ` ${extra}` : '');
+	return extra ? ` ${extra}` : '';
+}
+
+export const logHeader = (): string => line(headerCells, followWidths);
+
+/** One record as a fixed-width line (so --follow output lines up; a longer key, model or channel shifts only its own line): ABORTED and the error come last. */
+export function formatLogLine(record: RequestRecord): string {
+	return line(cells(record), followWidths, extraOf(record));
+}
+
+/** Records under a header, each column as wide as its widest cell (a long model name or a channel chain never shifts a line). */
+export function formatLogTable(records: readonly RequestRecord[]): string {
+	const rows = records.map(record => ({cells: cells(record), extra: extraOf(record)}));
+	const widths = headerCells.map((header, index) => Math.max(header.length, ...rows.map(row => row.cells[index]!.length)));
+	return [line(headerCells, widths), ...rows.map(row => line(row.cells, widths, row.extra))].join('\n');
 }
 
 export function parseTail(text: string): number {
@@ -82,7 +103,7 @@ export function registerLogs(program: Command): void {
 					const records = await recentRequests(store, tail);
 					if (options.json) return printJson(records);
 					if (records.length === 0) return print('No requests recorded yet. Requests through the gateway show up here about a second after they finish.');
-					return print([logHeader(), ...records.map(formatLogLine)].join('\n'));
+					return print(formatLogTable(records));
 				}
 				await follow(store, tail, options.json === true);
 			});
