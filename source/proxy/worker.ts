@@ -51,26 +51,60 @@ async function handle(gateway: Gateway, command: CoreCommand, stop: () => Promis
 	}
 }
 
+/** How long a crashing core has to close its gateway (usage flushed, store closed) before the thread ends anyway. */
+const crashCloseMs = 5000;
+
+function errorText(error: unknown): string {
+	return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+/**
+ * An error nothing caught on this thread (a bug) ends the core, but only once its gateway is closed:
+ * the usage it holds is flushed and the store closed. A thread that ends with a store call in flight
+ * aborts the whole process (node-sqlite3's callback throws into the thread being torn down), and the
+ * TUI would die with a native stack trace, its terminal left raw. The TUI is told after, and reports
+ * the crash as its own.
+ */
+function endOnCrash(gateway: () => Gateway | undefined): void {
+	let crashing = false;
+	const crash = (error: unknown) => {
+		if (crashing) return;
+		crashing = true;
+		const closing = gateway()?.close() ?? Promise.resolve();
+		let timer: NodeJS.Timeout | undefined;
+		const late = new Promise<void>(resolve => (timer = setTimeout(resolve, crashCloseMs)));
+		void Promise.race([closing.catch(() => {}), late]).then(() => {
+			clearTimeout(timer);
+			post({type: 'crashed', error: errorText(error)});
+			process.exit(1);
+		});
+	};
+	process.on('uncaughtException', crash);
+	process.on('unhandledRejection', crash);
+}
+
 async function main(options: WorkerOptions): Promise<void> {
-	let gateway: Gateway;
+	let gateway: Gateway | undefined;
+	endOnCrash(() => gateway);
 	try {
 		gateway = await startGateway({home: options.home, storeUrl: options.storeUrl, host: options.host, port: options.port});
 	} catch (error) {
 		if (error instanceof UserError) post({type: 'not-listening', error: error.message});
-		else post({type: 'crashed', error: error instanceof Error ? (error.stack ?? error.message) : String(error)});
+		else post({type: 'crashed', error: errorText(error)});
 		return;
 	}
-	const stopEvents = forwardEvents(gateway, options);
+	const running = gateway;
+	const stopEvents = forwardEvents(running, options);
 	const stop = async () => {
-		await gateway.close();
+		await running.close();
 		await stopEvents();
 		post({type: 'closed'});
 		parentPort!.close();
 	};
 	parentPort!.on('message', (command: CoreCommand) => {
-		handle(gateway, command, stop).catch((error: unknown) => post({type: 'crashed', error: error instanceof Error ? (error.stack ?? error.message) : String(error)}));
+		handle(running, command, stop).catch((error: unknown) => post({type: 'crashed', error: errorText(error)}));
 	});
-	post({type: 'listening', url: gateway.url});
+	post({type: 'listening', url: running.url});
 }
 
 await main(workerData as WorkerOptions);
