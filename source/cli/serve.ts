@@ -1,5 +1,6 @@
 /** `gateway-tui serve` — the proxy alone, headless, one log line per finished request. */
 import type {Command} from 'commander';
+import {closeOnCrash, defaultCrashCloseMs, errorText} from '../base/close-on-crash.js';
 import {UserError} from '../base/errors.js';
 import {defaultHost, defaultPort, isLoopback} from '../base/paths.js';
 import {formatRequestLine} from '../base/request-line.js';
@@ -107,6 +108,20 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 	if (!isLoopback(host)) {
 		process.stderr.write(`warning: listening on ${host}: other machines can now reach the gateway. Every request still needs a virtual key; requests must be addressed to an IP of this machine or a name given with --allow-host.\n`);
 	}
+	// A bug that throws where nothing catches it ends serve with exit code 1, but with the usage of what it answered saved, as on Ctrl+C.
+	const unguard = closeOnCrash({
+		close: async () => {
+			await gateway.close();
+			requestLines.flush();
+			await store.close();
+		},
+		begin: error => process.stderr.write(`gateway-tui: crashed (a bug in gateway-tui; please report it with these lines): ${errorText(error)}\ngateway-tui: saving usage and stopping…\n`),
+		end: (_error, outcome) => {
+			const saved = outcome === 'closed' ? 'usage saved' : outcome === 'late' ? `usage not saved within ${defaultCrashCloseMs / 1000} s` : 'usage could not be saved';
+			process.stderr.write(`gateway-tui: stopped after a crash (${saved}). Start it again with \`gateway-tui serve\`.\n`);
+			process.exit(1);
+		},
+	});
 	process.stderr.write(`gateway-tui listening on ${gateway.url} (data: ${gateway.store.file}). Press Ctrl+C to stop.\n`);
 	await stopping.requested;
 	process.stderr.write('gateway-tui: shutting down…\n');
@@ -114,7 +129,9 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 	requestLines.flush();
 	await store.close();
 	stopping.dispose();
+	unguard();
 }
+
 
 /** A request's JSON log line, with its bodies when they were captured. */
 function withBodies(event: RequestFinished, bodies: RequestBodies | null): RequestFinished | (RequestFinished & {bodies: Omit<RequestBodies, 'id'>}) {

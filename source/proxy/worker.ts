@@ -4,6 +4,7 @@
  * batches; nothing here waits for the UI.
  */
 import {parentPort, workerData} from 'node:worker_threads';
+import {closeOnCrash, errorText} from '../base/close-on-crash.js';
 import {UserError} from '../base/errors.js';
 import type {GatewayEvents} from '../base/events.js';
 import {startGateway, type Gateway} from './gateway.js';
@@ -51,41 +52,16 @@ async function handle(gateway: Gateway, command: CoreCommand, stop: () => Promis
 	}
 }
 
-/** How long a crashing core has to close its gateway (usage flushed, store closed) before the thread ends anyway. */
-const crashCloseMs = 5000;
-
-function errorText(error: unknown): string {
-	return error instanceof Error ? (error.stack ?? error.message) : String(error);
-}
-
-/**
- * An error nothing caught on this thread (a bug) ends the core, but only once its gateway is closed:
- * the usage it holds is flushed and the store closed. A thread that ends with a store call in flight
- * aborts the whole process (node-sqlite3's callback throws into the thread being torn down), and the
- * TUI would die with a native stack trace, its terminal left raw. The TUI is told after, and reports
- * the crash as its own.
- */
-function endOnCrash(gateway: () => Gateway | undefined): void {
-	let crashing = false;
-	const crash = (error: unknown) => {
-		if (crashing) return;
-		crashing = true;
-		const closing = gateway()?.close() ?? Promise.resolve();
-		let timer: NodeJS.Timeout | undefined;
-		const late = new Promise<void>(resolve => (timer = setTimeout(resolve, crashCloseMs)));
-		void Promise.race([closing.catch(() => {}), late]).then(() => {
-			clearTimeout(timer);
-			post({type: 'crashed', error: errorText(error)});
-			process.exit(1);
-		});
-	};
-	process.on('uncaughtException', crash);
-	process.on('unhandledRejection', crash);
-}
-
 async function main(options: WorkerOptions): Promise<void> {
 	let gateway: Gateway | undefined;
-	endOnCrash(() => gateway);
+	// A bug that throws on this thread ends the core once its gateway is closed (usage saved, store closed); the TUI is told after.
+	closeOnCrash({
+		close: async () => gateway?.close(),
+		end: error => {
+			post({type: 'crashed', error: errorText(error)});
+			process.exit(1);
+		},
+	});
 	try {
 		gateway = await startGateway({home: options.home, storeUrl: options.storeUrl, host: options.host, port: options.port});
 	} catch (error) {

@@ -133,7 +133,7 @@ test('a core that crashes while it serves: the gateway is closed first (usage fl
 	delete process.env.GATEWAY_TUI_TEST_FAULT_AFTER_MS;
 	try {
 		await crashed;
-		assert.match(crashes[0]!.message, /a fault injected into the core by the test/);
+		assert.match(crashes[0]!.message, /a fault injected by the test/);
 		assert.ok(served > 20, `only ${served} requests were served before the fault`);
 		await new Promise(resolve => setTimeout(resolve, 300));
 		assert.equal(existsSync(join(home, 'gateway.sqlite-wal')), false, 'the crashed core left its store open');
