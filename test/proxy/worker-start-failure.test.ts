@@ -18,8 +18,7 @@ import {startCoreWorker} from '../../source/proxy/worker-host.js';
 import {startGateway} from '../../source/proxy/gateway.js';
 import {UserError} from '../../source/base/errors.js';
 import {tempHome} from '../helpers/gateway.js';
-import {json, startFaulty} from '../helpers/faulty-providers.js';
-import {recentRequests} from '../../source/store/usage-summary.js';
+import {assertAllStored, crashHome, trafficUntil} from '../helpers/crash-traffic.js';
 
 const otherKey = 'a passphrase that did not seal this store';
 
@@ -95,55 +94,31 @@ test('a gateway that fails to start closes the store it opened, and leaves a sto
 });
 
 test('a core that crashes while it serves: the gateway is closed first (usage flushed, store closed), then the TUI is told, and this process lives on', async () => {
-	const home = tempHome();
-	const provider = await startFaulty(json(200, {id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{index: 0, message: {role: 'assistant', content: 'ok'}, finish_reason: 'stop'}], usage: {prompt_tokens: 3, completion_tokens: 1, total_tokens: 4}}));
-	const store = await Store.open(home, {home});
-	await addChannel(store, {name: 'up', format: 'openai', baseUrl: `${provider.url}/v1`, apiKey: 'sk-real-key-crash-0123456789', models: 'm'});
-	const key = await createKey(store, {name: 'tui'});
-	await store.close();
+	const setup = await crashHome();
 	const crashes: Error[] = [];
-	let served = 0;
 	let crashedNow = false;
-	const crashed = new Promise<void>(resolve => {
-		process.env.GATEWAY_TUI_TEST_FAULT_AFTER_MS = '1000';
-		void startCoreWorker({
-			home,
-			host: '127.0.0.1',
-			port: 0,
-			output: () => {},
-			onCrash: error => {
-				crashes.push(error);
-				crashedNow = true;
-				resolve();
-			},
-			loader: new URL('../helpers/ts-worker-fault.mjs', import.meta.url),
-		}).then(async core => {
-			// Traffic until the fault strikes: records wait for the next usage flush, store calls are in flight.
-			const call = async () => {
-				const response = await fetch(`${core.url}/v1/chat/completions`, {method: 'POST', headers: {'content-type': 'application/json', authorization: `Bearer ${key.secret}`}, body: JSON.stringify({model: 'm', messages: [{role: 'user', content: 'hello'}]})});
-				const text = await response.text();
-				if (response.status === 200 && text.includes('chat.completion')) served += 1;
-			};
-			const client = async () => {
-				while (!crashedNow) await call().catch(() => {});
-			};
-			await Promise.all([client(), client(), client(), client()]);
-		});
+	process.env.GATEWAY_TUI_TEST_FAULT_AFTER_MS = '1000';
+	const starting = startCoreWorker({
+		home: setup.home,
+		host: '127.0.0.1',
+		port: 0,
+		output: () => {},
+		onCrash: error => {
+			crashes.push(error);
+			crashedNow = true;
+		},
+		loader: new URL('../helpers/ts-worker-fault.mjs', import.meta.url),
 	});
+	// The worker copied the environment when it was created.
 	delete process.env.GATEWAY_TUI_TEST_FAULT_AFTER_MS;
 	try {
-		await crashed;
+		const core = await starting;
+		// Traffic until the fault strikes: records wait for the next usage flush, store calls are in flight.
+		const served = await trafficUntil(core.url, setup.secret, () => crashedNow);
 		assert.match(crashes[0]!.message, /a fault injected by the test/);
-		assert.ok(served > 20, `only ${served} requests were served before the fault`);
 		await new Promise(resolve => setTimeout(resolve, 300));
-		assert.equal(existsSync(join(home, 'gateway.sqlite-wal')), false, 'the crashed core left its store open');
-		const reopened = await Store.open(home, {home});
-		const stored = (await recentRequests(reopened, 100_000)).filter(record => record.status === 200).length;
-		await reopened.close();
-		// One may have been answered in the instant between its last byte and its record.
-		assert.ok(stored >= served - 1, `${served} requests were answered before the crash, ${stored} are in the store`);
+		await assertAllStored(setup.home, served);
 	} finally {
-		await provider.close();
-		rmSync(home, {recursive: true, force: true});
+		await setup.close();
 	}
 });
