@@ -152,6 +152,8 @@ export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHa
 		async close() {
 			if (closing) return;
 			closing = true;
+			// A core that crashed has closed its gateway and ended already: nothing to wait for.
+			if (exited) return;
 			const done = new Promise<void>(resolve => {
 				closed = resolve;
 				worker.once('exit', () => resolve());

@@ -7,6 +7,7 @@
 import {render} from 'ink';
 import {App} from './app.js';
 import {UserError} from '../base/errors.js';
+import {errorText} from '../base/close-on-crash.js';
 import {EventBus} from '../base/events.js';
 import {IdleTrim} from '../base/idle-trim.js';
 import {systemClock} from '../base/clock.js';
@@ -100,17 +101,36 @@ export async function runTui(options: TuiOptions): Promise<void> {
 		// Ink's type asks for a ReadStream; with isTTY unset it only keeps it (and never calls setRawMode).
 		{stdin: new PassThrough() as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false},
 	);
-	const crashed = (crash: unknown) => {
-		terminal.restore();
-		release();
-		logFile.write('crash', crash instanceof Error ? (crash.stack ?? crash.message) : String(crash));
-		process.stderr.write(`gateway-tui crashed: ${crash instanceof Error ? (crash.stack ?? crash.message) : String(crash)}\n(also in ${logFile.path})\n`);
-		process.exit(1);
+	// A crash (an error nothing caught here, or the core's worker reporting its own) takes the orderly
+	// way out below — the core's worker closed first, its usage saved — then exits 1 with the error on
+	// the normal screen. Exiting at once would end the worker with a store call in flight, which aborts
+	// the whole process (SIGABRT from node-sqlite3); a watchdog exits anyway if the way out hangs.
+	let crash: {readonly text: string; reported: boolean} | null = null;
+	const report = () => {
+		if (!crash || crash.reported) return;
+		crash.reported = true;
+		process.stderr.write(`gateway-tui crashed: ${crash.text}\n(also in ${logFile.path})\n`);
+		process.exitCode = 1;
+	};
+	const crashed = (failure: unknown) => {
+		if (crash) return;
+		crash = {text: errorText(failure), reported: false};
+		logFile.write('crash', crash.text);
+		setTimeout(() => {
+			terminal.restore();
+			report();
+			process.exit(1);
+		}, crashExitMs).unref();
+		try {
+			instance.unmount();
+		} catch {
+			// the watchdog ends it
+		}
 	};
 	onCoreCrash = crashed;
 	const unguard = guardProcess(() => instance.unmount(), crashed);
 	try {
-		await instance.waitUntilExit();
+		await instance.waitUntilExit().catch((failure: unknown) => crashed(failure));
 	} finally {
 		detachKeys();
 		untouch();
@@ -124,4 +144,8 @@ export async function runTui(options: TuiOptions): Promise<void> {
 		await store.close();
 		await logFile.close();
 	}
+	report();
 }
+
+/** How long a crashed TUI's orderly way out may take before it exits anyway. */
+const crashExitMs = 5000;

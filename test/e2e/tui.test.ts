@@ -18,6 +18,7 @@ import {tempHome} from '../helpers/gateway.js';
 import {openaiClient} from '../helpers/sdks.js';
 import {appEnv, hasTmux, startTmux} from './tmux.js';
 import {listKeys} from '../../source/store/keys.js';
+import {assertAllStored, crashHome, trafficUntil} from '../helpers/crash-traffic.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -126,5 +127,34 @@ test('gateway-tui on a store sealed with another master key says which key to gi
 	} finally {
 		tmux.kill();
 		rmSync(home, {recursive: true, force: true});
+	}
+});
+
+test('gateway-tui crashing under traffic closes its core first: the error on the normal screen, exit 1, every answered request stored', {skip: hasTmux() ? false : 'tmux is not installed (apt-get install tmux)', timeout: 30_000}, async () => {
+	const setup = await crashHome();
+	const exitFile = join(setup.home, 'exit-status');
+	// The fault is thrown on the TUI's own thread (--import does not reach the core's worker), with the
+	// core busy: exiting at once ended the worker with a store call in flight (SIGABRT, usage lost).
+	const tmux = startTmux({dir: setup.home, cwd: root, columns: 120, rows: 40, env: appEnv({GATEWAY_TUI_HOME: setup.home, GATEWAY_TUI_TEST_FAULT_AFTER_MS: '3000'}), command: `node --import ./test/helpers/fault-after.mjs dist/cli.js --port 0 2>&1; echo $? > '${exitFile}'`});
+	try {
+		const first = await tmux.waitFor(/● (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
+		const url = /● (http:\/\/127\.0\.0\.1:\d+)/.exec(first)![1]!;
+		const exited = () => existsSync(exitFile) && readFileSync(exitFile, 'utf8') !== '';
+		const served = await trafficUntil(url, setup.secret, exited);
+		const deadline = Date.now() + 10_000;
+		while (!exited()) {
+			assert.ok(Date.now() < deadline, `the app did not exit; the screen:\n${tmux.screen()}`);
+			await new Promise(resolve => setTimeout(resolve, 50));
+		}
+		assert.equal(readFileSync(exitFile, 'utf8').trim(), '1');
+		// With its scrollback: the stack trace scrolls the first line off the screen.
+		const screen = tmux.run('capture-pane', '-p', '-S', '-200');
+		assert.match(screen, /gateway-tui crashed: Error: a fault injected by the test/);
+		assert.doesNotMatch(screen, /FATAL|Aborted|napi/);
+		assert.equal(tmux.run('display', '-p', '#{alternate_on}').trim(), '0', 'back on the normal screen');
+		await assertAllStored(setup.home, served);
+	} finally {
+		tmux.kill();
+		await setup.close();
 	}
 });
