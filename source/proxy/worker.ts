@@ -33,7 +33,11 @@ function forwardEvents(gateway: Gateway, options: WorkerOptions): () => Promise<
 async function handle(gateway: Gateway, command: CoreCommand, stop: () => Promise<void>): Promise<void> {
 	switch (command.type) {
 		case 'reload':
-			await gateway.registry.refresh();
+			// A store that cannot be read now (an outage, a record another version wrote) is not a crash:
+			// the gateway keeps serving what it last read, and its own poll reads again within a second.
+			await gateway.registry.refresh().catch((error: unknown) => {
+				gateway.events.emit('warning', {message: `could not reload keys and channels after a change (${error instanceof Error ? error.message : String(error)}); still serving what was read before, and reading again within a second`});
+			});
 			post({type: 'reloaded', id: command.id});
 			return;
 		case 'limit-use':

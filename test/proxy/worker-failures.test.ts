@@ -17,6 +17,7 @@ import {createKey} from '../../source/services/keys.js';
 import {startCoreWorker} from '../../source/proxy/worker-host.js';
 import {startGateway} from '../../source/proxy/gateway.js';
 import {UserError} from '../../source/base/errors.js';
+import {EventBus} from '../../source/base/events.js';
 import {tempHome} from '../helpers/gateway.js';
 import {assertAllStored, crashHome, trafficUntil} from '../helpers/crash-traffic.js';
 
@@ -119,6 +120,32 @@ test('a core that crashes while it serves: the gateway is closed first (usage fl
 		await new Promise(resolve => setTimeout(resolve, 300));
 		await assertAllStored(setup.home, served);
 	} finally {
+		await setup.close();
+	}
+});
+
+test('a reload the store refuses (a record another version wrote) is a warning, not a crash: the core answers and keeps serving', async () => {
+	const setup = await crashHome();
+	const crashes: Error[] = [];
+	const events = new EventBus();
+	const warnings: string[] = [];
+	events.on('warning', ({message}) => warnings.push(message));
+	const core = await startCoreWorker({home: setup.home, host: '127.0.0.1', port: 0, events, output: () => {}, onCrash: error => crashes.push(error), loader: new URL('../helpers/ts-worker.mjs', import.meta.url)});
+	try {
+		const store = await Store.open(setup.home, {home: setup.home});
+		await store.raw('channels').set('ch_from_the_future', {id: 'ch_from_the_future', shape: 'unknown to this version'});
+		await store.close();
+		await core.reload();
+		for (let tries = 0; tries < 100 && warnings.length === 0; tries++) await new Promise(resolve => setTimeout(resolve, 20));
+		assert.match(warnings[0] ?? '', /could not reload keys and channels after a change \(channel "ch_from_the_future" in the store is not valid[\s\S]*still serving what was read before/);
+		assert.deepEqual(crashes, []);
+		const served = await trafficUntil(core.url, setup.secret, (() => {
+			let calls = 0;
+			return () => calls++ >= 40;
+		})());
+		assert.ok(served > 20, `the core served ${served} requests after the refused reload`);
+	} finally {
+		await core.close();
 		await setup.close();
 	}
 });
