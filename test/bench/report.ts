@@ -7,6 +7,9 @@ export type Mode = 'passthrough' | 'translated' | 'passthrough stream' | 'transl
 export type ThroughputRow = {target: TargetName; mode: Mode; result: LoadResult};
 /** listenDrops: connections the kernel dropped meanwhile for a full accept queue (the client retries after 1 s). */
 export type StreamRow = {target: 'direct' | 'bare relay' | 'serve'; mode: 'passthrough' | 'translated'; result: StreamsResult; peakRssMb: number | null; listenDrops: number | null};
+/** RSS of a process after a number of requests, under load (1 s after) and once idle. */
+export type RssAfter = {requests: number; rssMb: number; settledMb: number; rps: number; errors: number};
+
 export type Check = {name: string; target: string; measured: string; pass: boolean | null};
 
 export type Results = {
@@ -16,7 +19,7 @@ export type Results = {
 	throughput: ThroughputRow[];
 	streams: StreamRow[];
 	start: {serveMs: number[]; keysListMs: number[]};
-	memory: {serveIdleMb: number | null; tuiIdleMb: number | null; bareIdleMb: number | null; serveSettledMb: number | null; tuiSettledMb: number | null; afterRequests: Array<{requests: number; rssMb: number; settledMb: number; rps: number; errors: number}>};
+	memory: {serveIdleMb: number | null; tuiIdleMb: number | null; bareIdleMb: number | null; serveSettledMb: number | null; tuiSettledMb: number | null; afterRequests: RssAfter[]; tuiAfterRequests: RssAfter[]};
 	notes: string[];
 	checks: Check[];
 };
@@ -38,6 +41,10 @@ function find(results: Results, target: TargetName, mode: Mode, connections: num
 /** The reference a row is compared with: direct and the bare relay ask the fake upstream's OpenAI endpoint. */
 function reference(results: Results, against: 'direct' | 'bare relay', mode: Mode, connections: number): LoadResult | undefined {
 	return find(results, against, mode.endsWith('stream') ? 'passthrough stream' : 'passthrough', connections);
+}
+
+function rssAfter(rows: readonly RssAfter[]): string {
+	return rows.map(item => `after ${item.requests} requests ${item.rssMb.toFixed(1)} MB, ${item.settledMb.toFixed(1)} MB once idle (${item.rps.toFixed(0)} req/s, ${item.errors} errors)`).join('; ') || 'not measured';
 }
 
 function check(name: string, target: string, value: number | undefined, ok: (value: number) => boolean, show: (value: number) => string): Check {
@@ -80,12 +87,12 @@ export function checksOf(results: Results, connections: number): Check[] {
 	// Idle means settled: 2 s after start a process is still finishing its start-up work (the trim after it comes 30 and 36 s after start).
 	checks.push(check('serve idle RSS (settled)', '≤ 70 MB', results.memory.serveSettledMb ?? undefined, v => v <= 70, mb));
 	checks.push(check('TUI idle RSS (settled)', '≤ 120 MB', results.memory.tuiSettledMb ?? undefined, v => v <= 120, mb));
-	const after = results.memory.afterRequests;
-	if (after.length >= 2) {
+	for (const [name, after] of [['serve', results.memory.afterRequests], ['TUI', results.memory.tuiAfterRequests]] as const) {
+		if (after.length < 2) continue;
 		const first = after[0];
 		const last = after[after.length - 1];
 		// Both read after the same idle time: what the traffic left behind, not the heap V8 grew for the load (it usually gives that back within the idle time, not always).
-		checks.push(check(`serve RSS after ${last.requests} vs after ${first.requests} requests (idle)`, '≤ +20 MB', last.settledMb - first.settledMb, v => v <= 20, v => `${signed(v, 1)} MB`));
+		checks.push(check(`${name} RSS after ${last.requests} vs after ${first.requests} requests (idle)`, '≤ +20 MB', last.settledMb - first.settledMb, v => v <= 20, v => `${signed(v, 1)} MB`));
 	}
 	checks.push(check('serve start (median)', '≤ 300 ms', median(results.start.serveMs), v => v <= 300, v => `${v.toFixed(0)} ms`));
 	checks.push(check('keys list (median)', '≤ 150 ms', median(results.start.keysListMs), v => v <= 150, v => `${v.toFixed(0)} ms`));
@@ -157,7 +164,7 @@ export function render(results: Results): string {
 	}
 	const {start, memory} = results;
 	out.push(`Start: serve ${start.serveMs.map(ms => ms.toFixed(0)).join(' / ')} ms to "listening" (median ${fixed(median(start.serveMs), 0)}); keys list ${start.keysListMs.map(ms => ms.toFixed(0)).join(' / ')} ms (median ${fixed(median(start.keysListMs), 0)}).`);
-	out.push(`Memory: idle RSS 2 s after start: serve ${fixed(memory.serveIdleMb, 1)} MB, TUI ${fixed(memory.tuiIdleMb, 1)} MB (the bare relay: ${fixed(memory.bareIdleMb, 1)} MB); settled (BENCH_IDLE_SETTLE_MS after start): serve ${fixed(memory.serveSettledMb, 1)} MB, TUI ${fixed(memory.tuiSettledMb, 1)} MB; serve RSS ${memory.afterRequests.map(item => `after ${item.requests} requests ${item.rssMb.toFixed(1)} MB, ${item.settledMb.toFixed(1)} MB once idle (${item.rps.toFixed(0)} req/s, ${item.errors} errors)`).join('; ') || 'not measured'}.`);
+	out.push(`Memory: idle RSS 2 s after start: serve ${fixed(memory.serveIdleMb, 1)} MB, TUI ${fixed(memory.tuiIdleMb, 1)} MB (the bare relay: ${fixed(memory.bareIdleMb, 1)} MB); settled (BENCH_IDLE_SETTLE_MS after start): serve ${fixed(memory.serveSettledMb, 1)} MB, TUI ${fixed(memory.tuiSettledMb, 1)} MB; serve RSS ${rssAfter(memory.afterRequests)}; TUI RSS ${rssAfter(memory.tuiAfterRequests)}.`);
 	for (const note of results.notes) out.push(`Note: ${note}`);
 	out.push('');
 	out.push('Targets (from the project issues; a FAIL is reported, it does not fail the run):');

@@ -8,7 +8,7 @@
  *   BENCH_PRIME_MS=1000      a first, unmeasured warm-up of every endpoint and mode
  *   BENCH_STREAMS=1000,2000  BENCH_SLOW_CHUNKS=10  BENCH_SLOW_INTERVAL_MS=150  BENCH_STREAM_CAP_MS=15000
  *   BENCH_STREAM_RAMP_MS=500  the streams start evenly over this time (0: all in the same instant)
- *   BENCH_RSS_REQUESTS=10000,100000   cumulative request counts after which serve's RSS is read
+ *   BENCH_RSS_REQUESTS=10000,100000   cumulative request counts after which the RSS of serve and of the TUI is read
  *   BENCH_RSS_SETTLE_MS=40000   and read again after this long idle (past the gateway's trim after 30 s quiet)
  *   BENCH_IDLE_SETTLE_MS=40000   idle RSS is read 2 s after start and again this long after start (past the start-up trim)
  *   BENCH_STARTS=3  BENCH_KEYS_LIST_RUNS=5   BENCH_TUI=0 skips the TUI   BENCH_OUT=test/bench/last-run.json
@@ -134,22 +134,44 @@ async function rssGrowth(results: Results, upstream: string): Promise<void> {
 	const home = tempDir();
 	const secret = await setupHome(home, upstream);
 	const serve = await startServe(home);
-	const targets = [request(serve.url, secret, 'bench-model'), request(serve.url, secret, 'bench-translated')];
+	// The TUI too (a user's complaint was the TUI at 389 MB after a day), on its own home, on the Usage
+	// pane so the live log and charts draw the traffic. The two take their batches in turn and sit idle
+	// together, so the TUI adds only its batches' time.
+	let tui: Tui | null = null;
+	let tuiSecret = '';
+	if (config.tui && spawnSync('tmux', ['-V']).status === 0) {
+		const tuiHome = tempDir();
+		tuiSecret = await setupHome(tuiHome, upstream);
+		tui = await startTui(tuiHome);
+		await tui.tmux.keys('4');
+		await tui.tmux.waitFor('Live requests', 10_000);
+	}
+	const processes = [
+		{name: 'serve', pid: serve.pid, targets: [request(serve.url, secret, 'bench-model'), request(serve.url, secret, 'bench-translated')], rows: results.memory.afterRequests},
+		...(tui ? [{name: 'TUI', pid: tui.pid, targets: [request(tui.url, tuiSecret, 'bench-model'), request(tui.url, tuiSecret, 'bench-translated')], rows: results.memory.tuiAfterRequests}] : []),
+	];
 	let sent = 0;
 	for (const total of config.rssRequests) {
 		const batch = total - sent;
-		const run = await fixedCount(targets, config.connections, batch, 10 * 60_000);
 		sent = total;
-		await sleep(1000);
-		const {rssMb} = memoryOf(serve.pid);
-		// Read again once the process has been idle a while: what traffic left behind, not the heap V8 sized for it.
+		const loaded: Array<{rssMb: number; run: Awaited<ReturnType<typeof fixedCount>>}> = [];
+		for (const item of processes) {
+			const run = await fixedCount(item.targets, config.connections, batch, 10 * 60_000);
+			await sleep(1000);
+			loaded.push({rssMb: memoryOf(item.pid).rssMb, run});
+			if (run.requests < batch) results.notes.push(`the ${item.name} RSS run to ${total} requests stopped at its 10-minute cap, after ${run.requests} of ${batch}.`);
+		}
+		// Read again once the processes have been idle a while: what traffic left behind, not the heap V8 sized for it.
 		await sleep(config.rssSettleMs);
-		const settledMb = memoryOf(serve.pid).rssMb;
-		const rps = (run.requests - run.errors) / run.seconds;
-		results.memory.afterRequests.push({requests: total, rssMb, settledMb, rps, errors: run.errors});
-		log(`serve RSS after ${total} requests: ${rssMb.toFixed(1)} MB, ${settledMb.toFixed(1)} MB after ${config.rssSettleMs / 1000} s idle (${rps.toFixed(0)} req/s${run.errors ? `, ${run.errors} errors: ${run.firstError}` : ''})`);
-		if (run.requests < batch) results.notes.push(`the RSS run to ${total} requests stopped at its 10-minute cap, after ${run.requests} of ${batch}.`);
+		processes.forEach((item, index) => {
+			const {rssMb, run} = loaded[index]!;
+			const settledMb = memoryOf(item.pid).rssMb;
+			const rps = (run.requests - run.errors) / run.seconds;
+			item.rows.push({requests: total, rssMb, settledMb, rps, errors: run.errors});
+			log(`${item.name} RSS after ${total} requests: ${rssMb.toFixed(1)} MB, ${settledMb.toFixed(1)} MB after ${config.rssSettleMs / 1000} s idle (${rps.toFixed(0)} req/s${run.errors ? `, ${run.errors} errors: ${run.firstError}` : ''})`);
+		});
 	}
+	if (tui) stopTui(tui);
 	await stop(serve.child);
 }
 
@@ -197,7 +219,7 @@ async function main(): Promise<void> {
 		throughput: [],
 		streams: [],
 		start: {serveMs: [], keysListMs: []},
-		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: []},
+		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: []},
 		notes: [],
 		checks: [],
 	};
