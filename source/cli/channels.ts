@@ -1,6 +1,6 @@
 /** `gateway-tui channels …` */
 import type {Command} from 'commander';
-import {addChannel, channelView, editChannel, findChannel, removeChannel, setChannelEnabled, testChannel, type ChannelView} from '../services/channels.js';
+import {addChannel, channelView, editChannel, findChannel, removeChannel, removeUnreadableChannel, setChannelEnabled, testChannel, type ChannelView} from '../services/channels.js';
 import {formatModels} from '../services/parse.js';
 import {formatPrices} from '../base/prices.js';
 import {readPublishedHealth, type PublishedHealth} from '../store/published-health.js';
@@ -154,7 +154,25 @@ export function registerChannels(program: Command): void {
 
 	toggle('enable', 'route requests to this channel again', (store, ref) => setChannelEnabled(store, ref, true), channel => `Enabled channel "${channel.name}".`);
 	toggle('disable', 'stop routing requests to this channel', (store, ref) => setChannelEnabled(store, ref, false), channel => `Disabled channel "${channel.name}".`);
-	toggle('remove', 'remove a channel for good', removeChannel, channel => `Removed channel "${channel.name}".`);
+	channels
+		.command('remove <channel>')
+		.description('remove a channel for good (also one this version cannot read, by its id)')
+		.option('--json', 'print JSON')
+		.action(async (ref: string, options: JsonFlag, command: Command) => {
+			await withStore(command, async store => {
+				const channel = await removeChannel(store, ref).catch(async (error: unknown) => {
+					if (await removeUnreadableChannel(store, ref, error)) return null;
+					throw error;
+				});
+				if (channel === null) {
+					if (options.json) printJson({id: ref, removed: true, readable: false});
+					else print(`Removed the unreadable channel "${ref}".`);
+					return;
+				}
+				if (options.json) printJson(channelView(channel));
+				else print(`Removed channel "${channel.name}".`);
+			});
+		});
 
 	channels
 		.command('test <channel>')

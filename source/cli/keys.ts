@@ -1,6 +1,6 @@
 /** `gateway-tui keys …` */
 import type {Command} from 'commander';
-import {createKey, deleteKey, editKey, findKey, keyView, revokeKey, rotateKey, type EditKeyInput, type KeyView} from '../services/keys.js';
+import {createKey, deleteKey, deleteUnreadableKey, editKey, findKey, keyView, revokeKey, rotateKey, type EditKeyInput, type KeyView} from '../services/keys.js';
 import {limitsText, type LimitFlags} from '../services/limit-flags.js';
 import {persistedUse} from '../store/limit-use.js';
 import type {KeyRecord} from '../base/records.js';
@@ -171,5 +171,23 @@ export function registerKeys(program: Command): void {
 
 	change('revoke', 'revoke a key: it stops working at once', revokeKey, key => `Revoked key "${key.name}". Clients using it now get 401.`);
 	change('rotate', 'give a key a new secret (same settings); the old secret stops working at once', rotateKey, key => `Rotated key "${key.name}". The new secret:\n\n  ${key.secret}`, true);
-	change('delete', 'delete a key for good', deleteKey, key => `Deleted key "${key.name}".`);
+	keys
+		.command('delete <key>')
+		.description('delete a key for good (also one this version cannot read, by its id)')
+		.option('--json', 'print JSON')
+		.action(async (ref: string, options: JsonFlag, command: Command) => {
+			await withStore(command, async store => {
+				const key = await deleteKey(store, ref).catch(async (error: unknown) => {
+					if (await deleteUnreadableKey(store, ref, error)) return null;
+					throw error;
+				});
+				if (key === null) {
+					if (options.json) printJson({id: ref, deleted: true, readable: false});
+					else print(`Deleted the unreadable key "${ref}".`);
+					return;
+				}
+				if (options.json) printJson(await view(store, key).catch(() => ({id: key.id, name: key.name})));
+				else print(`Deleted key "${key.name}".`);
+			});
+		});
 }

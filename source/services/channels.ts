@@ -3,6 +3,7 @@
  */
 import {randomBytes} from 'node:crypto';
 import {UserError} from '../base/errors.js';
+import {InvalidRecordError} from '../store/errors.js';
 import {formats, type Format} from '../base/ir.js';
 import type {Store} from '../store/index.js';
 import type {ChannelRecord} from '../base/records.js';
@@ -133,6 +134,17 @@ export async function removeChannel(store: Store, ref: string): Promise<ChannelR
 	await channels(store).delete(channel.id);
 	await store.bumpRevision();
 	return channel;
+}
+
+/**
+ * Remove a channel record this version cannot read (a newer gateway-tui's, or one edited by hand) by
+ * its id — what the error about it says to run. True when `error` was about that record and it is gone.
+ */
+export async function removeUnreadableChannel(store: Store, ref: string, error: unknown): Promise<boolean> {
+	if (!(error instanceof InvalidRecordError) || error.what !== 'channel' || error.id !== ref) return false;
+	await channels(store).delete(ref);
+	await store.bumpRevision();
+	return true;
 }
 
 /** One cheap call (the provider's model list) through `probe`: latency, or the provider's own error. */

@@ -3,6 +3,7 @@
  */
 import {randomBytes} from 'node:crypto';
 import {UserError} from '../base/errors.js';
+import {InvalidRecordError} from '../store/errors.js';
 import type {Store} from '../store/index.js';
 import type {KeyLimits, KeyRecord} from '../base/records.js';
 import {findChannel} from './channels.js';
@@ -126,6 +127,15 @@ export async function deleteKey(store: Store, ref: string): Promise<KeyRecord> {
 	await activity(store).delete(key.id);
 	await store.bumpRevision();
 	return key;
+}
+
+/** Delete a key record this version cannot read, by its id (see removeUnreadableChannel). */
+export async function deleteUnreadableKey(store: Store, ref: string, error: unknown): Promise<boolean> {
+	if (!(error instanceof InvalidRecordError) || error.what !== 'key' || error.id !== ref) return false;
+	await keys(store).delete(ref);
+	await activity(store).delete(ref);
+	await store.bumpRevision();
+	return true;
 }
 
 export async function keyView(store: Store, key: KeyRecord, lastUsedAt: string | null): Promise<KeyView> {

@@ -1,7 +1,7 @@
 /** One entity collection of the store: values are validated against a zod schema on every read. */
 import type Keyv from 'keyv';
 import type {z} from 'zod';
-import {StoreError} from './errors.js';
+import {InvalidRecordError, StoreError} from './errors.js';
 import type {Sealer} from './sealing.js';
 
 /** Turns a driver's failure during `action` into a StoreError naming the store (see Store). */
@@ -17,6 +17,8 @@ export class Collection<T> {
 		private readonly what: string,
 		private readonly fail: FailureReport,
 		private readonly sealing?: Sealing,
+		/** The command that removes an unreadable record of this collection, for the message about it. */
+		private readonly removal?: (id: string) => string,
 	) {}
 
 	/** The record with its secret fields sealed (writing) or opened (reading). */
@@ -84,9 +86,11 @@ export class Collection<T> {
 		const result = this.schema.safeParse(this.transform(raw, 'open'));
 		if (!result.success) {
 			const issue = result.error.issues[0];
-			throw new StoreError(
+			throw new InvalidRecordError(
+				this.what,
+				id,
 				`${this.describe(id)} in the store is not valid (${issue?.path.join('.') || 'value'}: ${issue?.message}). ` +
-					'The file was written by another version or edited by hand; restore a backup or remove that entry.',
+					`It was written by a newer gateway-tui (upgrade this one) or edited by hand: restore a backup${this.removal ? `, or remove it with \`${this.removal(id)}\`` : ' or remove that entry'}.`,
 			);
 		}
 		return result.data;

@@ -10,3 +10,16 @@ export class StoreError extends UserError {
 		this.name = 'StoreError';
 	}
 }
+
+/** A record the store holds that this version cannot read (written by a newer one, or edited by hand). */
+export class InvalidRecordError extends StoreError {
+	constructor(
+		/** What the record is, as messages name it: `channel`, `key`, `usage journal`, … */
+		readonly what: string,
+		readonly id: string,
+		message: string,
+	) {
+		super(message);
+		this.name = 'InvalidRecordError';
+	}
+}

@@ -107,9 +107,10 @@ export class Store {
 		return keyv;
 	}
 
-	collection<T>(namespace: Namespace, schema: z.ZodType<T>, what: string, sealed?: readonly string[]): Collection<T> {
+	/** `removal`: the command that removes an unreadable record of it, named in the error about one. */
+	collection<T>(namespace: Namespace, schema: z.ZodType<T>, what: string, sealed?: readonly string[], removal?: (id: string) => string): Collection<T> {
 		const sealing = sealed ? {fields: sealed, sealer: () => this.sealer()} : undefined;
-		return new Collection(this.raw(namespace), schema, what, (action, error) => this.failure(action, error), sealing);
+		return new Collection(this.raw(namespace), schema, what, (action, error) => this.failure(action, error), sealing, removal);
 	}
 
 	/** The master key's sealer (loaded on first use: commands that never touch a secret never read it). */

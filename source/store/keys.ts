@@ -11,7 +11,7 @@ export function hashSecret(secret: string): string {
 }
 
 /** The secret is sealed at rest (store/sealing.ts); the hash, the lookup index, is not. */
-export const keys = (store: Store) => store.collection('keys', keyRecordSchema, 'key', ['secret']);
+export const keys = (store: Store) => store.collection('keys', keyRecordSchema, 'key', ['secret'], id => `gateway-tui keys delete ${id}`);
 export const activity = (store: Store) => store.collection('activity', activityRecordSchema, 'key activity');
 
 export type KeyState = 'active' | 'expired' | 'revoked';
