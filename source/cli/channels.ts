@@ -6,7 +6,7 @@ import {formatPrices} from '../base/prices.js';
 import {readPublishedHealth, type PublishedHealth} from '../store/published-health.js';
 import type {ChannelRecord} from '../base/records.js';
 import type {Store} from '../store/index.js';
-import {withStore} from './context.js';
+import {removalCommand, withStore} from './context.js';
 import {print, printJson, table} from './output.js';
 import {listChannels} from '../store/channels.js';
 import {listKeys} from '../store/keys.js';
@@ -154,25 +154,7 @@ export function registerChannels(program: Command): void {
 
 	toggle('enable', 'route requests to this channel again', (store, ref) => setChannelEnabled(store, ref, true), channel => `Enabled channel "${channel.name}".`);
 	toggle('disable', 'stop routing requests to this channel', (store, ref) => setChannelEnabled(store, ref, false), channel => `Disabled channel "${channel.name}".`);
-	channels
-		.command('remove <channel>')
-		.description('remove a channel for good (also one this version cannot read, by its id)')
-		.option('--json', 'print JSON')
-		.action(async (ref: string, options: JsonFlag, command: Command) => {
-			await withStore(command, async store => {
-				const channel = await removeChannel(store, ref).catch(async (error: unknown) => {
-					if (await removeUnreadableChannel(store, ref, error)) return null;
-					throw error;
-				});
-				if (channel === null) {
-					if (options.json) printJson({id: ref, removed: true, readable: false});
-					else print(`Removed the unreadable channel "${ref}".`);
-					return;
-				}
-				if (options.json) printJson(channelView(channel));
-				else print(`Removed channel "${channel.name}".`);
-			});
-		});
+	removalCommand(channels, {command: 'remove', what: 'channel', description: 'remove a channel for good', remove: removeChannel, removeUnreadable: removeUnreadableChannel, json: async (_store, channel) => channelView(channel)});
 
 	channels
 		.command('test <channel>')

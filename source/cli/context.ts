@@ -5,6 +5,7 @@
 import type {Command} from 'commander';
 import {resolveHome} from '../base/paths.js';
 import {defaultStoreUrl, Store} from '../store/index.js';
+import {print, printJson} from './output.js';
 
 type GlobalFlags = {home?: string; store?: string};
 
@@ -31,4 +32,38 @@ export async function withStore<T>(command: Command, run: (store: Store) => Prom
 	} finally {
 		await store.close();
 	}
+}
+
+/** `channels remove` / `keys delete`: by name or id, and by id also a record this version cannot read (see InvalidRecordError). */
+export function removalCommand<T extends {readonly name: string}>(
+	parent: Command,
+	spec: {
+		readonly command: 'remove' | 'delete';
+		readonly what: 'channel' | 'key';
+		readonly description: string;
+		readonly remove: (store: Store, ref: string) => Promise<T>;
+		readonly removeUnreadable: (store: Store, ref: string, error: unknown) => Promise<boolean>;
+		readonly json: (store: Store, record: T) => Promise<unknown>;
+	},
+): void {
+	const done = spec.command === 'remove' ? 'Removed' : 'Deleted';
+	parent
+		.command(`${spec.command} <${spec.what}>`)
+		.description(`${spec.description} (also one this version cannot read, by its id)`)
+		.option('--json', 'print JSON')
+		.action(async (ref: string, options: {json?: boolean}, command: Command) => {
+			await withStore(command, async store => {
+				const record = await spec.remove(store, ref).catch(async (error: unknown) => {
+					if (await spec.removeUnreadable(store, ref, error)) return null;
+					throw error;
+				});
+				if (record === null) {
+					if (options.json) printJson({id: ref, [spec.command === 'remove' ? 'removed' : 'deleted']: true, readable: false});
+					else print(`${done} the unreadable ${spec.what} "${ref}".`);
+					return;
+				}
+				if (options.json) printJson(await spec.json(store, record));
+				else print(`${done} ${spec.what} "${record.name}".`);
+			});
+		});
 }

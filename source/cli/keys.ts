@@ -7,7 +7,7 @@ import type {KeyRecord} from '../base/records.js';
 import {keyTotals, type UsageRow} from '../store/usage-summary.js';
 import {formatCost} from './usage.js';
 import type {Store} from '../store/index.js';
-import {withStore} from './context.js';
+import {removalCommand, withStore} from './context.js';
 import {print, printJson, table} from './output.js';
 import {lastUsed, listKeys} from '../store/keys.js';
 import {relative} from '../base/relative-time.js';
@@ -171,23 +171,5 @@ export function registerKeys(program: Command): void {
 
 	change('revoke', 'revoke a key: it stops working at once', revokeKey, key => `Revoked key "${key.name}". Clients using it now get 401.`);
 	change('rotate', 'give a key a new secret (same settings); the old secret stops working at once', rotateKey, key => `Rotated key "${key.name}". The new secret:\n\n  ${key.secret}`, true);
-	keys
-		.command('delete <key>')
-		.description('delete a key for good (also one this version cannot read, by its id)')
-		.option('--json', 'print JSON')
-		.action(async (ref: string, options: JsonFlag, command: Command) => {
-			await withStore(command, async store => {
-				const key = await deleteKey(store, ref).catch(async (error: unknown) => {
-					if (await deleteUnreadableKey(store, ref, error)) return null;
-					throw error;
-				});
-				if (key === null) {
-					if (options.json) printJson({id: ref, deleted: true, readable: false});
-					else print(`Deleted the unreadable key "${ref}".`);
-					return;
-				}
-				if (options.json) printJson(await view(store, key).catch(() => ({id: key.id, name: key.name})));
-				else print(`Deleted key "${key.name}".`);
-			});
-		});
+	removalCommand(keys, {command: 'delete', what: 'key', description: 'delete a key for good', remove: deleteKey, removeUnreadable: deleteUnreadableKey, json: (store, key) => view(store, key).catch(() => ({id: key.id, name: key.name}))});
 }
