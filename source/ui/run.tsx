@@ -105,22 +105,23 @@ export async function runTui(options: TuiOptions): Promise<void> {
 	// way out below — the core's worker closed first, its usage saved — then exits 1 with the error on
 	// the normal screen. Exiting at once would end the worker with a store call in flight, which aborts
 	// the whole process (SIGABRT from node-sqlite3); a watchdog exits anyway if the way out hangs.
-	let crash: {readonly text: string; reported: boolean} | null = null;
+	// Set by a closure: a holder, so the check after the way out is not narrowed away.
+	const crash: {text: string | null; reported: boolean; watchdog?: NodeJS.Timeout} = {text: null, reported: false};
 	const report = () => {
-		if (!crash || crash.reported) return;
+		if (crash.text === null || crash.reported) return;
 		crash.reported = true;
 		process.stderr.write(`gateway-tui crashed: ${crash.text}\n(also in ${logFile.path})\n`);
 		process.exitCode = 1;
 	};
 	const crashed = (failure: unknown) => {
-		if (crash) return;
-		crash = {text: errorText(failure), reported: false};
+		if (crash.text !== null) return;
+		crash.text = errorText(failure);
 		logFile.write('crash', crash.text);
-		setTimeout(() => {
+		crash.watchdog = setTimeout(() => {
 			terminal.restore();
 			report();
 			process.exit(1);
-		}, crashExitMs).unref();
+		}, crashExitMs);
 		try {
 			instance.unmount();
 		} catch {
@@ -144,6 +145,7 @@ export async function runTui(options: TuiOptions): Promise<void> {
 		await store.close();
 		await logFile.close();
 	}
+	clearTimeout(crash.watchdog);
 	report();
 }
 
