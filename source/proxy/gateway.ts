@@ -142,18 +142,33 @@ export class Gateway {
 		this.kept.start();
 	}
 
+	/**
+	 * Stop serving, save what is held in memory, close connections and (when the gateway opened it) the
+	 * store. Every step runs whatever failed before it, and a failure is a warning, never a throw: a
+	 * store that went away (a Redis that stopped) must not leave upstream pools, timers or the store's
+	 * own reconnecting client open — the process would never end.
+	 */
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;
 		for (const stop of this.stops.splice(0)) stop();
-		await this.app.close();
-		await this.limiter.settle();
-		await this.usage.close();
-		await this.kept.close();
-		await this.registry.stop();
-		await this.publisher.close();
-		await Promise.all([this.pools.close(), this.images.close()]);
-		if (!this.options.store) await this.store.close();
+		const steps: Array<readonly [string, () => Promise<unknown>]> = [
+			['stop listening', () => this.app.close()],
+			['settle the key limits', () => this.limiter.settle()],
+			['save usage', () => this.usage.close()],
+			['save the kept Responses conversations', () => this.kept.close()],
+			["save the keys' last-used times", () => this.registry.stop()],
+			["withdraw this gateway's channel health", () => this.publisher.close()],
+			['close the upstream connections', () => Promise.all([this.pools.close(), this.images.close()])],
+			...(this.options.store ? [] : [['close the store', () => this.store.close()] as const]),
+		];
+		for (const [what, step] of steps) {
+			try {
+				await step();
+			} catch (error) {
+				this.events.emit('warning', {message: `while stopping, could not ${what}: ${error instanceof Error ? error.message : String(error)}`});
+			}
+		}
 	}
 }
 
