@@ -117,7 +117,8 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 		},
 		begin: error => process.stderr.write(`gateway-tui: crashed (a bug in gateway-tui; please report it with these lines): ${errorText(error)}\ngateway-tui: saving usage and stopping…\n`),
 		end: (_error, outcome) => {
-			const saved = outcome === 'closed' ? 'usage saved' : outcome === 'late' ? `usage not saved within ${defaultCrashCloseMs / 1000} s` : 'usage could not be saved';
+			// The gateway's close reports what it could not save as warnings (above), and never throws.
+			const saved = outcome === 'closed' ? 'usage saved unless a warning above says otherwise' : outcome === 'late' ? `usage not saved within ${defaultCrashCloseMs / 1000} s` : 'usage could not be saved';
 			process.stderr.write(`gateway-tui: stopped after a crash (${saved}). Start it again with \`gateway-tui serve\`.\n`);
 			process.exit(1);
 		},
@@ -131,7 +132,6 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 	stopping.dispose();
 	unguard();
 }
-
 
 /** A request's JSON log line, with its bodies when they were captured. */
 function withBodies(event: RequestFinished, bodies: RequestBodies | null): RequestFinished | (RequestFinished & {bodies: Omit<RequestBodies, 'id'>}) {
