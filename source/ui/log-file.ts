@@ -4,7 +4,7 @@
  * threshold, Node's process warnings, console output of any library, stray stderr writes — goes
  * to `<home>/gateway-tui.log` (mode 0600).
  */
-import {createWriteStream, type WriteStream} from 'node:fs';
+import {createWriteStream, renameSync, statSync, type WriteStream} from 'node:fs';
 import {join} from 'node:path';
 import {format} from 'node:util';
 import type {EventBus} from '../base/events.js';
@@ -19,8 +19,13 @@ export type LogFile = {
 	close(): Promise<void>;
 };
 
-export function openLogFile(home: string): LogFile {
+/** Past this size when the TUI starts, the log is moved to `gateway-tui.log.1` (replacing the one before) and a new one begun. */
+export const logRotateBytes = 20 * 1024 * 1024;
+
+/** The log of this run: appended to, unless it grew past `rotateBytes` over the runs before (then it starts over, the old one kept as `.1`). */
+export function openLogFile(home: string, rotateBytes = logRotateBytes): LogFile {
 	const path = join(home, 'gateway-tui.log');
+	rotateIfLarge(path, rotateBytes);
 	const stream: WriteStream = createWriteStream(path, {flags: 'a', mode: 0o600});
 	stream.on('error', () => {});
 	const write = (level: string, text: string) => {
@@ -76,4 +81,13 @@ function redirectStderr(write: LogFile['write']): () => void {
 	return () => {
 		process.stderr.write = original;
 	};
+}
+
+/** A log never read back grows by a line a request for as long as it is used: one old generation is kept, no more. */
+function rotateIfLarge(path: string, rotateBytes: number): void {
+	try {
+		if (statSync(path).size > rotateBytes) renameSync(path, `${path}.1`);
+	} catch {
+		// no log yet (or it cannot be moved: keep appending to it)
+	}
 }
