@@ -19,7 +19,8 @@ export type CrashHandling = {
 
 export const defaultCrashCloseMs = 5000;
 
-export function errorText(error: unknown): string {
+/** An uncaught error as it is reported: its stack when it has one. */
+export function crashText(error: unknown): string {
 	return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 

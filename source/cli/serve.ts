@@ -1,6 +1,6 @@
 /** `gateway-tui serve` — the proxy alone, headless, one log line per finished request. */
 import type {Command} from 'commander';
-import {closeOnCrash, defaultCrashCloseMs, errorText} from '../base/close-on-crash.js';
+import {closeOnCrash, defaultCrashCloseMs, crashText} from '../base/close-on-crash.js';
 import {UserError} from '../base/errors.js';
 import {defaultHost, defaultPort, isLoopback} from '../base/paths.js';
 import {formatRequestLine} from '../base/request-line.js';
@@ -108,14 +108,16 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 	if (!isLoopback(host)) {
 		process.stderr.write(`warning: listening on ${host}: other machines can now reach the gateway. Every request still needs a virtual key; requests must be addressed to an IP of this machine or a name given with --allow-host.\n`);
 	}
+	// Ctrl+C, SIGTERM or a crash: the gateway saves what it holds and closes, the last request lines are written, then the store closes.
+	const shutdown = async () => {
+		await gateway.close();
+		requestLines.flush();
+		await store.close();
+	};
 	// A bug that throws where nothing catches it ends serve with exit code 1, but with the usage of what it answered saved, as on Ctrl+C.
 	const unguard = closeOnCrash({
-		close: async () => {
-			await gateway.close();
-			requestLines.flush();
-			await store.close();
-		},
-		begin: error => process.stderr.write(`gateway-tui: crashed (a bug in gateway-tui; please report it with these lines): ${errorText(error)}\ngateway-tui: saving usage and stopping…\n`),
+		close: shutdown,
+		begin: error => process.stderr.write(`gateway-tui: crashed (a bug in gateway-tui; please report it with these lines): ${crashText(error)}\ngateway-tui: saving usage and stopping…\n`),
 		end: (_error, outcome) => {
 			// The gateway's close reports what it could not save as warnings (above), and never throws.
 			const saved = outcome === 'closed' ? 'usage saved unless a warning above says otherwise' : outcome === 'late' ? `usage not saved within ${defaultCrashCloseMs / 1000} s` : 'usage could not be saved';
@@ -126,9 +128,7 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 	process.stderr.write(`gateway-tui listening on ${gateway.url} (data: ${gateway.store.file}). Press Ctrl+C to stop.\n`);
 	await stopping.requested;
 	process.stderr.write('gateway-tui: shutting down…\n');
-	await gateway.close();
-	requestLines.flush();
-	await store.close();
+	await shutdown();
 	stopping.dispose();
 	unguard();
 }

@@ -11,6 +11,7 @@ import {EventBus} from '../base/events.js';
 import {gatewayUrl} from '../base/paths.js';
 import {BoundedSignatureMemory} from '../formats/signature.js';
 import {Store} from '../store/index.js';
+import {reasonOf} from '../store/backend.js';
 import {retentionFromEnv} from '../store/usage-retention.js';
 import type {RelayOptions} from './attempt.js';
 import {ChannelHealth, defaultHealthOptions, type HealthOptions} from './health.js';
@@ -166,7 +167,7 @@ export class Gateway {
 			try {
 				await step();
 			} catch (error) {
-				this.events.emit('warning', {message: `while stopping, could not ${what}: ${error instanceof Error ? error.message : String(error)}`});
+				this.events.emit('warning', {message: `while stopping, could not ${what}: ${reasonOf(error)}`});
 			}
 		}
 	}

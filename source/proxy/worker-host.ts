@@ -57,8 +57,8 @@ function lookupOf(reply: CoreMessage): BodiesLookup {
 /** How long a worker whose core could not start has to end by itself before it is terminated. */
 const startFailureGraceMs = 5000;
 
-function ended(worker: Worker, hasExited: () => boolean, graceMs: number): Promise<void> {
-	if (hasExited()) return Promise.resolve();
+/** The worker's exit, or its termination once `graceMs` passed without one. */
+function ended(worker: Worker, graceMs: number): Promise<void> {
 	return new Promise(resolve => {
 		const timer = setTimeout(() => void worker.terminate().then(() => resolve()), graceMs);
 		worker.once('exit', () => {
@@ -126,7 +126,7 @@ export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHa
 	} catch (error) {
 		// The worker ends by itself once its gateway has closed the store (a failed start closes it).
 		// Ended from here while a store call is still in flight, the whole process would abort.
-		await ended(worker, () => exited, startFailureGraceMs);
+		if (!exited) await ended(worker, startFailureGraceMs);
 		throw error;
 	}
 	let closing = false;

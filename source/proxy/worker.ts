@@ -4,8 +4,9 @@
  * batches; nothing here waits for the UI.
  */
 import {parentPort, workerData} from 'node:worker_threads';
-import {closeOnCrash, errorText} from '../base/close-on-crash.js';
+import {closeOnCrash, crashText} from '../base/close-on-crash.js';
 import {UserError} from '../base/errors.js';
+import {reasonOf} from '../store/backend.js';
 import type {GatewayEvents} from '../base/events.js';
 import {startGateway, type Gateway} from './gateway.js';
 import type {CoreCommand, CoreMessage, EventMessage, WorkerOptions} from './worker-protocol.js';
@@ -36,7 +37,7 @@ async function handle(gateway: Gateway, command: CoreCommand, stop: () => Promis
 			// A store that cannot be read now (an outage, a record another version wrote) is not a crash:
 			// the gateway keeps serving what it last read, and its own poll reads again within a second.
 			await gateway.registry.refresh().catch((error: unknown) => {
-				gateway.events.emit('warning', {message: `could not reload keys and channels after a change (${error instanceof Error ? error.message : String(error)}); still serving what was read before, and reading again within a second`});
+				gateway.events.emit('warning', {message: `could not reload keys and channels after a change (${reasonOf(error)}); still serving what was read before, and reading again within a second`});
 			});
 			post({type: 'reloaded', id: command.id});
 			return;
@@ -62,7 +63,7 @@ async function main(options: WorkerOptions): Promise<void> {
 	closeOnCrash({
 		close: async () => gateway?.close(),
 		end: error => {
-			post({type: 'crashed', error: errorText(error)});
+			post({type: 'crashed', error: crashText(error)});
 			process.exit(1);
 		},
 	});
@@ -70,7 +71,7 @@ async function main(options: WorkerOptions): Promise<void> {
 		gateway = await startGateway({home: options.home, storeUrl: options.storeUrl, host: options.host, port: options.port});
 	} catch (error) {
 		if (error instanceof UserError) post({type: 'not-listening', error: error.message});
-		else post({type: 'crashed', error: errorText(error)});
+		else post({type: 'crashed', error: crashText(error)});
 		return;
 	}
 	const running = gateway;
@@ -82,7 +83,7 @@ async function main(options: WorkerOptions): Promise<void> {
 		parentPort!.close();
 	};
 	parentPort!.on('message', (command: CoreCommand) => {
-		handle(running, command, stop).catch((error: unknown) => post({type: 'crashed', error: errorText(error)}));
+		handle(running, command, stop).catch((error: unknown) => post({type: 'crashed', error: crashText(error)}));
 	});
 	post({type: 'listening', url: running.url});
 }

@@ -37,7 +37,7 @@ export type LimitViewOptions = {readonly delayMs?: number; readonly pollMs?: num
 
 export function createLimitView(events: EventBus, keys: () => readonly KeyRecord[], source: LimitUseSource, {delayMs = 250, pollMs = 2000, frames}: LimitViewOptions = {}): ExternalStore<LimitUseMap> {
 	let pending: NodeJS.Timeout | undefined;
-	const store: ExternalStore<LimitUseMap> = new ExternalStore<LimitUseMap>(new Map(), {intervalMs: 0, equals: sameUse, connect: () => connect(), ...(frames ? {frames} : {})});
+	const store: ExternalStore<LimitUseMap> = new ExternalStore<LimitUseMap>(new Map(), {intervalMs: 0, equals: sameUse, connect: () => connect(), frames});
 	return store;
 
 	function connect(): () => void {

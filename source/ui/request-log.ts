@@ -38,7 +38,7 @@ export function createRequestLog(events: EventBus, options: RequestLogOptions = 
 		{entries, total, failed},
 		{
 			intervalMs: options.intervalMs ?? 250,
-			...(options.frames ? {frames: options.frames} : {}),
+			frames: options.frames,
 			connect: () => {
 				const fold = () => {
 					timer = undefined;

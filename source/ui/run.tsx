@@ -7,7 +7,7 @@
 import {render} from 'ink';
 import {App} from './app.js';
 import {UserError} from '../base/errors.js';
-import {errorText} from '../base/close-on-crash.js';
+import {crashText} from '../base/close-on-crash.js';
 import {EventBus} from '../base/events.js';
 import {IdleTrim} from '../base/idle-trim.js';
 import {systemClock} from '../base/clock.js';
@@ -115,7 +115,7 @@ export async function runTui(options: TuiOptions): Promise<void> {
 	};
 	const crashed = (failure: unknown) => {
 		if (crash.text !== null) return;
-		crash.text = errorText(failure);
+		crash.text = crashText(failure);
 		logFile.write('crash', crash.text);
 		crash.watchdog = setTimeout(() => {
 			terminal.restore();

@@ -46,7 +46,7 @@ export function createStoreView(store: Store, events: EventBus, options: StoreVi
 	let running: Promise<void> | undefined;
 	/** What the next pass must read: everything, or only the last-used times (null: nothing asked). */
 	let wanted: 'all' | 'used' | null = null;
-	const snapshot: ExternalStore<StoreSnapshot> = new ExternalStore<StoreSnapshot>(emptyStoreSnapshot, {intervalMs: 0, connect: () => connect(), ...(options.frames ? {frames: options.frames} : {})});
+	const snapshot: ExternalStore<StoreSnapshot> = new ExternalStore<StoreSnapshot>(emptyStoreSnapshot, {intervalMs: 0, connect: () => connect(), frames: options.frames});
 
 	const load = async (what: 'all' | 'used'): Promise<void> => {
 		try {

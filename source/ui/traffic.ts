@@ -23,7 +23,7 @@ export type TrafficOptions = {
 
 export function createTraffic(events: EventBus, {intervalMs = 500, tickMs = 15_000, frames}: TrafficOptions = {}): ExternalStore<TrafficSnapshot> {
 	const counter = new TrafficCounter();
-	const store: ExternalStore<TrafficSnapshot> = new ExternalStore<TrafficSnapshot>(emptyTraffic(), {intervalMs, connect: () => connect(), ...(frames ? {frames} : {})});
+	const store: ExternalStore<TrafficSnapshot> = new ExternalStore<TrafficSnapshot>(emptyTraffic(), {intervalMs, connect: () => connect(), frames});
 	return store;
 
 	function connect(): () => void {

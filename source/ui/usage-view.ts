@@ -70,7 +70,7 @@ export type UsageViewOptions = {
 export function createUsageView(events: EventBus, source: UsageSource, {delayMs = 1000, pollMs, frames}: UsageViewOptions = {}): ExternalStore<UsageSnapshot> {
 	let pending: NodeJS.Timeout | undefined;
 	// The poll mostly reads what is shown already: an equal snapshot is not published (each one redraws the screen).
-	const store: ExternalStore<UsageSnapshot> = new ExternalStore<UsageSnapshot>(emptyUsage, {intervalMs: 0, equals: sameUsage, connect: () => connect(), ...(frames ? {frames} : {})});
+	const store: ExternalStore<UsageSnapshot> = new ExternalStore<UsageSnapshot>(emptyUsage, {intervalMs: 0, equals: sameUsage, connect: () => connect(), frames});
 	return store;
 
 	function connect(): () => void {
