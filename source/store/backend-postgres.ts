@@ -35,6 +35,15 @@ function adapterClass(query: Query) {
 			// The pool belongs to the store (see openPostgres); it ends it once, on close.
 		}
 
+		// As published, a delete reads the row whole first (see backend-sqlite.ts): one statement instead.
+		override async delete(key: string): Promise<boolean> {
+			return ((await this.query(`DELETE FROM ${qualified} WHERE key = $1 RETURNING key`, [key])) as unknown[]).length > 0;
+		}
+
+		override async deleteMany(keys: string[]): Promise<boolean> {
+			return ((await this.query(`DELETE FROM ${qualified} WHERE key = ANY($1) RETURNING key`, [keys])) as unknown[]).length > 0;
+		}
+
 		override async *iterator(namespace?: string): AsyncGenerator<string[], void, unknown> {
 			const pattern = `${namespace ? `${namespace.replace(/[%_\\]/g, '\\$&')}:` : ''}%`;
 			let last: string | null = null;

@@ -46,8 +46,24 @@ export class Collection<T> {
 		await this.guard(`writing ${this.describe(id)}`, () => this.keyv.set(id, stored));
 	}
 
+	/**
+	 * Several records in one write where the database can (one statement on sqlite and PostgreSQL, a
+	 * MULTI on Redis): all of them or none. `what` names the batch in an error.
+	 */
+	async setMany(entries: ReadonlyArray<readonly [string, T]>, what: string): Promise<void> {
+		if (entries.length === 0) return;
+		const values = entries.map(([id, value]) => ({key: id, value: this.transform(value, 'seal')}));
+		await this.guard(`writing ${what}`, () => this.keyv.setMany(values));
+	}
+
 	async delete(id: string): Promise<boolean> {
 		return this.guard(`deleting ${this.describe(id)}`, () => this.keyv.delete(id));
+	}
+
+	/** Delete several records in one statement where the database can; true when any existed. */
+	async deleteMany(ids: readonly string[], what: string): Promise<boolean> {
+		if (ids.length === 0) return false;
+		return this.guard(`deleting ${what}`, () => this.keyv.delete([...ids]));
 	}
 
 	/** Every valid entry; a failure part-way is an error, never a shorter list. */

@@ -77,8 +77,9 @@ export async function pruneStore(store: Store, own: Journal | null, retention: R
 	const stored = await journals(store).list();
 	const all = own ? [...stored.filter(journal => journal.instance !== own.instance), own] : stored;
 	const plan = planPrune(all, retention, now);
-	for (const id of plan.chunks) await chunks(store).delete(id);
-	for (const id of plan.days) await dayTotals(store).delete(id);
+	// In batches, each one statement (see Collection.deleteMany): one by one, each was a transaction.
+	await deleteInBatches([...plan.chunks], ids => chunks(store).deleteMany(ids, 'request log chunks past retention'));
+	await deleteInBatches([...plan.days], ids => dayTotals(store).deleteMany(ids, 'usage totals past retention'));
 	let removedJournals = 0;
 	const quiet = now - 86_400_000;
 	for (const journal of stored) {
@@ -93,4 +94,11 @@ export async function pruneStore(store: Store, own: Journal | null, retention: R
 		}
 	}
 	return {plan, result: {chunks: plan.chunks.size, days: plan.days.size, journals: removedJournals}};
+}
+
+/** Ids per delete statement when pruning: a few hundred chunks (tens of MB) in one transaction at most. */
+const pruneBatch = 200;
+
+async function deleteInBatches(ids: readonly string[], remove: (ids: readonly string[]) => Promise<boolean>): Promise<void> {
+	for (let start = 0; start < ids.length; start += pruneBatch) await remove(ids.slice(start, start + pruneBatch));
 }

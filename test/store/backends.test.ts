@@ -85,4 +85,40 @@ for (const kind of kinds) {
 		assert.equal((await findKey(b, 'shared')).name, 'shared');
 		await b.close();
 	});
+	test(`${kind.name}: setMany and deleteMany; a delete does not read the value it deletes (pruning a 100 KB usage chunk read it back whole)`, {skip: kind.skip}, async () => {
+		const store = await Store.open(await kind.freshUrl(), {home: tempDir()});
+		const entry = z.object({text: z.string()});
+		const requests = store.collection('requests', entry, 'entry');
+		await requests.set('big', {text: 'x'.repeat(200_000)});
+		await requests.set('other', {text: 'kept'});
+		// What the database hands back while deleting: sqlite's and PostgreSQL's adapters answer in rows
+		// (Redis's DEL answers with a count, so it has nothing to watch).
+		const adapter = (store.raw('requests') as unknown as {store: {query?: (...args: unknown[]) => Promise<unknown>}}).store;
+		const returned: string[] = [];
+		let watching = true;
+		if (adapter.query) {
+			const query = adapter.query.bind(adapter);
+			adapter.query = async (...args: unknown[]) => {
+				const rows = await query(...args);
+				if (watching) returned.push(JSON.stringify(rows));
+				return rows;
+			};
+		}
+		assert.equal(await requests.delete('big'), true);
+		assert.equal(await requests.delete('big'), false, 'a second delete finds nothing');
+		assert.equal(await store.raw('requests').delete(['other', 'missing']), true, 'deleting several at once');
+		assert.equal(await store.raw('requests').delete(['other']), false);
+		watching = false;
+		assert.deepEqual(await requests.list(), []);
+		await requests.setMany(Array.from({length: 600}, (_, n) => [`m${n}`, {text: `v${n}`}] as const), 'a batch');
+		await requests.setMany([['m0', {text: 'replaced'}]], 'a batch');
+		const many = await requests.entries();
+		assert.equal(many.length, 600, 'setMany wrote every entry (two statements on sqlite: 500 rows each at most)');
+		assert.deepEqual(many.find(([id]) => id === 'm0')?.[1], {text: 'replaced'}, 'setMany replaces an existing entry');
+		assert.equal(await requests.deleteMany(many.map(([id]) => id), 'the batch'), true);
+		assert.deepEqual(await requests.list(), []);
+		if (kind.name !== 'redis') assert.ok(returned.length > 0, 'the adapter was watched');
+		for (const rows of returned) assert.ok(rows.length < 1000, `a delete read ${rows.length} bytes back`);
+		await store.close();
+	});
 }
