@@ -2,9 +2,11 @@
  * What the gateway worker sends the UI, gathered between two posts so the UI's cost does not grow
  * with traffic: finished requests as one batch (the newest few for the live log, and how many in
  * all), traffic charts as a snapshot about once a second, other events as they are. The request log
- * lines go straight to the log file from here, in one write per batch.
+ * lines go straight to the log file from here, in one write per batch; past `rotateBytes` the log
+ * is moved to `.1` and a new one begun (see base/log-rotation.ts).
  */
-import {createWriteStream, type WriteStream} from 'node:fs';
+import {createWriteStream, openSync, type WriteStream} from 'node:fs';
+import {logRotateBytes, logSize, rotateLog} from '../base/log-rotation.js';
 import {isFailure, type RequestFinished} from '../base/events.js';
 import {formatRequestLine} from '../base/request-line.js';
 import {TrafficCounter} from '../base/traffic.js';
@@ -22,15 +24,44 @@ export class WorkerOutbox {
 	private readonly traffic = new TrafficCounter();
 	private trafficDirty = true;
 	private trafficSentAt = 0;
-	private readonly log: WriteStream | null;
+	private log: WriteStream | null;
+	/** Bytes in the log file: its size when opened, plus what this outbox wrote since. */
+	private logBytes = 0;
+	/** Logs moved aside whose streams are still writing what they hold. */
+	private readonly ending: Array<Promise<void>> = [];
 
 	constructor(
 		private readonly post: (message: CoreMessage) => void,
-		logFile: string | undefined,
+		private readonly logFile: string | undefined,
 		private readonly trafficEveryMs = 1000,
+		private readonly rotateBytes = logRotateBytes,
 	) {
-		this.log = logFile ? createWriteStream(logFile, {flags: 'a', mode: 0o600}) : null;
-		this.log?.on('error', () => {});
+		this.log = logFile ? this.openLog(logFile) : null;
+	}
+
+	/** Opened at once (not by the stream, later): the descriptor is the file's, so a rename never redirects what it writes. */
+	private openLog(path: string): WriteStream | null {
+		try {
+			const fd = openSync(path, 'a', 0o600);
+			this.logBytes = logSize(path);
+			const stream = createWriteStream('', {fd});
+			stream.on('error', () => {});
+			return stream;
+		} catch {
+			return null; // no log (the directory is gone, a full disk): the TUI goes on without its lines
+		}
+	}
+
+	/** Move the log aside once it is past the size; what the old stream still holds lands in `.1`, in order. */
+	private rotateWhenLarge(): void {
+		if (!this.log || !this.logFile || this.logBytes <= this.rotateBytes) return;
+		if (!rotateLog(this.logFile)) {
+			this.logBytes = 0; // could not be moved: keep appending, and try again after as much again
+			return;
+		}
+		const old = this.log;
+		this.ending.push(new Promise<void>(resolve => old.end(resolve)));
+		this.log = this.openLog(this.logFile);
 	}
 
 	request(event: RequestFinished): void {
@@ -62,14 +93,18 @@ export class WorkerOutbox {
 			this.trafficSentAt = now;
 			this.trafficDirty = false;
 		}
-		if (this.lines.length > 0) {
-			this.log?.write(`${this.lines.join('\n')}\n`);
+		if (this.lines.length > 0 && this.log) {
+			const text = `${this.lines.join('\n')}\n`;
+			this.log.write(text);
+			this.logBytes += Buffer.byteLength(text);
 			this.lines = [];
+			this.rotateWhenLarge();
 		}
 	}
 
 	async close(): Promise<void> {
 		this.flush();
-		await new Promise<void>(resolve => (this.log ? this.log.end(resolve) : resolve()));
+		const log = this.log;
+		await Promise.all([...this.ending, new Promise<void>(resolve => (log ? log.end(resolve) : resolve()))]);
 	}
 }

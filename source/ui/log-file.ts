@@ -1,42 +1,49 @@
 /**
  * While the TUI runs, nothing but Ink may write to the terminal. Everything else — a line per
- * finished request (as `serve` prints it), gateway warnings, keys crossing their budget's warning
- * threshold, Node's process warnings, console output of any library, stray stderr writes — goes
- * to `<home>/gateway-tui.log` (mode 0600).
+ * finished request (as `serve` prints it; the gateway worker writes those, in batches), gateway
+ * warnings, keys crossing their budget's warning threshold, Node's process warnings, console output
+ * of any library, stray stderr writes — goes to `<home>/gateway-tui.log` (mode 0600).
+ *
+ * This thread's lines are rare, and each is appended by path, at once: one written just before the
+ * process ends is never lost in a stream's buffer, and after the worker rotates the log (see
+ * base/log-rotation.ts) the next line goes to the new file, not to `.1`.
  */
-import {createWriteStream, renameSync, statSync, type WriteStream} from 'node:fs';
+import {appendFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {format} from 'node:util';
 import type {EventBus} from '../base/events.js';
 import {budgetWarningText} from './text.js';
-import {formatRequestLine} from '../base/request-line.js';
+import {logRotateBytes, logSize, rotateLog} from '../base/log-rotation.js';
 
 export type LogFile = {
 	readonly path: string;
 	write(level: string, text: string): void;
-	/** Route the event bus, console, process warnings and stderr here; returns the undo. `requests: false` when the core writes its request lines itself (the worker). */
-	capture(events: EventBus, options?: {readonly requests?: boolean}): () => void;
+	/** Route the event bus's warnings, console, process warnings and stderr here; returns the undo. */
+	capture(events: EventBus): () => void;
 	close(): Promise<void>;
 };
-
-/** Past this size when the TUI starts, the log is moved to `gateway-tui.log.1` (replacing the one before) and a new one begun. */
-export const logRotateBytes = 20 * 1024 * 1024;
 
 /** The log of this run: appended to, unless it grew past `rotateBytes` over the runs before (then it starts over, the old one kept as `.1`). */
 export function openLogFile(home: string, rotateBytes = logRotateBytes): LogFile {
 	const path = join(home, 'gateway-tui.log');
-	rotateIfLarge(path, rotateBytes);
-	const stream: WriteStream = createWriteStream(path, {flags: 'a', mode: 0o600});
-	stream.on('error', () => {});
+	if (logSize(path) > rotateBytes) rotateLog(path);
+	try {
+		appendFileSync(path, '', {mode: 0o600}); // there from the start, for a `tail -f` (the welcome line names it)
+	} catch {
+		// written to as it can be (see write)
+	}
 	const write = (level: string, text: string) => {
-		stream.write(`${new Date().toISOString()} ${level} ${text.trimEnd()}\n`);
+		try {
+			appendFileSync(path, `${new Date().toISOString()} ${level} ${text.trimEnd()}\n`, {mode: 0o600});
+		} catch {
+			// A log that cannot be written (a full disk) must not take the TUI down.
+		}
 	};
 	return {
 		path,
 		write,
-		capture(events, {requests = true} = {}) {
+		capture(events) {
 			const undo = [
-				...(requests ? [events.on('request:finished', event => write('request', formatRequestLine(event)))] : []),
 				events.on('warning', ({message}) => write('warning', message)),
 				events.on('key:budget', warning => write('budget', budgetWarningText(warning))),
 				redirectConsole(write),
@@ -47,7 +54,8 @@ export function openLogFile(home: string, rotateBytes = logRotateBytes): LogFile
 				for (const step of undo.reverse()) step();
 			};
 		},
-		close: () => new Promise(resolve => stream.end(resolve)),
+		// Nothing is buffered here (see above).
+		close: async () => {},
 	};
 }
 
@@ -81,13 +89,4 @@ function redirectStderr(write: LogFile['write']): () => void {
 	return () => {
 		process.stderr.write = original;
 	};
-}
-
-/** A log never read back grows by a line a request for as long as it is used: one old generation is kept, no more. */
-function rotateIfLarge(path: string, rotateBytes: number): void {
-	try {
-		if (statSync(path).size > rotateBytes) renameSync(path, `${path}.1`);
-	} catch {
-		// no log yet (or it cannot be moved: keep appending to it)
-	}
 }

@@ -60,7 +60,7 @@ export async function runTui(options: TuiOptions): Promise<void> {
 	// Capture first: starting the proxy may already print (a library's deprecation warning, say).
 	const logFile = openLogFile(options.home);
 	// The core's worker writes the request lines itself, one write per batch, off this thread.
-	const release = logFile.capture(events, {requests: false});
+	const release = logFile.capture(events);
 	// Until the screen is ours, a core that fails after it started is reported like any crash below.
 	let onCoreCrash: (error: unknown) => void = failure => logFile.write('crash', String(failure));
 	const {gateway, error} = await listen(options, events, logFile, failure => onCoreCrash(failure)).catch(async (failure: unknown) => {

@@ -40,7 +40,7 @@ export function cleanupNow(): void {
 	sessions.clear();
 	for (const child of children) if (alive(child)) child.kill('SIGKILL');
 	children.clear();
-	for (const dir of dirs) rmSync(dir, {recursive: true, force: true});
+	for (const dir of dirs) rmSync(dir, {recursive: true, force: true, maxRetries: 5}); // a TUI still stopping may write its log meanwhile
 	dirs.clear();
 }
 

@@ -137,7 +137,7 @@ test('first day at 80×24: takeover of each tool from the pane, the real tools a
 		process.stderr.write(`screen at failure:\n${tmux.screen()}\n`);
 		throw error;
 	} finally {
-		tmux.kill();
+		await tmux.stop();
 		for (const provider of Object.values(providers)) await provider.close();
 		rmSync(data, {recursive: true, force: true});
 	}

@@ -21,6 +21,8 @@ export type Tmux = {
 	/** Wait until the screen matches; fail with the screen otherwise. */
 	waitFor(pattern: RegExp | string, ms?: number): Promise<string>;
 	kill(): void;
+	/** Kill the server and wait (up to 10 s) until the app in its pane has exited: it writes to its data directory until then. */
+	stop(): Promise<void>;
 };
 
 const delay = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
@@ -67,6 +69,24 @@ export function startTmux(options: {dir: string; cwd: string; command: string; e
 				run('kill-server');
 			} catch {
 				// already gone
+			}
+		},
+		async stop() {
+			let pid = 0;
+			try {
+				pid = Number(run('display-message', '-p', '#{pane_pid}').trim());
+			} catch {
+				// the server is gone already
+			}
+			this.kill();
+			const deadline = Date.now() + 10_000;
+			while (pid > 0 && Date.now() < deadline) {
+				try {
+					process.kill(pid, 0);
+				} catch {
+					return;
+				}
+				await delay(50);
 			}
 		},
 	};

@@ -97,7 +97,7 @@ test('gateway-tui end to end in tmux', {skip: hasTmux() ? false : 'tmux is not i
 		process.stderr.write(`screen at failure:\n${tmux.screen()}\n`);
 		throw error;
 	} finally {
-		tmux.kill();
+		await tmux.stop();
 		await provider.close();
 		rmSync(home, {recursive: true, force: true});
 	}
@@ -125,7 +125,7 @@ test('gateway-tui on a store sealed with another master key says which key to gi
 		assert.doesNotMatch(screen, /FATAL|Aborted|napi/);
 		assert.equal(tmux.run('display', '-p', '#{alternate_on}').trim(), '0', 'never left the normal screen');
 	} finally {
-		tmux.kill();
+		await tmux.stop();
 		rmSync(home, {recursive: true, force: true});
 	}
 });
@@ -154,7 +154,7 @@ test('gateway-tui crashing under traffic closes its core first: the error on the
 		assert.equal(tmux.run('display', '-p', '#{alternate_on}').trim(), '0', 'back on the normal screen');
 		await assertAllStored(setup.home, served);
 	} finally {
-		tmux.kill();
+		await tmux.stop();
 		await setup.close();
 	}
 });

@@ -1,14 +1,17 @@
 /**
  * The TUI's log file gets a line per request for as long as the TUI is used: when it starts with a
- * log past the rotation size, the old log becomes `gateway-tui.log.1` (replacing the one before) and
- * a new one begins; below it, lines are appended. Both stay 0600.
+ * log past the rotation size, or the gateway worker's writes take it past that size while it runs,
+ * the old log becomes `gateway-tui.log.1` (replacing the one before) and a new one begins; below it,
+ * lines are appended. Both stay 0600.
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {existsSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {openLogFile} from '../../source/ui/log-file.js';
+import {WorkerOutbox} from '../../source/proxy/worker-outbox.js';
 import {tempHome} from '../helpers/gateway.js';
+import {finished} from '../usage/events.js';
 
 test('a log past the rotation size is moved to .1 when the next run opens it; a smaller one is appended to', async () => {
 	const home = tempHome();
@@ -31,6 +34,39 @@ test('a log past the rotation size is moved to .1 when the next run opens it; a 
 		log = openLogFile(home, 1000);
 		await log.close();
 		assert.match(readFileSync(`${path}.1`, 'utf8'), /third run\ny{2000}$/, 'one old generation kept: the previous .1 is replaced');
+		for (const file of [path, `${path}.1`]) assert.equal(statSync(file).mode & 0o777, 0o600, file);
+	} finally {
+		rmSync(home, {recursive: true, force: true});
+	}
+});
+
+test('while the TUI runs, the worker moves the log to .1 once its request lines take it past the size; no line is lost, and the UI thread\'s next line goes to the new log', async () => {
+	const home = tempHome();
+	const path = join(home, 'gateway-tui.log');
+	try {
+		const ui = openLogFile(home, 1_000_000);
+		ui.write('info', 'started');
+		const outbox = new WorkerOutbox(() => {}, path, 1000, 4000);
+		let id = 0;
+		// Batches of 5 request lines (about 100 bytes each) until the first rotation, then two more.
+		let after = -1;
+		while (after < 2 && id < 2000) {
+			for (let i = 0; i < 5; i++) outbox.request(finished({model: `m_${String(++id).padStart(5, '0')}`}));
+			outbox.flush();
+			if (after >= 0 || existsSync(`${path}.1`)) after++;
+		}
+		ui.write('warning', 'after the rotation');
+		await outbox.close();
+		await ui.close();
+		const old = readFileSync(`${path}.1`, 'utf8');
+		const current = readFileSync(path, 'utf8');
+		assert.ok(statSync(`${path}.1`).size > 4000 && statSync(`${path}.1`).size < 4000 + 1000, `.1 holds ${statSync(`${path}.1`).size} bytes`);
+		assert.match(old, /^\S+ info started\n/, 'the log before the rotation, from its first line');
+		assert.match(current, /^\S+ request .*model=m_\d{5}/m, 'the new log has the batches after the rotation');
+		assert.match(current, /warning after the rotation/, 'the UI thread writes to the new log, not to .1');
+		assert.doesNotMatch(old, /after the rotation/);
+		const ids = [...(old + current).matchAll(/model=m_(\d{5})/g)].map(match => Number(match[1]));
+		assert.deepEqual(ids, Array.from({length: id}, (_, n) => n + 1), 'every request line, in order, across the two');
 		for (const file of [path, `${path}.1`]) assert.equal(statSync(file).mode & 0o777, 0o600, file);
 	} finally {
 		rmSync(home, {recursive: true, force: true});

@@ -1,0 +1,28 @@
+/**
+ * The TUI's log file (`<home>/gateway-tui.log`) gets a line per request for as long as the TUI is
+ * used. Past `logRotateBytes` it is moved to `gateway-tui.log.1`, replacing the one before, and a new
+ * log begins: when the TUI starts, and while it runs (the gateway worker, which writes the request
+ * lines, checks after each batch). The UI thread appends its rare lines by path, so they follow.
+ */
+import {renameSync, statSync} from 'node:fs';
+
+export const logRotateBytes = 20 * 1024 * 1024;
+
+/** The log's size now; 0 when there is none yet. */
+export function logSize(path: string): number {
+	try {
+		return statSync(path).size;
+	} catch {
+		return 0;
+	}
+}
+
+/** Move the log to `.1` (one old generation kept). False when it could not be moved: keep appending. */
+export function rotateLog(path: string): boolean {
+	try {
+		renameSync(path, `${path}.1`);
+		return true;
+	} catch {
+		return false;
+	}
+}
