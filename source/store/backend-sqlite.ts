@@ -41,6 +41,7 @@ function prepareFile(file: string): string | null {
 
 /** Rows per statement of `setMany` (two bound values each; sqlite allows 32,766). */
 const rowsPerStatement = 500;
+const bytesPerStatement = 1024 * 1024;
 
 /**
  * Two changes to the adapter as published, both for the usage log's writes:
@@ -55,10 +56,21 @@ const rowsPerStatement = 500;
  */
 class GatewaySqlite extends KeyvSqlite {
 	async setMany(entries: Array<{key: string; value: unknown}>): Promise<void> {
-		for (let start = 0; start < entries.length; start += rowsPerStatement) {
-			const rows = entries.slice(start, start + rowsPerStatement);
+		let start = 0;
+		while (start < entries.length) {
+			// Up to 500 rows and about 1 MB of values a statement: node-sqlite3 copies a statement's
+			// values into memory of its own, and copies of 4 MB at once left the process larger.
+			let end = start;
+			let bytes = 0;
+			while (end < entries.length && end - start < rowsPerStatement && (end === start || bytes < bytesPerStatement)) {
+				const value = entries[end]!.value;
+				bytes += typeof value === 'string' ? value.length : 0;
+				end++;
+			}
+			const rows = entries.slice(start, end);
 			const values = rows.flatMap(({key, value}) => [key, value]);
 			await this.query(`INSERT INTO ${this.opts.table!} (key, value) VALUES ${rows.map(() => '(?, ?)').join(', ')} ON CONFLICT(key) DO UPDATE SET value=excluded.value`, ...values);
+			start = end;
 		}
 	}
 
