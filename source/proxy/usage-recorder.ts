@@ -168,7 +168,6 @@ export class UsageRecorder {
 	private async write(): Promise<void> {
 		await this.ready;
 		for (const record of this.pending.splice(0)) this.append(record);
-		this.pruneWhenOver();
 		const days = [...this.days].filter(([, state]) => state.dirty);
 		for (const [day] of days) {
 			if (!this.journal.days.includes(day)) {
@@ -211,10 +210,12 @@ export class UsageRecorder {
 		);
 		for (const [seq] of written) if (seq !== this.openSeq) this.buffers.delete(seq);
 		this.forgetOldDays();
+		// Only after a write that succeeded: a store that is down gets one warning a flush, not two.
+		this.pruneWhenOver();
 	}
 
 	/**
-	 * Queue a prune (after this write) once this instance's own log holds a quarter more than
+	 * Queue a prune (after this flush) once this instance's own log holds a quarter more than
 	 * retention keeps. The timer's five minutes are a long time at thousands of requests a second:
 	 * the store would hold millions of records past the limit (a sqlite file never shrinks back),
 	 * and the journal, which lists every chunk and is rewritten with each flush, would grow with them.

@@ -10,7 +10,7 @@ import {journals} from '../../source/store/usage.js';
 import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
 import {recentRequests, usageSummary, watchRequests, type RequestRecord} from '../../source/store/usage-summary.js';
 import {binValue, latencyBin, localDay, percentile} from '../../source/store/usage-buckets.js';
-import {eventTypeOf} from '../../source/base/events.js';
+import {EventBus, eventTypeOf} from '../../source/base/events.js';
 import {retentionFromEnv} from '../../source/store/usage-retention.js';
 import {tempHome} from '../helpers/gateway.js';
 import {ago, finished} from './events.js';
@@ -190,6 +190,28 @@ test('under sustained traffic the log is pruned once it passes retention by a qu
 		assert.ok(journal!.chunks.length <= 15, `the journal lists ${journal!.chunks.length} chunks`);
 		await recorder.close();
 		await store.close();
+	});
+});
+
+test('a store that is down gets one warning a flush, even with the log past retention (no prune is queued after a failed write)', async () => {
+	await withHome(async home => {
+		const store = await Store.open(home);
+		const clock = new FakeClock();
+		const events = new EventBus();
+		const warnings: string[] = [];
+		events.on('warning', ({message}) => warnings.push(message));
+		const recorder = new UsageRecorder(store, {adopt: false, chunkSize: 10, retention: {maxRequests: 100, maxDays: 30, usageDays: 60}, clock, events});
+		recorder.start();
+		// start() queues a prune once its claim settles: let it be queued, then wait for the queue.
+		await new Promise(resolve => setImmediate(resolve));
+		await recorder.flush();
+		for (let i = 0; i < 300; i++) recorder.record(finished({id: `r_${i}`}));
+		await store.close();
+		for (let flush = 0; flush < 3; flush++) await clock.advance(500);
+		await recorder.flush().catch(() => {});
+		assert.equal(warnings.length, 3, warnings.join('\n'));
+		assert.ok(warnings.every(message => message.startsWith('could not save usage')), warnings.join('\n'));
+		await recorder.close();
 	});
 });
 
