@@ -134,7 +134,7 @@ export class Gateway {
 				throw listenError(error, this.options);
 			}
 		} catch (error) {
-			await this.close().catch(() => {});
+			await this.close(); // never throws: each step's failure is a warning
 			throw error;
 		}
 		const address = this.app.server.address();

@@ -5,8 +5,8 @@
  * lines go straight to the log file from here, in one write per batch; past `rotateBytes` the log
  * is moved to `.1` and a new one begun (see base/log-rotation.ts).
  */
-import {createWriteStream, openSync, type WriteStream} from 'node:fs';
-import {logRotateBytes, logSize, rotateLog} from '../base/log-rotation.js';
+import {createWriteStream, fstatSync, openSync, type WriteStream} from 'node:fs';
+import {logRotateBytes, rotateLog} from '../base/log-rotation.js';
 import {isFailure, type RequestFinished} from '../base/events.js';
 import {formatRequestLine} from '../base/request-line.js';
 import {TrafficCounter} from '../base/traffic.js';
@@ -43,7 +43,7 @@ export class WorkerOutbox {
 	private openLog(path: string): WriteStream | null {
 		try {
 			const fd = openSync(path, 'a', 0o600);
-			this.logBytes = logSize(path);
+			this.logBytes = fstatSync(fd).size; // the file written to, whatever the path names by now
 			const stream = createWriteStream('', {fd});
 			stream.on('error', () => {});
 			return stream;

@@ -20,7 +20,6 @@ export type LogFile = {
 	write(level: string, text: string): void;
 	/** Route the event bus's warnings, console, process warnings and stderr here; returns the undo. */
 	capture(events: EventBus): () => void;
-	close(): Promise<void>;
 };
 
 /** The log of this run: appended to, unless it grew past `rotateBytes` over the runs before (then it starts over, the old one kept as `.1`). */
@@ -54,8 +53,6 @@ export function openLogFile(home: string, rotateBytes = logRotateBytes): LogFile
 				for (const step of undo.reverse()) step();
 			};
 		},
-		// Nothing is buffered here (see above).
-		close: async () => {},
 	};
 }
 

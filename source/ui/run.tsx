@@ -65,7 +65,7 @@ export async function runTui(options: TuiOptions): Promise<void> {
 	let onCoreCrash: (error: unknown) => void = failure => logFile.write('crash', String(failure));
 	const {gateway, error} = await listen(options, events, logFile, failure => onCoreCrash(failure)).catch(async (failure: unknown) => {
 		release();
-		await Promise.all([store.close(), logFile.close()]);
+		await store.close();
 		throw failure;
 	});
 	const model = createModel(store, events, {
@@ -143,7 +143,6 @@ export async function runTui(options: TuiOptions): Promise<void> {
 		model.dispose();
 		await gateway?.close();
 		await store.close();
-		await logFile.close();
 	}
 	clearTimeout(crash.watchdog);
 	report();

@@ -181,7 +181,6 @@ test('budget warnings go to the log file', async () => {
 		events.emit('key:budget', {keyId: 'key_agent', keyName: 'agent', spentUsd: 16.5, budgetUsd: 20, period: 'monthly', percent: 83});
 	} finally {
 		release();
-		await log.close();
 	}
 	assert.match(readFileSync(join(home, 'gateway-tui.log'), 'utf8'), /^\S+ budget key agent: 83% of its \$20\.00 budget spent this month \(\$16\.50\)$/m);
 	rmSync(home, {recursive: true, force: true});

@@ -20,19 +20,16 @@ test('a log past the rotation size is moved to .1 when the next run opens it; a 
 		writeFileSync(path, 'x'.repeat(980) + '\n', {mode: 0o600});
 		let log = openLogFile(home, 1000);
 		log.write('info', 'second run');
-		await log.close();
 		assert.equal(existsSync(`${path}.1`), false, 'under the size: no rotation');
 		assert.match(readFileSync(path, 'utf8'), /^x{980}\n\S+ info second run\n$/);
 
 		log = openLogFile(home, 1000);
 		log.write('info', 'third run');
-		await log.close();
 		assert.match(readFileSync(`${path}.1`, 'utf8'), /second run\n$/, 'the old log, whole');
 		assert.match(readFileSync(path, 'utf8'), /^\S+ info third run\n$/, 'a new log');
 		writeFileSync(path, 'y'.repeat(2000), {flag: 'a'});
 
 		log = openLogFile(home, 1000);
-		await log.close();
 		assert.match(readFileSync(`${path}.1`, 'utf8'), /third run\ny{2000}$/, 'one old generation kept: the previous .1 is replaced');
 		for (const file of [path, `${path}.1`]) assert.equal(statSync(file).mode & 0o777, 0o600, file);
 	} finally {
@@ -57,7 +54,6 @@ test('while the TUI runs, the worker moves the log to .1 once its request lines 
 		}
 		ui.write('warning', 'after the rotation');
 		await outbox.close();
-		await ui.close();
 		const old = readFileSync(`${path}.1`, 'utf8');
 		const current = readFileSync(path, 'utf8');
 		assert.ok(statSync(`${path}.1`).size > 4000 && statSync(`${path}.1`).size < 4000 + 1000, `.1 holds ${statSync(`${path}.1`).size} bytes`);
