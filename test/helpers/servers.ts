@@ -29,6 +29,21 @@ export function freePort(): Promise<number> {
 	});
 }
 
+/**
+ * Start a server on a port `freePort()` found free. The port is free when it is found but not held,
+ * so a test file running beside this one can take it before the server binds (another server, or a
+ * client's outgoing connection): a server that reports the port in use is started again on another.
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>, attempts = 5): Promise<T> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await start(await freePort());
+		} catch (error) {
+			if (attempt >= attempts || !/address already in use/i.test(error instanceof Error ? error.message : String(error))) throw error;
+		}
+	}
+}
+
 function which(binary: string): string | null {
 	const found = spawnSync('sh', ['-c', `command -v ${binary}`], {encoding: 'utf8'});
 	return found.status === 0 ? found.stdout.trim() : null;
@@ -77,9 +92,15 @@ export const redisMissing = which('redis-server') ? null : 'redis-server not ins
 /** `port`: start on that port (e.g. again after `stop`, as a restarted server would be). */
 export async function startRedis(options: {port?: number} = {}): Promise<RedisServer> {
 	const dir = mkdtempSync(join(tmpdir(), 'gateway-redis-'));
-	const port = options.port ?? (await freePort());
-	const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--databases', '64', '--requirepass', redisPassword], {stdio: ['ignore', 'pipe', 'pipe']});
-	await waitFor(child, /Ready to accept connections/, 'redis-server');
+	const startAt = async (port: number) => {
+		const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--databases', '64', '--requirepass', redisPassword], {stdio: ['ignore', 'pipe', 'pipe']});
+		await waitFor(child, /Ready to accept connections/, 'redis-server');
+		return {child, port};
+	};
+	const {child, port} = await (options.port === undefined ? onFreePort(startAt) : startAt(options.port)).catch((error: unknown) => {
+		rmSync(dir, {recursive: true, force: true});
+		throw error;
+	});
 	let next = 0;
 	const url = (db = 0) => `redis://:${redisPassword}@127.0.0.1:${port}/${db}`;
 	return {
@@ -131,9 +152,11 @@ export async function startPostgres(): Promise<PostgresServer> {
 	const as = identity ? {uid: identity.uid, gid: identity.gid} : {};
 	const init = spawnSync(join(bin, 'initdb'), ['-D', data, '-U', postgresUser, `--pwfile=${passwordFile}`, '--auth=scram-sha-256', '--no-sync', '-E', 'UTF8'], {...as, cwd: dir, encoding: 'utf8'});
 	if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
-	const port = await freePort();
-	const child = spawn(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`, '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off'], {...as, cwd: dir, stdio: ['ignore', 'pipe', 'pipe']});
-	await waitFor(child, /database system is ready to accept connections/, 'postgres');
+	const {child, port} = await onFreePort(async port => {
+		const child = spawn(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`, '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off'], {...as, cwd: dir, stdio: ['ignore', 'pipe', 'pipe']});
+		await waitFor(child, /database system is ready to accept connections/, 'postgres');
+		return {child, port};
+	});
 	const url = (database = 'postgres') => `postgres://${postgresUser}:${postgresPassword}@127.0.0.1:${port}/${database}`;
 	let next = 0;
 	return {
