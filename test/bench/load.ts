@@ -85,6 +85,11 @@ function newPool(origin: string, connections: number, timeoutMs: number): Pool {
 
 /** `connections` loops for `warmupMs` (not counted), then for `durationMs` (measured). */
 export async function closedLoop(target: Target, connections: number, warmupMs: number, durationMs: number): Promise<LoadResult> {
+	return (await measuredLoop(target, connections, warmupMs, durationMs)).result;
+}
+
+/** The same, with the latency of every answered request (ascending), so that rounds can be merged. */
+export async function measuredLoop(target: Target, connections: number, warmupMs: number, durationMs: number): Promise<{result: LoadResult; latencies: number[]}> {
 	const pool = newPool(target.origin, connections, 30_000);
 	try {
 		const run = async (ms: number, tally: Tally) => {
@@ -97,20 +102,35 @@ export async function closedLoop(target: Target, connections: number, warmupMs: 
 		const tally: Tally = {requests: 0, errors: 0, firstError: null, latencies: []};
 		const seconds = await run(durationMs, tally);
 		const sorted = (tally.latencies ?? []).sort((a, b) => a - b);
-		return {
-			connections,
-			requests: tally.requests,
-			errors: tally.errors,
-			firstError: tally.firstError,
-			seconds,
-			rps: (tally.requests - tally.errors) / seconds,
-			p50Ms: percentile(sorted, 50),
-			p99Ms: percentile(sorted, 99),
-			maxMs: sorted.length > 0 ? sorted[sorted.length - 1] : Number.NaN,
-		};
+		return {result: summary(connections, [{requests: tally.requests, errors: tally.errors, firstError: tally.firstError, seconds}], sorted), latencies: sorted};
 	} finally {
 		await pool.destroy();
 	}
+}
+
+type Counts = {requests: number; errors: number; firstError: string | null; seconds: number};
+
+function summary(connections: number, parts: readonly Counts[], sorted: readonly number[]): LoadResult {
+	const requests = parts.reduce((sum, part) => sum + part.requests, 0);
+	const errors = parts.reduce((sum, part) => sum + part.errors, 0);
+	const seconds = parts.reduce((sum, part) => sum + part.seconds, 0);
+	return {
+		connections,
+		requests,
+		errors,
+		firstError: parts.find(part => part.firstError !== null)?.firstError ?? null,
+		seconds,
+		rps: (requests - errors) / seconds,
+		p50Ms: percentile(sorted, 50),
+		p99Ms: percentile(sorted, 99),
+		maxMs: sorted.length > 0 ? sorted[sorted.length - 1] : Number.NaN,
+	};
+}
+
+/** Rounds of one row measured apart (alternating with other rows) as one result: their requests and time summed, their latencies pooled. */
+export function mergeRounds(rounds: ReadonlyArray<{result: LoadResult; latencies: readonly number[]}>): LoadResult {
+	const pooled = rounds.flatMap(round => round.latencies).sort((a, b) => a - b);
+	return summary(rounds[0]?.result.connections ?? 0, rounds.map(round => round.result), pooled);
 }
 
 /** `total` requests over `connections`, alternating between `targets`; stops at `capMs` whatever the count. */

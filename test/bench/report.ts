@@ -4,7 +4,8 @@ import type {LoadResult, StreamsResult} from './load.js';
 export type TargetName = 'direct' | 'bare relay' | 'serve' | 'TUI';
 export type Mode = 'passthrough' | 'translated' | 'passthrough stream' | 'translated stream';
 
-export type ThroughputRow = {target: TargetName; mode: Mode; result: LoadResult};
+/** roundRps: req/s in each round (the rows of a section take their rounds in turn). */
+export type ThroughputRow = {target: TargetName; mode: Mode; result: LoadResult; roundRps?: number[]};
 /** listenDrops: connections the kernel dropped meanwhile for a full accept queue (the client retries after 1 s). */
 export type StreamRow = {target: 'direct' | 'bare relay' | 'serve'; mode: 'passthrough' | 'translated'; result: StreamsResult; peakRssMb: number | null; listenDrops: number | null};
 /** RSS of a process after a number of requests, under load (1 s after) and once idle. */
@@ -34,13 +35,36 @@ export function median(values: readonly number[]): number {
 const fixed = (value: number | null | undefined, digits = 2) => (value === null || value === undefined || Number.isNaN(value) ? '-' : value.toFixed(digits));
 const signed = (value: number, digits = 2) => (Number.isNaN(value) ? '-' : `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`);
 
-function find(results: Results, target: TargetName, mode: Mode, connections: number): LoadResult | undefined {
-	return results.throughput.find(row => row.target === target && row.mode === mode && row.result.connections === connections)?.result;
+function findRow(results: Results, target: TargetName, mode: Mode, connections: number): ThroughputRow | undefined {
+	return results.throughput.find(row => row.target === target && row.mode === mode && row.result.connections === connections);
 }
 
-/** The reference a row is compared with: direct and the bare relay ask the fake upstream's OpenAI endpoint. */
+function find(results: Results, target: TargetName, mode: Mode, connections: number): LoadResult | undefined {
+	return findRow(results, target, mode, connections)?.result;
+}
+
+/** The mode of the reference a row is compared with: direct and the bare relay ask the fake upstream's OpenAI endpoint. */
+const referenceMode = (mode: Mode): Mode => (mode.endsWith('stream') ? 'passthrough stream' : 'passthrough');
+
 function reference(results: Results, against: 'direct' | 'bare relay', mode: Mode, connections: number): LoadResult | undefined {
-	return find(results, against, mode.endsWith('stream') ? 'passthrough stream' : 'passthrough', connections);
+	return find(results, against, referenceMode(mode), connections);
+}
+
+/**
+ * req/s of `row` over req/s of `base`: the median of the per-round ratios when both were measured
+ * in the same rounds (each round's pair ran minutes apart at most, seconds usually), else the ratio
+ * of their pooled figures; with the lowest and highest per-round ratio.
+ */
+export function throughputRatio(row: ThroughputRow | undefined, base: ThroughputRow | undefined): {ratio: number; low: number; high: number} | undefined {
+	if (!row || !base || base.result.rps <= 0) return undefined;
+	const a = row.roundRps ?? [];
+	const b = base.roundRps ?? [];
+	if (a.length === 0 || a.length !== b.length || b.some(rps => rps <= 0)) {
+		const ratio = row.result.rps / base.result.rps;
+		return {ratio, low: ratio, high: ratio};
+	}
+	const ratios = a.map((rps, index) => rps / b[index]);
+	return {ratio: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios)};
 }
 
 function rssAfter(rows: readonly RssAfter[]): string {
@@ -55,11 +79,11 @@ function check(name: string, target: string, value: number | undefined, ok: (val
 /** Every target from the project's issues, as PASS / FAIL (or not measured). */
 export function checksOf(results: Results, connections: number): Check[] {
 	const checks: Check[] = [];
-	const ratio = (a?: LoadResult, b?: LoadResult) => (a && b && b.rps > 0 ? a.rps / b.rps : undefined);
+	const ratio = (a?: ThroughputRow, b?: ThroughputRow) => throughputRatio(a, b)?.ratio;
 	const times = (value: number) => `${value.toFixed(2)}×`;
 	const ms = (value: number) => `${value.toFixed(2)} ms`;
 	for (const mode of ['passthrough', 'translated'] as const) {
-		checks.push(check(`serve ${mode} throughput @${connections} vs bare relay`, '≥ 0.85×', ratio(find(results, 'serve', mode, connections), reference(results, 'bare relay', mode, connections)), v => v >= 0.85, times));
+		checks.push(check(`serve ${mode} throughput @${connections} vs bare relay`, '≥ 0.85×', ratio(findRow(results, 'serve', mode, connections), findRow(results, 'bare relay', referenceMode(mode), connections)), v => v >= 0.85, times));
 	}
 	for (const mode of ['passthrough', 'translated'] as const) {
 		const serve = find(results, 'serve', mode, 1);
@@ -78,7 +102,7 @@ export function checksOf(results: Results, connections: number): Check[] {
 		checks.push(check(`${label}: peak RSS`, '≤ 150 MB', row?.peakRssMb ?? undefined, v => v <= 150, v => `${v.toFixed(1)} MB`));
 	}
 	for (const mode of ['passthrough', 'translated'] as const) {
-		checks.push(check(`TUI ${mode} throughput @${connections} vs serve`, '≥ 0.9×', ratio(find(results, 'TUI', mode, connections), find(results, 'serve', mode, connections)), v => v >= 0.9, times));
+		checks.push(check(`TUI ${mode} throughput @${connections} vs serve`, '≥ 0.9×', ratio(findRow(results, 'TUI', mode, connections), findRow(results, 'serve', mode, connections)), v => v >= 0.9, times));
 		const tui = find(results, 'TUI', mode, 1);
 		const serve = find(results, 'serve', mode, 1);
 		checks.push(check(`TUI ${mode} p99 @1 over serve`, '≤ 2 ms', tui && serve ? tui.p99Ms - serve.p99Ms : undefined, v => v <= 2, ms));
@@ -113,11 +137,13 @@ export function render(results: Results): string {
 	out.push(`gateway-tui bench — ${results.date} — ${machine.nproc} cores (${machine.cpu}), Node ${machine.node}, ${machine.memoryGb} GB`);
 	out.push(`Load average (1 min): ${machine.loadAtStart.toFixed(2)} before the bench started, ${machine.loadAtEnd.toFixed(2)} at its end (it adds about 2 itself); a high first figure means other work shared the cores and the figures are noisier.`);
 	out.push('');
-	out.push(`Throughput and latency — non-stream unless marked; ${Number(config.durationMs) / 1000} s per row after ${Number(config.warmupMs) / 1000} s of warm-up.`);
-	out.push('Added latency is over direct at the same connections; "vs bare" is req/s over the bare relay (translated rows: over its passthrough).');
-	const rows = results.throughput.map(({target, mode, result}) => {
+	const rounds = Number(config.rounds ?? 1);
+	out.push(`Throughput and latency — non-stream unless marked; ${Number(config.durationMs) / 1000} s per row in ${rounds} round${rounds === 1 ? '' : 's'} that take the rows in turn, each after ${Number(config.warmupMs) / 1000} s of warm-up.`);
+	out.push('Added latency is over direct at the same connections (latencies of all rounds pooled); "vs bare" is req/s over the bare relay (translated rows: over its passthrough), the median of the per-round ratios, "rounds" their lowest and highest.');
+	const rows = results.throughput.map(row => {
+		const {target, mode, result} = row;
 		const direct = reference(results, 'direct', mode, result.connections);
-		const bare = reference(results, 'bare relay', mode, result.connections);
+		const bare = throughputRatio(row, findRow(results, 'bare relay', referenceMode(mode), result.connections));
 		const isDirect = target === 'direct';
 		return [
 			target,
@@ -128,11 +154,12 @@ export function render(results: Results): string {
 			fixed(result.p99Ms),
 			isDirect || !direct ? '' : signed(result.p50Ms - direct.p50Ms),
 			isDirect || !direct ? '' : signed(result.p99Ms - direct.p99Ms),
-			isDirect || target === 'bare relay' || !bare ? '' : `${(result.rps / bare.rps).toFixed(2)}×`,
+			isDirect || target === 'bare relay' || !bare ? '' : `${bare.ratio.toFixed(2)}×`,
+			isDirect || target === 'bare relay' || !bare || bare.low === bare.high ? '' : `${bare.low.toFixed(2)}–${bare.high.toFixed(2)}`,
 			result.errors === 0 ? '0' : `${result.errors} (${(result.firstError ?? '').slice(0, 60)})`,
 		];
 	});
-	out.push(table(['target', 'mode', 'conns', 'req/s', 'p50 ms', 'p99 ms', '+p50 ms', '+p99 ms', 'vs bare', 'errors'], rows));
+	out.push(table(['target', 'mode', 'conns', 'req/s', 'p50 ms', 'p99 ms', '+p50 ms', '+p99 ms', 'vs bare', 'rounds', 'errors'], rows));
 	out.push('');
 	if (results.streams.length > 0) {
 		out.push(`Concurrent slow streams — ${config.slowChunks} chunks ${config.slowIntervalMs} ms apart, started evenly over ${Number(config.streamRampMs)} ms, stopped at ${Number(config.streamCapMs) / 1000} s.`);

@@ -4,7 +4,8 @@
  * Usage pane). Prints tables and PASS / FAIL per target, and writes the figures as JSON. Failing
  * targets do not fail the run: only a setup error or a crash exits non-zero. Settings (env):
  *
- *   BENCH_DURATION_MS=3000  BENCH_WARMUP_MS=500  BENCH_CONNECTIONS=32   throughput rows
+ *   BENCH_DURATION_MS=3000  BENCH_ROUNDS=3  BENCH_WARMUP_MS=300  BENCH_CONNECTIONS=32   throughput rows:
+ *                            each row measured for DURATION/ROUNDS in each round, after WARMUP in each
  *   BENCH_PRIME_MS=1000      a first, unmeasured warm-up of every endpoint and mode
  *   BENCH_STREAMS=1000,2000  BENCH_SLOW_CHUNKS=10  BENCH_SLOW_INTERVAL_MS=150  BENCH_STREAM_CAP_MS=15000
  *   BENCH_STREAM_RAMP_MS=500  the streams start evenly over this time (0: all in the same instant)
@@ -17,7 +18,7 @@ import {spawnSync} from 'node:child_process';
 import {writeFileSync} from 'node:fs';
 import {availableParallelism, cpus, loadavg, totalmem} from 'node:os';
 import {join, resolve} from 'node:path';
-import {closedLoop, concurrentStreams, fixedCount, type LoadResult, type Target} from './load.js';
+import {closedLoop, concurrentStreams, fixedCount, measuredLoop, mergeRounds, type LoadResult, type Target} from './load.js';
 import {cleanupNow, cli, installCleanup, listenDrops, memoryOf, resetPeak, root, sampleRss, startHelper, startServe, startTui, stop, stopTui, tempDir, type Serve, type Tui} from './procs.js';
 import {checksOf, render, type Mode, type Results, type StreamRow, type TargetName} from './report.js';
 
@@ -30,7 +31,8 @@ const listEnv = (name: string, fallback: string) => (process.env[name] ?? fallba
 
 const config = {
 	durationMs: numberEnv('BENCH_DURATION_MS', 3000),
-	warmupMs: numberEnv('BENCH_WARMUP_MS', 500),
+	warmupMs: numberEnv('BENCH_WARMUP_MS', 300),
+	rounds: Math.max(1, Math.round(numberEnv('BENCH_ROUNDS', 3))),
 	primeMs: numberEnv('BENCH_PRIME_MS', 1000),
 	connections: numberEnv('BENCH_CONNECTIONS', 32),
 	streams: listEnv('BENCH_STREAMS', '1000,2000'),
@@ -82,14 +84,25 @@ function targetsOf(endpoint: Endpoint, streaming: boolean): Array<{mode: Mode; t
 	return modes;
 }
 
+/**
+ * Every row of one table section, in `config.rounds` rounds that take the rows in turn (direct, the
+ * bare relay, serve, the TUI, then again): a machine that speeds up or slows down during the
+ * section (another tenant, the CPU's clock) weighs on every row alike, where one block of 3 s per
+ * row put all of a slow spell on whichever row ran in it. A row's figures pool its rounds; its
+ * ratios to another row are the median of the per-round ratios (report.ts).
+ */
 async function measure(results: Results, endpoints: readonly Endpoint[], streaming: boolean, connections: number): Promise<void> {
-	for (const endpoint of endpoints) {
-		for (const {mode, target} of targetsOf(endpoint, streaming)) {
-			const result: LoadResult = await closedLoop(target, connections, config.warmupMs, config.durationMs);
-			results.throughput.push({target: endpoint.name, mode, result});
-			log(`${endpoint.name.padEnd(10)} ${mode.padEnd(18)} @${String(connections).padEnd(3)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms${result.errors ? `  ${result.errors} errors: ${result.firstError}` : ''}`);
-			await sleep(300);
+	const rows = endpoints.flatMap(endpoint => targetsOf(endpoint, streaming).map(({mode, target}) => ({endpoint, mode, target, rounds: [] as Array<Awaited<ReturnType<typeof measuredLoop>>>})));
+	for (let round = 0; round < config.rounds; round++) {
+		for (const row of rows) {
+			row.rounds.push(await measuredLoop(row.target, connections, config.warmupMs, config.durationMs / config.rounds));
+			await sleep(100);
 		}
+	}
+	for (const {endpoint, mode, rounds} of rows) {
+		const result: LoadResult = mergeRounds(rounds);
+		results.throughput.push({target: endpoint.name, mode, result, roundRps: rounds.map(round => round.result.rps)});
+		log(`${endpoint.name.padEnd(10)} ${mode.padEnd(18)} @${String(connections).padEnd(3)} ${result.rps.toFixed(0).padStart(6)} req/s (rounds ${rounds.map(round => round.result.rps.toFixed(0)).join(' ')})  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms${result.errors ? `  ${result.errors} errors: ${result.firstError}` : ''}`);
 	}
 }
 

@@ -1,0 +1,72 @@
+/**
+ * The bench's arithmetic (not a timed test: no load runs here). Rows measured in alternating rounds
+ * merge into one row with their requests and time summed and their latencies pooled, and a ratio
+ * between two rows is the median of the per-round ratios, so one slow round of one row moves it
+ * less than it moves the pooled figures.
+ */
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {mergeRounds, type LoadResult} from './load.js';
+import {checksOf, throughputRatio, type Results, type ThroughputRow} from './report.js';
+
+function round(rps: number, seconds: number, latencies: number[], errors = 0): {result: LoadResult; latencies: number[]} {
+	const requests = Math.round(rps * seconds) + errors;
+	return {result: {connections: 32, requests, errors, firstError: errors ? 'HTTP 502' : null, seconds, rps, p50Ms: Number.NaN, p99Ms: Number.NaN, maxMs: Number.NaN}, latencies};
+}
+
+test('merged rounds sum requests, errors and seconds, and pool the latencies for the percentiles', () => {
+	const merged = mergeRounds([round(1000, 1, [1, 2, 3]), round(2000, 1, [4, 5], 2), round(3000, 1, [6, 7, 8, 9, 10])]);
+	assert.equal(merged.requests, 6002);
+	assert.equal(merged.errors, 2);
+	assert.equal(merged.seconds, 3);
+	assert.equal(merged.rps, 2000);
+	assert.equal(merged.firstError, 'HTTP 502');
+	assert.equal(merged.p50Ms, 5);
+	assert.equal(merged.p99Ms, 10);
+	assert.equal(merged.maxMs, 10);
+	assert.equal(merged.connections, 32);
+});
+
+const row = (target: ThroughputRow['target'], mode: ThroughputRow['mode'], roundRps: number[] | undefined, rps: number): ThroughputRow => ({
+	target,
+	mode,
+	result: {connections: 32, requests: rps * 3, errors: 0, firstError: null, seconds: 3, rps, p50Ms: 1, p99Ms: 2, maxMs: 3},
+	...(roundRps ? {roundRps} : {}),
+});
+
+test('a ratio between rows of the same rounds is the median of the per-round ratios, with their range', () => {
+	// The third round of the bare relay ran in a slow spell: pooled, serve looks like 0.93×; round by round it is 0.8× twice.
+	const bare = row('bare relay', 'passthrough', [20_000, 20_000, 10_000], 16_667);
+	const serve = row('serve', 'passthrough', [16_000, 16_000, 14_500], 15_500);
+	assert.deepEqual(throughputRatio(serve, bare), {ratio: 0.8, low: 0.8, high: 1.45});
+});
+
+test('rows without matching rounds fall back to the ratio of their pooled figures; a missing row gives none', () => {
+	const bare = row('bare relay', 'passthrough', undefined, 20_000);
+	const serve = row('serve', 'passthrough', [15_000, 17_000], 16_000);
+	assert.deepEqual(throughputRatio(serve, bare), {ratio: 0.8, low: 0.8, high: 0.8});
+	assert.equal(throughputRatio(serve, undefined), undefined);
+});
+
+test('the throughput targets are judged on the per-round median', () => {
+	const results: Results = {
+		date: '2026-11-26T00:00:00.000Z',
+		machine: {nproc: 2, cpu: 'test', node: 'v20', memoryGb: 24, platform: 'linux x64', loadAtStart: 0, loadAtEnd: 0},
+		config: {rounds: 3},
+		throughput: [
+			row('bare relay', 'passthrough', [20_000, 20_000, 10_000], 16_667),
+			row('serve', 'passthrough', [18_000, 17_400, 9_000], 14_800),
+			row('serve', 'translated', [15_000, 16_000, 14_000], 15_000),
+		],
+		streams: [],
+		start: {serveMs: [], keysListMs: []},
+		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: []},
+		notes: [],
+		checks: [],
+	};
+	const checks = checksOf(results, 32);
+	const passthrough = checks.find(check => check.name === 'serve passthrough throughput @32 vs bare relay');
+	const translated = checks.find(check => check.name === 'serve translated throughput @32 vs bare relay');
+	assert.deepEqual([passthrough?.measured, passthrough?.pass], ['0.90×', true]);
+	assert.deepEqual([translated?.measured, translated?.pass], ['0.80×', false]);
+});
