@@ -10,6 +10,7 @@ import type {ChannelRecord} from '../base/records.js';
 import {adapters} from '../formats/index.js';
 import type {Hangup} from './hangup.js';
 import {UpstreamCallHandler, type UpstreamResponse} from './upstream-body.js';
+import {LookupCache, type LookupCacheOptions} from './upstream-lookup.js';
 
 export type UpstreamTimeouts = {
 	/** Time to open the TCP/TLS connection. */
@@ -32,6 +33,12 @@ const maxCachedTargets = 1024;
 export class UpstreamPools {
 	private readonly agents = new Map<string, Agent>();
 	private targets = new Map<string, UpstreamTarget>();
+	/** Host names resolved once per burst of new connections, not once per connection (upstream-lookup.ts). */
+	private readonly lookups: LookupCache;
+
+	constructor(options: {readonly lookup?: LookupCacheOptions} = {}) {
+		this.lookups = new LookupCache(options.lookup);
+	}
 
 	/** The origin and path of `path` on a channel's base URL, parsed once per base URL and path. */
 	target(channel: Pick<ChannelRecord, 'baseUrl'>, path: string, query?: Readonly<Record<string, string>>): UpstreamTarget {
@@ -50,7 +57,7 @@ export class UpstreamPools {
 		const id = `${timeouts.connectMs}/${timeouts.headersMs}/${timeouts.bodyMs}`;
 		let agent = this.agents.get(id);
 		if (!agent) {
-			agent = new Agent({connect: {timeout: timeouts.connectMs}, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.bodyMs, keepAliveTimeout: 30_000});
+			agent = new Agent({connect: {timeout: timeouts.connectMs, lookup: this.lookups.lookup}, headersTimeout: timeouts.headersMs, bodyTimeout: timeouts.bodyMs, keepAliveTimeout: 30_000});
 			this.agents.set(id, agent);
 		}
 		return agent;
