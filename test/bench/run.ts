@@ -4,8 +4,8 @@
  * Usage pane). Prints tables and PASS / FAIL per target, and writes the figures as JSON. Failing
  * targets do not fail the run: only a setup error or a crash exits non-zero. Settings (env):
  *
- *   BENCH_DURATION_MS=3000  BENCH_ROUNDS=3  BENCH_WARMUP_MS=300  BENCH_CONNECTIONS=32   throughput rows:
- *                            each row measured for DURATION/ROUNDS in each round, after WARMUP in each
+ *   BENCH_DURATION_MS=3000  BENCH_ROUNDS=3  BENCH_WARMUP_MS=500  BENCH_PAUSE_MS=1100  BENCH_CONNECTIONS=32
+ *                            throughput rows: each measured for DURATION/ROUNDS in each round, after WARMUP, PAUSE between rows
  *   BENCH_PRIME_MS=1000      a first, unmeasured warm-up of every endpoint and mode
  *   BENCH_STREAMS=1000,2000  BENCH_SLOW_CHUNKS=10  BENCH_SLOW_INTERVAL_MS=150  BENCH_STREAM_CAP_MS=15000
  *   BENCH_STREAM_RAMP_MS=500  the streams start evenly over this time (0: all in the same instant)
@@ -31,7 +31,8 @@ const listEnv = (name: string, fallback: string) => (process.env[name] ?? fallba
 
 const config = {
 	durationMs: numberEnv('BENCH_DURATION_MS', 3000),
-	warmupMs: numberEnv('BENCH_WARMUP_MS', 300),
+	warmupMs: numberEnv('BENCH_WARMUP_MS', 500),
+	pauseMs: numberEnv('BENCH_PAUSE_MS', 1100),
 	rounds: Math.max(1, Math.round(numberEnv('BENCH_ROUNDS', 3))),
 	primeMs: numberEnv('BENCH_PRIME_MS', 1000),
 	connections: numberEnv('BENCH_CONNECTIONS', 32),
@@ -96,7 +97,8 @@ async function measure(results: Results, endpoints: readonly Endpoint[], streami
 	for (let round = 0; round < config.rounds; round++) {
 		for (const row of rows) {
 			row.rounds.push(await measuredLoop(row.target, connections, config.warmupMs, config.durationMs / config.rounds));
-			await sleep(100);
+			// What a process does after its load (the usage flush every second, the TUI's redraw) runs here, not in the next row.
+			await sleep(config.pauseMs);
 		}
 	}
 	for (const {endpoint, mode, rounds} of rows) {
