@@ -76,6 +76,15 @@ test('serve loads the proxy but not the TUI, the takeover editors or the tokeniz
 	assert.deepEqual(matching(sources, /node_modules\/(ink|react|ink-select-input|ink-text-input|jsonc-parser|@decimalturn\/toml-patch)\/|source\/ui\/|source\/services\/takeover\/|js-tiktoken\/dist\/ranks\//), []);
 });
 
+test('serve parses none of Fastify\'s code paths the gateway never takes: schema compilers (Ajv, fast-json-stringify) and inject (light-my-request)', async () => {
+	const sources = await sourcesLoadedBy(['serve', '--port', '0'], true);
+	assert.ok(matching(sources, /node_modules\/fastify\//).length > 0, 'Fastify itself is loaded');
+	// Fastify requires these only when a route has a schema or a test calls inject(); bundled, their
+	// half a megabyte of source was read and parsed at every start all the same. (Fastify's own error
+	// serializer uses two small files of fast-json-stringify's runtime, not its compiler.)
+	assert.deepEqual(matching(sources, /node_modules\/(ajv|ajv-formats|fast-uri|json-schema-ref-resolver|light-my-request|@fastify\/(ajv-compiler|fast-json-stringify-compiler))\/|node_modules\/fast-json-stringify\/index\.js$/), []);
+});
+
 test('the tokenizer reads its ranks on the first count, not when it is made', () => {
 	const ranks = createRequire(import.meta.url).resolve('js-tiktoken/ranks/o200k_base');
 	const tokenizer = new Tokenizer();
