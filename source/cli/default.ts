@@ -34,7 +34,13 @@ export async function startDefault(where: StoreChoice, host: string, port: numbe
 	// The gateway core runs in a worker thread, which reads these (its environment is a copy of ours).
 	if (surface.allowHosts) process.env.GATEWAY_TUI_ALLOW_HOST = surface.allowHosts.join(',');
 	if (surface.bodyLimitBytes) process.env.GATEWAY_TUI_BODY_LIMIT = String(surface.bodyLimitBytes);
-	const {runTui} = await import('../ui/run.js');
 	const options = {home: where.home, host, port, store: where.storeUrl};
-	await runTui(options);
+	// The core's worker first, from a small module: it boots beside this thread's loading of the UI.
+	const {startCore} = await import('../ui/start-core.js');
+	const core = startCore(options);
+	const {runTui} = await import('../ui/run.js').catch(async (failure: unknown) => {
+		await core.abandon();
+		throw failure;
+	});
+	await runTui(options, core);
 }

@@ -1,20 +1,17 @@
 /**
- * `gateway-tui` with no subcommand: the proxy and the full-screen TUI in one process. The store is
- * opened first (an unreadable one is reported on the normal screen, like any CLI error); a port in
+ * `gateway-tui` with no subcommand: the proxy and the full-screen TUI in one process. The core's
+ * worker is started first (start-core.ts), then the store is read here before the screen is taken
+ * (an unreadable one is reported on the normal screen, like any CLI error); a port in
  * use does not stop the TUI: keys and channels can still be managed, and the status bar says which
  * port is taken and how to choose another.
  */
 import {render} from 'ink';
 import {App} from './app.js';
-import {UserError} from '../base/errors.js';
 import {crashText} from '../base/close-on-crash.js';
-import {EventBus} from '../base/events.js';
 import {IdleTrim} from '../base/idle-trim.js';
 import {systemClock} from '../base/clock.js';
 import {onRequestsFinished} from './request-events.js';
 import {usageSummary} from '../store/usage-summary.js';
-import {startCoreWorker, type CoreHandle} from '../proxy/worker-host.js';
-import type {LogFile} from './log-file.js';
 import {Store} from '../store/index.js';
 import {listKeys} from '../store/keys.js';
 import {listChannels} from '../store/channels.js';
@@ -22,7 +19,7 @@ import {createClipboard} from './clipboard.js';
 import {PassThrough} from 'node:stream';
 import {Keyboard} from './keyboard.js';
 import {KeypressProvider} from './hooks/use-keypress.js';
-import {openLogFile} from './log-file.js';
+import {startCore, type StartingCore, type TuiOptions} from './start-core.js';
 import {createModel} from './model.js';
 import {BodiesContext, type BodiesSource} from './request-bodies.js';
 import {guardProcess, takeTerminal} from './terminal.js';
@@ -30,40 +27,29 @@ import type {StatusMessage} from './theme.js';
 import {gatewayUrl} from '../base/paths.js';
 import {isLoopback} from '../base/paths.js';
 
-export type TuiOptions = {readonly home: string; readonly host: string; readonly port: number; readonly store?: string};
-
-/** The gateway core runs in a worker thread: rendering here never delays a request there. */
-async function listen(options: TuiOptions, events: EventBus, logFile: LogFile, onCrash: (error: Error) => void): Promise<{gateway: CoreHandle | null; error: string | null}> {
-	try {
-		const gateway = await startCoreWorker({home: options.home, storeUrl: options.store, host: options.host, port: options.port, logFile: logFile.path, events, output: text => logFile.write('core', text), onCrash});
-		return {gateway, error: null};
-	} catch (error) {
-		if (error instanceof UserError) return {gateway: null, error: error.message};
-		throw error;
-	}
-}
+export type {TuiOptions} from './start-core.js';
 
 function welcome(options: TuiOptions, logPath: string): StatusMessage {
 	if (!isLoopback(options.host)) return {kind: 'warn', text: `Listening on ${options.host}: other machines can reach the gateway (every request still needs a virtual key).`};
 	return {kind: 'info', text: `Press ? for the keys of each pane. Log: ${logPath}`};
 }
 
-export async function runTui(options: TuiOptions): Promise<void> {
-	const store = await Store.open(options.store ?? options.home, {home: options.home});
+/** `core`: the worker, started (by the CLI, before it loaded this module) so that it boots while this thread loads the UI. */
+export async function runTui(options: TuiOptions, core: StartingCore = startCore(options)): Promise<void> {
+	const store = await Store.open(options.store ?? options.home, {home: options.home}).catch(async (failure: unknown) => {
+		await core.abandon();
+		throw failure;
+	});
 	// Secrets sealed with another master key leave every pane unreadable: fail here, on the normal
-	// screen and before the core starts, with the same message as the CLI's commands.
+	// screen, with the same message as the CLI's commands (the worker, which fails on them too, is
+	// waited for and closed first: one ended with a store call in flight would abort the process).
 	await Promise.all([listKeys(store), listChannels(store)]).catch(async (failure: unknown) => {
+		await core.abandon();
 		await store.close();
 		throw failure;
 	});
-	const events = new EventBus();
-	// Capture first: starting the proxy may already print (a library's deprecation warning, say).
-	const logFile = openLogFile(options.home);
-	// The core's worker writes the request lines itself, one write per batch, off this thread.
-	const release = logFile.capture(events);
-	// Until the screen is ours, a core that fails after it started is reported like any crash below.
-	let onCoreCrash: (error: unknown) => void = failure => logFile.write('crash', String(failure));
-	const {gateway, error} = await listen(options, events, logFile, failure => onCoreCrash(failure)).catch(async (failure: unknown) => {
+	const {events, logFile, release} = core;
+	const {gateway, error} = await core.started.catch(async (failure: unknown) => {
 		release();
 		await store.close();
 		throw failure;
@@ -128,7 +114,7 @@ export async function runTui(options: TuiOptions): Promise<void> {
 			// the watchdog ends it
 		}
 	};
-	onCoreCrash = crashed;
+	core.onCrash(crashed);
 	const unguard = guardProcess(() => instance.unmount(), crashed);
 	try {
 		await instance.waitUntilExit().catch((failure: unknown) => crashed(failure));

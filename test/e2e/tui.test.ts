@@ -158,3 +158,25 @@ test('gateway-tui crashing under traffic closes its core first: the error on the
 		await setup.close();
 	}
 });
+
+test('gateway-tui starts the core\'s worker before it loads the UI\'s code, so the two start side by side', {skip: hasTmux() ? false : 'tmux is not installed (apt-get install tmux)', timeout: 20_000}, async () => {
+	const home = tempHome();
+	const loads = join(home, 'loads.txt');
+	// Every ES module the app loads, in order (of dist/, the files' source maps say what is in them).
+	const tmux = startTmux({dir: home, cwd: root, columns: 100, rows: 30, env: appEnv({GATEWAY_TUI_HOME: home, RECORD_LOADS_FILE: loads}), command: `node --import ./test/helpers/record-loads.mjs dist/cli.js --port 0`});
+	try {
+		await tmux.waitFor(/● http:\/\/127\.0\.0\.1:\d+/, 15_000);
+		await tmux.keys('q');
+		const files = readFileSync(loads, 'utf8').split('\n').filter(url => url.startsWith(`file://${root}dist/`)).map(url => fileURLToPath(url));
+		const holding = (source: string) => files.findIndex(file => (JSON.parse(readFileSync(`${file}.map`, 'utf8')) as {sources: string[]}).sources.some(item => item.includes(source)));
+		// start-core.ts starts the worker as soon as it is loaded; Ink comes with the UI's code, after.
+		const starter = holding('source/ui/start-core.ts');
+		const ink = holding('node_modules/ink/');
+		assert.ok(starter >= 0 && ink >= 0, `both were loaded: ${files.join(', ')}`);
+		assert.ok(starter < ink, `the worker's starter (#${starter}) was loaded before Ink (#${ink})`);
+		assert.ok(files.some(file => file.endsWith(join('dist', 'worker.js'))), 'the worker ran');
+	} finally {
+		await tmux.stop();
+		rmSync(home, {recursive: true, force: true});
+	}
+});
