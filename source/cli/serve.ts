@@ -78,11 +78,16 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 	// gateway starts, or between two listeners, must never fall back to the default (dying without
 	// saving the last second of usage).
 	const stopping = stopSignals();
-	// The proxy's modules (fastify, undici, the format adapters) load only when a gateway starts.
-	const {startGateway} = await import('../proxy/gateway.js');
 	// Opened here, not by startGateway, so that the store URL reaches it; the gateway leaves closing a
-	// store it was given to its caller.
-	const store = await Store.open(where.storeUrl, {home: where.home});
+	// store it was given to its caller. Its file is opened on libuv's threads while this one loads the
+	// proxy's modules (fastify, undici, the format adapters), which load only when a gateway starts.
+	const opening = Store.open(where.storeUrl, {home: where.home});
+	opening.catch(() => {}); // awaited below: a store that fails meanwhile is no unhandled rejection
+	const {startGateway} = await import('../proxy/gateway.js').catch(async (error: unknown) => {
+		await (await opening.catch(() => null))?.close();
+		throw error;
+	});
+	const store = await opening;
 	const gateway = await startGateway({home: where.home, host, port, probeEveryMs, store, surface, ...(limitsFail ? {limits: {fail: limitsFail}} : {})}).catch(async (error: unknown) => {
 		await store.close();
 		throw error;

@@ -85,6 +85,15 @@ test('serve parses none of Fastify\'s code paths the gateway never takes: schema
 	assert.deepEqual(matching(sources, /node_modules\/(ajv|ajv-formats|fast-uri|json-schema-ref-resolver|light-my-request|@fastify\/(ajv-compiler|fast-json-stringify-compiler))\/|node_modules\/fast-json-stringify\/index\.js$/), []);
 });
 
+test('serve opens its store while the proxy\'s code loads: the store driver is loaded before Fastify', async () => {
+	// sourcesLoadedBy keeps the order in which the files were loaded (a Set of their sources, in turn).
+	const sources = await sourcesLoadedBy(['serve', '--port', '0'], true);
+	const driver = sources.findIndex(source => /source\/store\/backend-sqlite\.ts$/.test(source));
+	const fastify = sources.findIndex(source => /node_modules\/fastify\/fastify\.js$/.test(source));
+	assert.ok(driver >= 0 && fastify >= 0, 'both are loaded');
+	assert.ok(driver < fastify, `the sqlite driver (#${driver}) before Fastify (#${fastify})`);
+});
+
 test('the tokenizer reads its ranks on the first count, not when it is made', () => {
 	const ranks = createRequire(import.meta.url).resolve('js-tiktoken/ranks/o200k_base');
 	const tokenizer = new Tokenizer();
