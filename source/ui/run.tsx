@@ -19,7 +19,7 @@ import {createClipboard} from './clipboard.js';
 import {PassThrough} from 'node:stream';
 import {Keyboard} from './keyboard.js';
 import {KeypressProvider} from './hooks/use-keypress.js';
-import {startCore, type StartingCore, type TuiOptions} from './start-core.js';
+import type {StartingCore, TuiOptions} from './start-core.js';
 import {createModel} from './model.js';
 import {BodiesContext, type BodiesSource} from './request-bodies.js';
 import {guardProcess, takeTerminal} from './terminal.js';
@@ -27,15 +27,13 @@ import type {StatusMessage} from './theme.js';
 import {gatewayUrl} from '../base/paths.js';
 import {isLoopback} from '../base/paths.js';
 
-export type {TuiOptions} from './start-core.js';
-
 function welcome(options: TuiOptions, logPath: string): StatusMessage {
 	if (!isLoopback(options.host)) return {kind: 'warn', text: `Listening on ${options.host}: other machines can reach the gateway (every request still needs a virtual key).`};
 	return {kind: 'info', text: `Press ? for the keys of each pane. Log: ${logPath}`};
 }
 
 /** `core`: the worker, started (by the CLI, before it loaded this module) so that it boots while this thread loads the UI. */
-export async function runTui(options: TuiOptions, core: StartingCore = startCore(options)): Promise<void> {
+export async function runTui(options: TuiOptions, core: StartingCore): Promise<void> {
 	const store = await Store.open(options.store ?? options.home, {home: options.home}).catch(async (failure: unknown) => {
 		await core.abandon();
 		throw failure;
