@@ -7,7 +7,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {mergeRounds, type LoadResult} from './load.js';
-import {checksOf, throughputRatio, type Results, type ThroughputRow} from './report.js';
+import {checksOf, render, throughputRatio, type Results, type ThroughputRow} from './report.js';
 
 function round(rps: number, seconds: number, latencies: number[], errors = 0): {result: LoadResult; latencies: number[]} {
 	const requests = Math.round(rps * seconds) + errors;
@@ -69,4 +69,38 @@ test('the throughput targets are judged on the per-round median', () => {
 	const translated = checks.find(check => check.name === 'serve translated throughput @32 vs bare relay');
 	assert.deepEqual([passthrough?.measured, passthrough?.pass], ['0.90×', true]);
 	assert.deepEqual([translated?.measured, translated?.pass], ['0.80×', false]);
+});
+
+test('a target the bare relay has a figure for says what the relay measured against it, and the summary counts the misses the relay shares', () => {
+	const streams = (target: 'direct' | 'bare relay' | 'serve', mode: 'passthrough' | 'translated', wallSeconds: number, firstByteP99Ms: number, peakRssMb: number | null) => ({
+		target,
+		mode,
+		result: {streams: 2000, completed: 2000, firstError: null, wallSeconds, capped: false, firstByteP50Ms: 5, firstByteP99Ms},
+		peakRssMb,
+		listenDrops: 0,
+	});
+	const results: Results = {
+		date: '2026-11-26T00:00:00.000Z',
+		machine: {nproc: 2, cpu: 'test', node: 'v20', memoryGb: 24, platform: 'linux x64', loadAtStart: 0, loadAtEnd: 0},
+		config: {rounds: 1, durationMs: 3000, warmupMs: 500, slowChunks: 10, slowIntervalMs: 150, streamRampMs: 500, streamCapMs: 15_000},
+		throughput: [],
+		// The relay misses the wall-time target (1.3× direct) as serve does; serve alone misses first byte (+25 ms against the relay's +15 ms).
+		streams: [streams('direct', 'passthrough', 2, 50, null), streams('bare relay', 'passthrough', 2.6, 65, 140), streams('serve', 'passthrough', 2.5, 75, 145)],
+		start: {serveMs: [], keysListMs: []},
+		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: 64, serveSettledMb: 66, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: []},
+		notes: [],
+		checks: [],
+	};
+	results.checks = checksOf(results, 32);
+	const byName = (name: string) => results.checks.find(check => check.name === name);
+	assert.deepEqual(byName('serve 2000 slow streams passthrough: wall vs direct'), {name: 'serve 2000 slow streams passthrough: wall vs direct', target: '≤ 1.2×', measured: '1.25×', pass: false, relay: {measured: '1.30×', pass: false}});
+	assert.deepEqual(byName('serve 2000 slow streams passthrough: first byte p99 over direct')?.relay, {measured: '15.00 ms', pass: true});
+	assert.deepEqual(byName('serve 2000 slow streams passthrough: peak RSS')?.relay, {measured: '140.0 MB', pass: true});
+	assert.deepEqual(byName('serve idle RSS (settled)')?.relay, {measured: '64.0 MB', pass: true});
+	// Throughput is measured against the relay already: no figure of its own beside it.
+	assert.equal(byName('serve passthrough throughput @32 vs bare relay')?.relay, undefined);
+	const printed = render(results);
+	assert.match(printed, /FAIL {2}serve 2000 slow streams passthrough: wall vs direct +1\.25× {2}\(target ≤ 1\.2×; bare relay 1\.30×, missing it\)/);
+	assert.match(printed, /first byte p99 over direct +25\.00 ms {2}\(target ≤ 20 ms; bare relay 15\.00 ms, within it\)/);
+	assert.match(printed, /2 failed \(the bare relay misses 1 of those 2 targets itself\)/);
 });
