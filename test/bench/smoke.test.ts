@@ -1,0 +1,84 @@
+/**
+ * `npm run bench` end to end, in miniature: every process it starts (the fake provider, the bare
+ * relay, `serve` twice, the TUI in tmux, the CLI), every section it measures, and every target it
+ * judges — so a change that breaks the bench (a CLI flag, the TUI's first screen, a report field)
+ * fails here instead of in the next person's benchmark run. Rows of a fraction of a second and a
+ * few dozen streams: nothing here is timed, and whether a target passes is not asserted, only that
+ * each was measured and the load ran without errors.
+ */
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {execFile, spawnSync} from 'node:child_process';
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import type {Results} from './report.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+test('the bench runs every section and measures every target (tiny settings)', {skip: process.platform !== 'linux' && 'the bench reads /proc: Linux only', timeout: 240_000}, async () => {
+	const dir = mkdtempSync(join(tmpdir(), 'gateway-tui-bench-smoke-'));
+	const out = join(dir, 'run.json');
+	try {
+		const env: NodeJS.ProcessEnv = {
+			...process.env,
+			BENCH_DURATION_MS: '300',
+			BENCH_ROUNDS: '2',
+			BENCH_WARMUP_MS: '50',
+			BENCH_PAUSE_MS: '50',
+			BENCH_PRIME_MS: '100',
+			BENCH_CONNECTIONS: '8',
+			BENCH_STREAMS: '20,40',
+			BENCH_SLOW_CHUNKS: '3',
+			BENCH_SLOW_INTERVAL_MS: '50',
+			BENCH_STREAM_RAMP_MS: '50',
+			BENCH_RSS_REQUESTS: '100,200',
+			BENCH_RSS_SETTLE_MS: '0',
+			BENCH_IDLE_SETTLE_MS: '2100',
+			BENCH_STARTS: '1',
+			BENCH_KEYS_LIST_RUNS: '1',
+			BENCH_TUI: hasTmux ? '1' : '0',
+			BENCH_OUT: out,
+		};
+		const {code, stdout, stderr} = await new Promise<{code: number | null; stdout: string; stderr: string}>(resolve => {
+			execFile(process.execPath, ['--import', 'tsx', join(root, 'test', 'bench', 'run.ts')], {cwd: root, env, timeout: 220_000, maxBuffer: 16 * 1024 * 1024}, (error, stdout, stderr) => {
+				resolve({code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr});
+			});
+		});
+		assert.equal(code, 0, `the bench failed:\n${stderr.slice(-3000)}`);
+		const results = JSON.parse(readFileSync(out, 'utf8')) as Results;
+
+		// Throughput: direct, the bare relay, serve (and the TUI) at 1 and 8 connections, streamed and not, without an error.
+		const targets = new Set(results.throughput.map(row => row.target));
+		assert.deepEqual([...targets].sort(), (hasTmux ? ['TUI', 'bare relay', 'direct', 'serve'] : ['bare relay', 'direct', 'serve']).sort());
+		assert.equal(results.throughput.length, hasTmux ? 18 : 12);
+		for (const row of results.throughput) {
+			assert.equal(row.result.errors, 0, `${row.target} ${row.mode} @${row.result.connections}: ${row.result.firstError}`);
+			assert.ok(row.result.requests > 0, `${row.target} ${row.mode} @${row.result.connections} sent nothing`);
+			assert.equal(row.roundRps?.length, 2, `${row.target} ${row.mode}: one figure per round`);
+		}
+		// Slow streams: both sizes, each target, all complete.
+		assert.equal(results.streams.length, 8);
+		for (const row of results.streams) assert.equal(row.result.completed, row.result.streams, `${row.target} ${row.mode} ${row.result.streams}: ${row.result.firstError}`);
+		// Start, memory.
+		assert.equal(results.start.serveMs.length, 1);
+		assert.equal(results.start.keysListMs.length, 1);
+		assert.ok((results.memory.serveSettledMb ?? 0) > 0 && (results.memory.bareIdleMb ?? 0) > 0);
+		assert.deepEqual(results.memory.afterRequests.map(row => [row.requests, row.errors]), [[100, 0], [200, 0]]);
+		if (hasTmux) assert.deepEqual(results.memory.tuiAfterRequests.map(row => [row.requests, row.errors]), [[100, 0], [200, 0]]);
+
+		// Every target of the issue, each measured (the TUI's only with tmux), and the same list printed.
+		assert.equal(results.checks.length, 24);
+		for (const check of results.checks) {
+			if (!hasTmux && check.name.startsWith('TUI')) continue;
+			assert.notEqual(check.measured, 'not measured', check.name);
+			assert.equal(typeof check.pass, 'boolean', check.name);
+		}
+		for (const check of results.checks) assert.ok(stdout.includes(check.name), `printed: ${check.name}`);
+		assert.match(stdout, /\d+ passed, \d+ failed/);
+	} finally {
+		rmSync(dir, {recursive: true, force: true});
+	}
+});
