@@ -82,3 +82,12 @@ export function clientBytes(request: FastifyRequest, body: unknown, once: readon
 	}
 	return text;
 }
+
+/**
+ * Drop the client's text from its request: no attempt will forward it again. It is as large as the
+ * request, and it would otherwise live as long as the answer does (minutes, for a stream) beside
+ * the parsed body and the bytes undici is sending. `clientBytes` gives null after it.
+ */
+export function forgetClientBytes(request: FastifyRequest): void {
+	request.jsonText = null;
+}

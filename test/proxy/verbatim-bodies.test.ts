@@ -98,3 +98,27 @@ test('Anthropic and Gemini bodies pass byte for byte too', async () => {
 	assert.equal(generated.status, 200, generated.body);
 	assert.equal(gemini.received.at(-1)?.text, content);
 });
+
+test('a request that fails over reaches the next channel byte for byte too; its text is dropped only once no channel can follow', async () => {
+	// A second OpenAI channel for the same model, behind the first: the first answers 500, the request moves on.
+	const backup = await startFakeProvider('openai');
+	const primary = await startFakeProvider('openai');
+	const local = await startTestGateway();
+	try {
+		await local.addProvider(primary, {name: 'primary', models: 'gpt-4o-mini', priority: 2});
+		await local.addProvider(backup, {name: 'backup', models: 'gpt-4o-mini', priority: 1});
+		const {secret} = await local.createKey({name: 'failover-verbatim'});
+		primary.enqueue({error: {status: 500, message: 'primary down'}});
+		const text = '{ "model" : "gpt-4o-mini",  "messages": [{"role": "user", "content": "keep me \\u00e9xact"}], "top_p": 1e0 }';
+		const finished = local.nextFinished();
+		const response = await fetch(`${local.url}/v1/chat/completions`, {method: 'POST', headers: {'content-type': 'application/json', authorization: `Bearer ${secret}`}, body: text});
+		assert.equal(response.status, 200, await response.clone().text());
+		await response.text();
+		assert.deepEqual((await finished).attempts, ['primary', 'backup']);
+		assert.equal(primary.received.at(-1)?.text, text);
+		assert.equal(backup.received.at(-1)?.text, text);
+	} finally {
+		await local.close();
+		await Promise.all([primary.close(), backup.close()]);
+	}
+});
