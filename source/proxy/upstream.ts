@@ -4,6 +4,7 @@
  * behind it), the provider's own auth headers from the channel's adapter, and transport failures
  * turned into GatewayErrors that name the channel (never its key).
  */
+import {Readable} from 'node:stream';
 import {Agent, errors as undiciErrors} from './undici.js';
 import {GatewayError} from '../base/errors.js';
 import type {ChannelRecord} from '../base/records.js';
@@ -91,6 +92,31 @@ export type UpstreamCall = {
 
 export type {UpstreamResponse};
 
+/** Request bodies longer than this (in UTF-16 units, so at least this many bytes) are handed to undici as a stream (`requestBody`). */
+export const streamedBodyLength = 64 * 1024;
+
+/**
+ * A request body as undici should get it. undici keeps a string or Buffer body on its request until
+ * the answer has ended — minutes, for a stream — so every request in flight would hold its body
+ * twice (the parsed request and these bytes), and a coding agent's requests run to hundreds of
+ * kilobytes. A large body goes as a stream of one chunk with its content-length set: undici holds
+ * the bytes only while it writes them. A small one stays a string: one write with the headers,
+ * where a stream costs an asynchronous write of its own.
+ */
+export function requestBody(text: string, headers: Record<string, string>): string | Readable {
+	if (text.length <= streamedBodyLength) return text;
+	let held: Buffer | null = Buffer.from(text, 'utf8');
+	headers['content-length'] = String(held.byteLength);
+	// Not Readable.from([bytes]): its reader keeps the array, so the bytes would stay with the request after all.
+	return new Readable({
+		read() {
+			this.push(held);
+			held = null;
+			this.push(null);
+		},
+	});
+}
+
 /** Send one request upstream. Connection failures and time-outs throw GatewayErrors (502/504) naming the channel. */
 export async function callUpstream(pools: UpstreamPools, call: UpstreamCall): Promise<UpstreamResponse> {
 	const {channel} = call;
@@ -107,8 +133,9 @@ export async function callUpstream(pools: UpstreamPools, call: UpstreamCall): Pr
 	try {
 		const {origin, path} = pools.target(channel, call.path, call.query);
 		const agent = pools.agent(call.timeouts ?? defaultTimeouts);
+		const body = call.body === undefined ? undefined : requestBody(call.body, headers);
 		return await new Promise<UpstreamResponse>((resolve, reject) => {
-			agent.dispatch({origin, path, method: call.method, headers, body: call.body}, new UpstreamCallHandler(resolve, reject, call.abort));
+			agent.dispatch({origin, path, method: call.method, headers, body}, new UpstreamCallHandler(resolve, reject, call.abort));
 		});
 	} catch (error) {
 		throw upstreamFailure(channel, error);

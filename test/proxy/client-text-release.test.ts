@@ -2,10 +2,11 @@
  * A request's JSON text is kept on the request only while an attempt may still forward it byte for
  * byte (json-body.ts): once the last attempt has built what it sends, nothing needs it, and it is
  * as large as the request. A coding agent's requests run to hundreds of kilobytes and their streams
- * to minutes, so a text kept to the end is a third copy of every request in flight (beside the
- * parsed body and the bytes undici sends). Pinned by the heap, not by a timing: a 16 MB request is
- * held open mid-stream, and the live heap (after full collections) may grow by one copy of it, not
- * two.
+ * to minutes, so a text kept to the end is another copy of every request in flight beside the
+ * parsed body. So are the bytes sent upstream: undici keeps a string or Buffer body until the answer
+ * has ended, so a large one goes as a one-chunk stream it lets go of once written (upstream.ts).
+ * Pinned by memory, not by a timing: a 16 MB request is held open mid-stream, and the live heap
+ * (after full collections) may grow by one copy of it, its Buffers by none.
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,6 +26,7 @@ async function holdingProvider() {
 	let release: () => void = () => {};
 	let received: () => void = () => {};
 	const state = {
+		framing: [] as Array<{declared: number; received: number; chunked: boolean}>,
 		held: new Promise<void>(resolve => (received = resolve)),
 		release: () => release(),
 		rearm: () => {
@@ -35,6 +37,8 @@ async function holdingProvider() {
 		let bytes = 0;
 		req.on('data', (chunk: Buffer) => (bytes += chunk.length));
 		req.on('end', () => {
+			// A large body is sent from a stream: still with its length declared, never chunked.
+			state.framing.push({declared: Number(req.headers['content-length']), received: bytes, chunked: req.headers['transfer-encoding'] !== undefined});
 			const gate = new Promise<void>(resolve => (release = resolve));
 			res.writeHead(200, {'content-type': 'text/event-stream', 'cache-control': 'no-cache'});
 			if (req.url?.startsWith('/v1/chat/completions')) {
@@ -86,7 +90,7 @@ function startLargeStream(url: string, secret: string, model: string): Promise<{
 	});
 }
 
-test('mid-stream, the gateway holds one copy of a large request, not the text it arrived as too (passthrough and translated)', {timeout: 60_000}, async () => {
+test('mid-stream, the gateway holds one copy of a large request: not the text it arrived as, nor the bytes it sent (passthrough and translated)', {timeout: 60_000}, async () => {
 	const gc = exposeGc();
 	assert.ok(gc, 'this Node exposes V8 gc() through --expose-gc at run time');
 	const collect = () => {
@@ -103,19 +107,27 @@ test('mid-stream, the gateway holds one copy of a large request, not the text it
 		for (const model of ['gpt-hold', 'claude-hold']) {
 			provider.state.rearm();
 			collect();
-			const before = process.memoryUsage().heapUsed;
+			const before = process.memoryUsage();
 			const stream = await startLargeStream(gateway.url, secret, model);
 			await provider.state.held;
 			collect();
-			const during = process.memoryUsage().heapUsed;
+			const during = process.memoryUsage();
 			provider.state.release();
 			const answer = await stream.rest();
 			assert.match(answer, /^200 /, answer.slice(0, 300));
 			assert.match(answer, /\[DONE\]/);
-			const grown = during - before;
+			const grown = during.heapUsed - before.heapUsed;
+			const bytes = during.arrayBuffers - before.arrayBuffers;
 			// The parsed body (its 16 MB string) lives as long as the request; the text it was parsed from need not.
 			assert.ok(grown > size * 0.8, `${model}: the heap grew by only ${(grown / 2 ** 20).toFixed(1)} MB: the request was not in flight when measured`);
 			assert.ok(grown < size * 1.5, `${model}: mid-stream the heap holds ${(grown / 2 ** 20).toFixed(1)} MB more than before the request: more than one copy of its ${size / 2 ** 20} MB`);
+			// Nor the bytes sent upstream: undici holds a body given as a Buffer until the answer ends.
+			assert.ok(bytes < size * 0.5, `${model}: mid-stream ${(bytes / 2 ** 20).toFixed(1)} MB more of Buffers than before the request: the bytes sent upstream are still held`);
+		}
+		assert.equal(provider.state.framing.length, 2);
+		for (const framing of provider.state.framing) {
+			assert.ok(framing.received > size, `the provider received ${framing.received} bytes`);
+			assert.deepEqual(framing, {declared: framing.received, received: framing.received, chunked: false});
 		}
 	} finally {
 		await gateway.close();
