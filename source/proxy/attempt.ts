@@ -11,7 +11,6 @@ import type {IRUsage, JsonObject} from '../base/ir.js';
 import type {Scrubber} from '../base/secrets.js';
 import type {FormatAdapter, InboundAdapter, InboundCall, SignatureMemory, TranslationContext, WireRequest} from '../formats/adapter.js';
 import {toGatewayError} from './errors.js';
-import {forgetClientBytes} from './json-body.js';
 import type {ChannelHealth, FailureKind} from './health.js';
 import type {Route} from './routing.js';
 import type {Tokenizer} from './tokenizer.js';
@@ -113,13 +112,4 @@ export function streamTimeoutsOf(attempt: Attempt): StreamTimeouts {
 	const defaults = attempt.services.options.streamTimeouts ?? defaultStreamTimeouts;
 	const {channel} = attempt.route;
 	return {firstByteMs: channel.firstByteTimeoutMs ?? defaults.firstByteMs, idleMs: channel.streamIdleTimeoutMs ?? defaults.idleMs};
-}
-
-/**
- * Call once the attempt has built the body it sends: when no attempt can follow it, the client's
- * text kept for forwarding byte for byte (json-body.ts) is dropped — a coding agent's request runs
- * to hundreds of kilobytes, and its stream to minutes.
- */
-export function bodyBuilt(attempt: Attempt): void {
-	if (!attempt.canFailOver) forgetClientBytes(attempt.reply.request);
 }

@@ -11,6 +11,7 @@ import type {InboundAdapter} from '../formats/adapter.js';
 import {defaultRetryPolicy, failed, gone, streamTimeoutsOf, transportFault, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
 import {toGatewayError} from './errors.js';
 import {Hangup} from './hangup.js';
+import {forgetClientBytes} from './json-body.js';
 import {callUpstream, defaultTimeouts, upstreamFailure, type UpstreamCall, type UpstreamResponse, type UpstreamTimeouts} from './upstream.js';
 import {headerValue, upstreamError} from './upstream-errors.js';
 
@@ -108,6 +109,11 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
 
 /** Call the attempt's channel. An error answer in `wire` (the format spoken upstream) may become a retryable failure. */
 export async function callChannel(attempt: Attempt, wire: Pick<InboundAdapter, 'decodeError'>, call: ChannelCall): Promise<Called> {
+	// Every upstream call comes through here with its body built: when no attempt can follow this
+	// one, the client's text kept for forwarding byte for byte (json-body.ts) is not needed again,
+	// and it would otherwise live as long as the answer (a coding agent's request runs to hundreds of
+	// kilobytes, its stream to minutes).
+	if (!attempt.canFailOver) forgetClientBytes(attempt.reply.request);
 	const policy = attempt.services.options.retry ?? defaultRetryPolicy;
 	for (let retry = 0; ; retry++) {
 		const called = await callOnce(attempt, wire, call);

@@ -6,7 +6,7 @@
  */
 import {GatewayError} from '../base/errors.js';
 import type {IREmbedRequest, IRUsage} from '../base/ir.js';
-import {answered, bodyBuilt, failed, type Attempt, type AttemptResult} from './attempt.js';
+import {answered, failed, type Attempt, type AttemptResult} from './attempt.js';
 import {callChannel} from './call-channel.js';
 import {abortOnClientClose, forwardedHeaders} from './client-stream.js';
 import {upstreamBody} from './passthrough.js';
@@ -34,9 +34,7 @@ export async function embed(attempt: Attempt): Promise<AttemptResult> {
 	const passed = same ? inbound.passthrough(attempt.body, {call, upstreamModel: route.upstreamModel, headers: attempt.headers}) : null;
 	const out = passed ?? upstream.encodeRequest(request, {model: route.upstreamModel, stream: false, baseUrl: route.channel.baseUrl, defaultMaxTokens: 0});
 	const wire = same ? inbound : outbound;
-	const body = passed ? upstreamBody(attempt, passed) : JSON.stringify(out.body);
-	bodyBuilt(attempt);
-	const called = await callChannel(attempt, wire, {method: 'POST', path: out.path, query: out.query, body, hangup: abort});
+	const called = await callChannel(attempt, wire, {method: 'POST', path: out.path, query: out.query, body: passed ? upstreamBody(attempt, passed) : JSON.stringify(out.body), hangup: abort});
 	if (!called.ok) return called.result;
 	const text = await called.response.body.text();
 	const status = called.response.statusCode;

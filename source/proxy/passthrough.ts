@@ -9,7 +9,7 @@
  * ends with the format's own error frame (see stream-end.ts), never silently.
  */
 import {GatewayError} from '../base/errors.js';
-import {answered, bodyBuilt, failed, gone, scrubberOf, streamTimeoutsOf, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
+import {answered, failed, gone, scrubberOf, streamTimeoutsOf, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
 import {callChannel, failedBeforeAnswer, FirstByteDeadline} from './call-channel.js';
 import {abortOnClientClose, forwardedHeaders} from './client-stream.js';
 import {pipeStream} from './passthrough-stream.js';
@@ -39,9 +39,7 @@ export async function passthrough(attempt: Attempt): Promise<AttemptResult> {
 
 /** The client's own bytes when the adapter left its body unchanged (and no key it routes by is duplicated), else the body re-encoded. */
 export function upstreamBody(attempt: Attempt, out: PassthroughRequest): string {
-	const body = (out.verbatim && clientBytes(attempt.reply.request, out.body, out.verbatim)) ?? JSON.stringify(out.body);
-	bodyBuilt(attempt);
-	return body;
+	return (out.verbatim && clientBytes(attempt.reply.request, out.body, out.verbatim)) ?? JSON.stringify(out.body);
 }
 
 /** Read an answer's whole body; a connection that breaks while it is read is the channel's failure. */

@@ -9,7 +9,7 @@ import type {IRStreamEvent, IRUsage} from '../base/ir.js';
 import {parseSse, type SseMessages} from '../formats/sse.js';
 import type {EncodeStreamOptions} from '../formats/adapter.js';
 import type {StreamDecoder, StreamEncoder} from '../formats/stream-steps.js';
-import {answered, bodyBuilt, failed, gone, scrubberOf, streamTimeoutsOf, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
+import {answered, failed, gone, scrubberOf, streamTimeoutsOf, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
 import {callChannel, failedBeforeAnswer, FirstByteDeadline} from './call-channel.js';
 import {ClientStream, abortOnClientClose} from './client-stream.js';
 import {countTokens} from './count-tokens.js';
@@ -22,8 +22,6 @@ import {mapUpstreamError, upstreamError} from './upstream-errors.js';
 
 export async function translate(attempt: Attempt): Promise<AttemptResult> {
 	const {inbound, outbound, call, route, reply, ctx} = attempt;
-	// A translated body is built from the parsed request, never from the client's text.
-	bodyBuilt(attempt);
 	if (call.operation === 'count_tokens') return countTokens(attempt);
 	const ir = inbound.decodeRequest(attempt.body, {model: call.model, stream: call.stream}, ctx);
 	const target = {model: route.upstreamModel, stream: call.stream, baseUrl: route.channel.baseUrl, defaultMaxTokens: attempt.services.options.defaultMaxTokens};

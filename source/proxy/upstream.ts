@@ -93,7 +93,7 @@ export type UpstreamCall = {
 export type {UpstreamResponse};
 
 /** Request bodies longer than this (in UTF-16 units, so at least this many bytes) are handed to undici as a stream (`requestBody`). */
-export const streamedBodyLength = 64 * 1024;
+const streamedBodyLength = 64 * 1024;
 
 /**
  * A request body as undici should get it. undici keeps a string or Buffer body on its request until
