@@ -175,6 +175,15 @@ export function memoryOf(pid: number): {rssMb: number; peakMb: number} {
 	return {rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024};
 }
 
+/**
+ * CPU time a process has used so far, all its threads, user and system, in ms (/proc/PID/stat,
+ * counted in the kernel's USER_HZ ticks of 10 ms — read over a second or more).
+ */
+export function cpuMsOf(pid: number): number {
+	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+	return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Reset the kernel's peak-RSS mark (VmHWM) of a process we own; false where the kernel refuses. */
 export function resetPeak(pid: number): boolean {
 	try {

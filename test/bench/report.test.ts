@@ -60,7 +60,7 @@ test('the throughput targets are judged on the per-round median', () => {
 		],
 		streams: [],
 		start: {serveMs: [], keysListMs: []},
-		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: []},
+		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: [], bareIdleCpuMsPerS: null},
 		notes: [],
 		checks: [],
 	};
@@ -87,7 +87,7 @@ test('a target the bare relay has a figure for says what the relay measured agai
 		// The relay misses the wall-time target (1.3× direct) as serve does; serve alone misses first byte (+25 ms against the relay's +15 ms).
 		streams: [streams('direct', 'passthrough', 2, 50, null), streams('bare relay', 'passthrough', 2.6, 65, 140), streams('serve', 'passthrough', 2.5, 75, 145)],
 		start: {serveMs: [], keysListMs: []},
-		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: 64, serveSettledMb: 66, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: []},
+		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: 64, serveSettledMb: 66, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: [], bareIdleCpuMsPerS: null},
 		notes: [],
 		checks: [],
 	};
@@ -103,4 +103,21 @@ test('a target the bare relay has a figure for says what the relay measured agai
 	assert.match(printed, /FAIL {2}serve 2000 slow streams passthrough: wall vs direct +1\.25× {2}\(target ≤ 1\.2×; bare relay 1\.30×, missing it\)/);
 	assert.match(printed, /first byte p99 over direct +25\.00 ms {2}\(target ≤ 20 ms; bare relay 15\.00 ms, within it\)/);
 	assert.match(printed, /2 failed \(the bare relay misses 1 of those 2 targets itself\)/);
+});
+
+test('the CPU after each batch is printed per process, with the bare relay idling beside it', () => {
+	const after = (requests: number, tailCpuMs: number, idleCpuMsPerS: number | null) => ({requests, rssMb: 120, settledMb: 90, rps: 10_000, errors: 0, tailCpuMs, idleCpuMsPerS});
+	const results: Results = {
+		date: '2026-11-26T00:00:00.000Z',
+		machine: {nproc: 2, cpu: 'test', node: 'v20', memoryGb: 24, platform: 'linux x64', loadAtStart: 0, loadAtEnd: 0},
+		config: {rounds: 1},
+		throughput: [],
+		streams: [],
+		start: {serveMs: [], keysListMs: []},
+		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [after(10_000, 130, 1.25), after(100_000, 210, 2)], tuiAfterRequests: [], bareIdleCpuMsPerS: 0.5},
+		notes: [],
+		checks: [],
+	};
+	const printed = render(results);
+	assert.match(printed, /After load \(CPU time of the whole process, all threads\): serve after 10000 requests: 130 ms in the second after the last answer, then 1\.3 ms a second idle; 100000 requests: 210 ms in the second after the last answer, then 2\.0 ms a second idle; TUI after not measured; the bare relay idles at 0\.5 ms a second\./);
 });

@@ -8,8 +8,12 @@ export type Mode = 'passthrough' | 'translated' | 'passthrough stream' | 'transl
 export type ThroughputRow = {target: TargetName; mode: Mode; result: LoadResult; roundRps?: number[]};
 /** listenDrops: connections the kernel dropped meanwhile for a full accept queue (the client retries after 1 s). */
 export type StreamRow = {target: 'direct' | 'bare relay' | 'serve'; mode: 'passthrough' | 'translated'; result: StreamsResult; peakRssMb: number | null; listenDrops: number | null};
-/** RSS of a process after a number of requests, under load (1 s after) and once idle. */
-export type RssAfter = {requests: number; rssMb: number; settledMb: number; rps: number; errors: number};
+/**
+ * RSS of a process after a number of requests, under load (1 s after) and once idle; and its CPU
+ * time after the load: in the second after its last answer (the usage flush of what was still in
+ * memory) and per second over the idle time that follows (null: no idle time was measured).
+ */
+export type RssAfter = {requests: number; rssMb: number; settledMb: number; rps: number; errors: number; tailCpuMs: number; idleCpuMsPerS: number | null};
 
 /**
  * One target. `relay`: what the bare relay itself measured against the same target, where it has
@@ -25,7 +29,7 @@ export type Results = {
 	throughput: ThroughputRow[];
 	streams: StreamRow[];
 	start: {serveMs: number[]; keysListMs: number[]};
-	memory: {serveIdleMb: number | null; tuiIdleMb: number | null; bareIdleMb: number | null; serveSettledMb: number | null; tuiSettledMb: number | null; afterRequests: RssAfter[]; tuiAfterRequests: RssAfter[]};
+	memory: {serveIdleMb: number | null; tuiIdleMb: number | null; bareIdleMb: number | null; serveSettledMb: number | null; tuiSettledMb: number | null; afterRequests: RssAfter[]; tuiAfterRequests: RssAfter[]; bareIdleCpuMsPerS: number | null};
 	notes: string[];
 	checks: Check[];
 };
@@ -74,6 +78,10 @@ export function throughputRatio(row: ThroughputRow | undefined, base: Throughput
 
 function rssAfter(rows: readonly RssAfter[]): string {
 	return rows.map(item => `after ${item.requests} requests ${item.rssMb.toFixed(1)} MB, ${item.settledMb.toFixed(1)} MB once idle (${item.rps.toFixed(0)} req/s, ${item.errors} errors)`).join('; ') || 'not measured';
+}
+
+function cpuAfter(rows: readonly RssAfter[]): string {
+	return rows.map(item => `${item.requests} requests: ${item.tailCpuMs.toFixed(0)} ms in the second after the last answer, then ${fixed(item.idleCpuMsPerS, 1)} ms a second idle`).join('; ') || 'not measured';
 }
 
 function check(name: string, target: string, value: number | undefined, ok: (value: number) => boolean, show: (value: number) => string, relay?: number): Check {
@@ -201,6 +209,7 @@ export function render(results: Results): string {
 	const {start, memory} = results;
 	out.push(`Start: serve ${start.serveMs.map(ms => ms.toFixed(0)).join(' / ')} ms to "listening" (median ${fixed(median(start.serveMs), 0)}); keys list ${start.keysListMs.map(ms => ms.toFixed(0)).join(' / ')} ms (median ${fixed(median(start.keysListMs), 0)}).`);
 	out.push(`Memory: idle RSS 2 s after start: serve ${fixed(memory.serveIdleMb, 1)} MB, TUI ${fixed(memory.tuiIdleMb, 1)} MB (the bare relay: ${fixed(memory.bareIdleMb, 1)} MB); settled (BENCH_IDLE_SETTLE_MS after start): serve ${fixed(memory.serveSettledMb, 1)} MB, TUI ${fixed(memory.tuiSettledMb, 1)} MB; serve RSS ${rssAfter(memory.afterRequests)}; TUI RSS ${rssAfter(memory.tuiAfterRequests)}.`);
+	out.push(`After load (CPU time of the whole process, all threads): serve after ${cpuAfter(memory.afterRequests)}; TUI after ${cpuAfter(memory.tuiAfterRequests)}; the bare relay idles at ${fixed(memory.bareIdleCpuMsPerS, 1)} ms a second. The second after a batch holds the last usage flush; the idle figure is the background work left (the usage flush's timer, the memory trim 30 s after the last request, the TUI's clock) — a store still writing the load's records would show there.`);
 	for (const note of results.notes) out.push(`Note: ${note}`);
 	out.push('');
 	out.push('Targets (from the project issues; a FAIL is reported, it does not fail the run). "bare relay": the reference measured against the same target, where it has one:');

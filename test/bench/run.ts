@@ -19,7 +19,7 @@ import {writeFileSync} from 'node:fs';
 import {availableParallelism, cpus, loadavg, totalmem} from 'node:os';
 import {join, resolve} from 'node:path';
 import {closedLoop, concurrentStreams, fixedCount, measuredLoop, mergeRounds, type LoadResult, type Target} from './load.js';
-import {cleanupNow, cli, installCleanup, listenDrops, memoryOf, resetPeak, root, sampleRss, startHelper, startServe, startTui, stop, stopTui, tempDir, type Serve, type Tui} from './procs.js';
+import {cleanupNow, cli, cpuMsOf, installCleanup, listenDrops, memoryOf, resetPeak, root, sampleRss, startHelper, startServe, startTui, stop, stopTui, tempDir, type Serve, type Tui} from './procs.js';
 import {checksOf, render, type Mode, type Results, type StreamRow, type TargetName} from './report.js';
 
 const numberEnv = (name: string, fallback: number) => {
@@ -144,8 +144,12 @@ async function slowStreams(results: Results, upstream: string, bare: {origin: st
 	await stop(translating.child);
 }
 
-/** A fresh serve on a fresh home: its RSS after each cumulative request count (passthrough and translated alternating). */
-async function rssGrowth(results: Results, upstream: string): Promise<void> {
+/**
+ * A fresh serve on a fresh home: its RSS after each cumulative request count (passthrough and
+ * translated alternating), and its CPU time after each batch — the second that follows it, then per
+ * second of the idle wait (the bare relay's, idle all along, over the same waits).
+ */
+async function rssGrowth(results: Results, upstream: string, barePid: number | null): Promise<void> {
 	const home = tempDir();
 	const secret = await setupHome(home, upstream);
 	const serve = await startServe(home);
@@ -166,26 +170,38 @@ async function rssGrowth(results: Results, upstream: string): Promise<void> {
 		...(tui ? [{name: 'TUI', pid: tui.pid, targets: [request(tui.url, tuiSecret, 'bench-model'), request(tui.url, tuiSecret, 'bench-translated')], rows: results.memory.tuiAfterRequests}] : []),
 	];
 	let sent = 0;
+	const idle = {bareMs: 0, seconds: 0};
 	for (const total of config.rssRequests) {
 		const batch = total - sent;
 		sent = total;
-		const loaded: Array<{rssMb: number; run: Awaited<ReturnType<typeof fixedCount>>}> = [];
+		const loaded: Array<{rssMb: number; run: Awaited<ReturnType<typeof fixedCount>>; tailCpuMs: number}> = [];
 		for (const item of processes) {
 			const run = await fixedCount(item.targets, config.connections, batch, 10 * 60_000);
+			const endCpu = cpuMsOf(item.pid);
 			await sleep(1000);
-			loaded.push({rssMb: memoryOf(item.pid).rssMb, run});
+			loaded.push({rssMb: memoryOf(item.pid).rssMb, run, tailCpuMs: cpuMsOf(item.pid) - endCpu});
 			if (run.requests < batch) results.notes.push(`the ${item.name} RSS run to ${total} requests stopped at its 10-minute cap, after ${run.requests} of ${batch}.`);
 		}
 		// Read again once the processes have been idle a while: what traffic left behind, not the heap V8 sized for it.
+		const idleFrom = {at: performance.now(), cpu: processes.map(item => cpuMsOf(item.pid)), bare: barePid ? cpuMsOf(barePid) : null};
 		await sleep(config.rssSettleMs);
+		const idleSeconds = (performance.now() - idleFrom.at) / 1000;
+		// Under a second of idle time says nothing at the /proc clock's 10 ms.
+		const perSecond = (ms: number) => (idleSeconds >= 1 ? ms / idleSeconds : null);
+		if (barePid && idleFrom.bare !== null && idleSeconds >= 1) {
+			idle.bareMs += cpuMsOf(barePid) - idleFrom.bare;
+			idle.seconds += idleSeconds;
+		}
 		processes.forEach((item, index) => {
-			const {rssMb, run} = loaded[index]!;
+			const {rssMb, run, tailCpuMs} = loaded[index]!;
 			const settledMb = memoryOf(item.pid).rssMb;
+			const idleCpuMsPerS = perSecond(cpuMsOf(item.pid) - idleFrom.cpu[index]!);
 			const rps = (run.requests - run.errors) / run.seconds;
-			item.rows.push({requests: total, rssMb, settledMb, rps, errors: run.errors});
+			item.rows.push({requests: total, rssMb, settledMb, rps, errors: run.errors, tailCpuMs, idleCpuMsPerS});
 			log(`${item.name} RSS after ${total} requests: ${rssMb.toFixed(1)} MB, ${settledMb.toFixed(1)} MB after ${config.rssSettleMs / 1000} s idle (${rps.toFixed(0)} req/s${run.errors ? `, ${run.errors} errors: ${run.firstError}` : ''})`);
 		});
 	}
+	results.memory.bareIdleCpuMsPerS = idle.seconds > 0 ? idle.bareMs / idle.seconds : null;
 	if (tui) stopTui(tui);
 	await stop(serve.child);
 }
@@ -234,7 +250,7 @@ async function main(): Promise<void> {
 		throughput: [],
 		streams: [],
 		start: {serveMs: [], keysListMs: []},
-		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: []},
+		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: [], bareIdleCpuMsPerS: null},
 		notes: [],
 		checks: [],
 	};
@@ -306,7 +322,7 @@ async function main(): Promise<void> {
 
 	if (config.rssRequests.length > 0) {
 		log(`serve RSS after ${config.rssRequests.join(' and ')} requests (a fresh serve)`);
-		await rssGrowth(results, upstreamOrigin);
+		await rssGrowth(results, upstreamOrigin, bare.child.pid ?? null);
 	}
 	await stop(bare.child);
 	await stop(upstream.child);

@@ -68,6 +68,12 @@ test('the bench runs every section and measures every target (tiny settings)', {
 		assert.ok((results.memory.serveSettledMb ?? 0) > 0 && (results.memory.bareIdleMb ?? 0) > 0);
 		assert.deepEqual(results.memory.afterRequests.map(row => [row.requests, row.errors]), [[100, 0], [200, 0]]);
 		if (hasTmux) assert.deepEqual(results.memory.tuiAfterRequests.map(row => [row.requests, row.errors]), [[100, 0], [200, 0]]);
+		// CPU after each batch: measured (no idle wait here, so no per-second idle figure) and printed.
+		for (const row of [...results.memory.afterRequests, ...results.memory.tuiAfterRequests]) {
+			assert.ok(Number.isFinite(row.tailCpuMs) && row.tailCpuMs >= 0, `CPU after ${row.requests} requests: ${row.tailCpuMs}`);
+			assert.equal(row.idleCpuMsPerS, null);
+		}
+		assert.match(stdout, /After load \(CPU time[^\n]*serve after 100 requests: \d+ ms in the second after the last answer/);
 
 		// Every target of the issue, each measured (the TUI's only with tmux), and the same list printed.
 		assert.equal(results.checks.length, 24);
