@@ -14,6 +14,7 @@ import {StreamMeter} from './meter.js';
 import {endStream} from './stream-end.js';
 import {OutboundStreamScrub} from './stream-scrub.js';
 import {upstreamFailure, type UpstreamResponse} from './upstream.js';
+import type {BodySink} from './upstream-body.js';
 import {headerValue} from './upstream-errors.js';
 import type {Hangup} from './hangup.js';
 
@@ -68,6 +69,85 @@ class Outgoing {
 	}
 }
 
+/** How the provider's body ended, as the pipe saw it. */
+type Outcome = {readonly client: ClientStream | null; readonly failure: {readonly error: unknown} | null};
+
+/**
+ * The provider's body, piece by piece to the client, driven by the body's own calls (no promise per
+ * chunk). The client's response opens with the first piece; a client that reads slowly pauses the
+ * body until its socket drains. Settles once, when the body has ended or failed.
+ */
+class Pipe implements BodySink {
+	private client: ClientStream | null = null;
+	/** The last write the client has not taken yet. */
+	private waiting: Promise<void> | undefined;
+	private settled = false;
+
+	constructor(
+		private readonly attempt: Attempt,
+		private readonly upstream: UpstreamResponse,
+		private readonly outgoing: Outgoing,
+		private readonly deadline: FirstByteDeadline,
+		private readonly settle: (outcome: Outcome) => void,
+	) {}
+
+	data(chunk: Buffer): void {
+		let piece: Uint8Array | string;
+		try {
+			piece = this.outgoing.push(chunk);
+		} catch (error) {
+			this.upstream.body.destroy(error instanceof Error ? error : new Error(String(error)));
+			return;
+		}
+		if (piece.length > 0) this.send(piece);
+	}
+
+	end(): void {
+		let rest: Uint8Array | string;
+		try {
+			rest = this.outgoing.end();
+		} catch (error) {
+			this.fail(error);
+			return;
+		}
+		if (rest.length > 0) this.send(rest);
+		this.done(null);
+	}
+
+	fail(error: unknown): void {
+		this.done({error});
+	}
+
+	/** Resolves once the client has taken every write (or is gone). */
+	drained(): Promise<void> {
+		return this.waiting ?? Promise.resolve();
+	}
+
+	private send(piece: Uint8Array | string): void {
+		if (!this.client) {
+			this.deadline.clear();
+			this.client = new ClientStream(this.attempt.reply);
+			this.client.open(this.upstream.statusCode, scrubberOf(this.attempt).scrubHeaders(forwardedHeaders(this.upstream.headers)));
+		}
+		const waiting = this.client.write(piece);
+		if (!waiting) return;
+		// The client reads slower than the answer comes: hold the provider's body until it has caught up.
+		const body = this.upstream.body;
+		body.pause();
+		const resumed = waiting.then(() => {
+			if (this.waiting === resumed) this.waiting = undefined;
+			body.resume();
+		});
+		this.waiting = resumed;
+	}
+
+	private done(failure: Outcome['failure']): void {
+		if (this.settled) return;
+		this.settled = true;
+		this.settle({client: this.client, failure});
+	}
+}
+
 export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, hides: Hides | undefined, abort: Hangup, deadline: FirstByteDeadline): Promise<AttemptResult> {
 	const {inbound, route, ctx} = attempt;
 	const contentType = headerValue(upstream.headers, 'content-type') ?? '';
@@ -78,54 +158,26 @@ export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, h
 		return failed(error, attempt.canFailOver, {kind: 'server', reason: 'an answer that is not a stream'});
 	}
 	const meter = new StreamMeter(inbound, hides ? 'messages' : sse ? 'sse' : 'json-array', ctx);
-	const scrubber = scrubberOf(attempt);
-	const outgoing = new Outgoing(meter, hides, new OutboundStreamScrub(scrubber, sse ? 'sse' : 'json-array'));
-	const chunks = upstream.body[Symbol.asyncIterator]();
-	let ended = false;
-	/** The next piece to send ('' once the body has ended with nothing more); throws what the body throws. */
-	const nextPiece = async (): Promise<Uint8Array | string> => {
-		for (;;) {
-			const next = await chunks.next();
-			if (next.done) {
-				ended = true;
-				return outgoing.end();
-			}
-			const piece = outgoing.push(next.value);
-			if (piece.length > 0) return piece;
-		}
-	};
-	let first: Uint8Array | string;
-	try {
-		first = await nextPiece();
-	} catch (error) {
-		return abort.aborted ? gone : failedBeforeAnswer(attempt, error, deadline);
-	}
-	deadline.clear();
-	if (first.length === 0) {
+	const outgoing = new Outgoing(meter, hides, new OutboundStreamScrub(scrubberOf(attempt), sse ? 'sse' : 'json-array'));
+	let pipe: Pipe | undefined;
+	const {client, failure} = await new Promise<Outcome>(settle => {
+		pipe = new Pipe(attempt, upstream, outgoing, deadline, settle);
+		upstream.body.consume(pipe);
+	});
+	if (!client) {
+		// Nothing reached the client: the attempt failed before its answer, and may fail over.
+		if (failure) return abort.aborted ? gone : failedBeforeAnswer(attempt, failure.error, deadline);
 		const error = new GatewayError('upstream', 502, `Channel "${route.channel.name}" ended its stream before sending anything. Try again, or check it with \`gateway-tui channels test ${route.channel.name}\`.`, {code: 'upstream_empty_stream'});
 		return failed(error, attempt.canFailOver, {kind: 'server', reason: 'an empty stream'});
 	}
-	const client = new ClientStream(attempt.reply);
-	client.open(upstream.statusCode, scrubber.scrubHeaders(forwardedHeaders(upstream.headers)));
-	let broken: GatewayError | null = null;
-	let reading: StreamReading | null = null;
-	try {
-		// A piece at a time: the client's write is awaited only when it says to wait (the client reads slowly).
-		for (let piece = first; ; piece = await nextPiece()) {
-			const waiting = piece.length > 0 ? client.write(piece) : undefined;
-			if (waiting) await waiting;
-			if (ended) break;
-		}
-	} catch (failure) {
-		if (!abort.aborted) broken = toGatewayError(upstreamFailure(route.channel, failure));
-	} finally {
-		reading = meter.end();
-	}
+	const reading: StreamReading | null = meter.end();
 	const usage = reading?.usage ?? null;
 	if (abort.aborted) {
 		client.end();
 		return answered(usage, null, client.firstByteAt);
 	}
+	const broken = failure ? toGatewayError(upstreamFailure(route.channel, failure.error)) : null;
+	await pipe!.drained();
 	const end = await endStream(attempt, client, {broken, cutOff: reading?.ending === 'cut-off', upstreamError: reading?.ending === 'upstream-error' ? reading.error : null});
 	return answered(usage, end.error, client.firstByteAt, end.fault);
 }

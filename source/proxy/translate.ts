@@ -6,12 +6,13 @@
  */
 import {GatewayError} from '../base/errors.js';
 import type {IRStreamEvent, IRUsage} from '../base/ir.js';
-import {parseSse, type SseMessages} from '../formats/sse.js';
+import {parseSse} from '../formats/sse.js';
 import type {EncodeStreamOptions} from '../formats/adapter.js';
 import type {StreamDecoder, StreamEncoder} from '../formats/stream-steps.js';
 import {answered, failed, gone, scrubberOf, streamTimeoutsOf, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
 import {callChannel, failedBeforeAnswer, FirstByteDeadline} from './call-channel.js';
 import {ClientStream, abortOnClientClose} from './client-stream.js';
+import {StepPipe, type StepOutcome} from './translated-stream.js';
 import {countTokens} from './count-tokens.js';
 import {toGatewayError} from './errors.js';
 import {mergeUsage} from '../formats/stream-reader.js';
@@ -93,60 +94,21 @@ async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort:
 }
 
 /**
- * The same with the decoder and encoder as synchronous steps: each chunk of the provider's body is
- * parsed, decoded, metered and encoded at once, and its frames leave as one write.
+ * The same with the decoder and encoder as synchronous steps, driven by the provider's body (see
+ * translated-stream.ts): each chunk is parsed, decoded, metered and encoded at once, and its frames
+ * leave as one write.
  */
 async function stepStreamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort: Hangup, deadline: FirstByteDeadline, decoder: StreamDecoder, encoderOf: () => StreamEncoder): Promise<AttemptResult> {
-	const {inbound, call, route, reply} = attempt;
-	const events = new DecodedChunks(upstream, decoder);
-	const read = await firstRead(attempt, abort, deadline, () => events.read());
-	if ('result' in read) return read.result;
-	const first = read.value;
-	if (first.length === 0 || first[0]!.type === 'error') {
-		events.release();
-		return failedAtOnce(attempt, first[0]);
-	}
-	const out = new ClientStream(reply);
-	out.open(200, {'content-type': inbound.streamContentType({sse: call.sse})});
 	const meter = new EventMeter(attempt);
-	const encoder = encoderOf();
-	let broken: GatewayError | null = null;
-	try {
-		for (let batch = first; ; batch = await events.read()) {
-			let text = '';
-			for (const event of batch) {
-				text += encoder.push(meter.tap(event));
-				if (encoder.hasMore) text = await writeBefore(out, encoder, text);
-				if (encoder.done) break;
-			}
-			if (!encoder.done && batch.length === 0) {
-				text += encoder.end();
-				if (encoder.hasMore) text = await writeBefore(out, encoder, text);
-			}
-			const waiting = text ? out.write(text) : undefined;
-			if (waiting) await waiting;
-			if (encoder.done || batch.length === 0 || abort.aborted) break;
-		}
-	} catch (failure) {
-		if (!abort.aborted) broken = toGatewayError(upstreamFailure(route.channel, failure));
+	const outcome = await new Promise<StepOutcome>(settle => upstream.body.consume(new StepPipe(attempt, upstream, abort, deadline, decoder, encoderOf, meter, settle)));
+	switch (outcome.kind) {
+		case 'before':
+			return outcome.result;
+		case 'failed-at-once':
+			return failedAtOnce(attempt, outcome.first);
+		case 'answered':
+			return finishStream(attempt, outcome.out, abort, meter, outcome.broken);
 	}
-	events.release();
-	return finishStream(attempt, out, abort, meter, broken);
-}
-
-/**
- * The frames an encoder kept back (`hasMore`: the Responses API's closing frames of a long answer),
- * each built only once what came before it is written and, when the client reads slowly, has
- * drained. Returns the text still to write. Only called when frames were kept back: the usual event
- * has none, so its frames join the batch's one write without a promise.
- */
-async function writeBefore(out: ClientStream, encoder: StreamEncoder, text: string): Promise<string> {
-	while (encoder.hasMore) {
-		const waiting = text ? out.write(text) : undefined;
-		if (waiting) await waiting;
-		text = encoder.more();
-	}
-	return text;
 }
 
 /**
@@ -180,50 +142,6 @@ async function finishStream(attempt: Attempt, out: ClientStream, abort: Hangup, 
 	}
 	const end = await endStream(attempt, out, {broken, cutOff: false, upstreamError: meter.upstreamError});
 	return answered(meter.usage, end.error, out.firstByteAt, end.fault);
-}
-
-/**
- * A provider's stream body as batches of IR events: each `read()` takes the messages of the next
- * chunks until they yield an event, and gives `[]` once the body has ended and the decoder has
- * said everything (its cut-off error included). At the terminal event what is left of the body is
- * drained in the background (the connection is reused), as `release()` does for a stream left early.
- */
-class DecodedChunks {
-	private readonly messages: SseMessages;
-	private ended = false;
-
-	constructor(
-		upstream: UpstreamResponse,
-		private readonly decoder: StreamDecoder,
-	) {
-		this.messages = parseSse(upstream.body, rest => void dropRest(rest, upstream.body));
-	}
-
-	async read(): Promise<IRStreamEvent[]> {
-		const events: IRStreamEvent[] = [];
-		while (events.length === 0 && !this.ended) {
-			const batch = await this.messages.batch();
-			if (batch.length === 0) {
-				this.ended = true;
-				for (const event of this.decoder.end()) events.push(event);
-			}
-			for (const message of batch) {
-				for (const event of this.decoder.push(message)) events.push(event);
-				if (this.decoder.done) {
-					this.release();
-					break;
-				}
-			}
-		}
-		return events;
-	}
-
-	/** Stop reading: what is left of the body is read and dropped (up to a limit), so its connection can be reused. */
-	release(): void {
-		if (this.ended) return;
-		this.ended = true;
-		void this.messages.return();
-	}
 }
 
 /** Usage and upstream errors noted as the events go by; errors scrubbed before any encoder sees them. */

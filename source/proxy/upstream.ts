@@ -143,7 +143,7 @@ export async function callUpstream(pools: UpstreamPools, call: UpstreamCall): Pr
 }
 
 /** What is read and dropped of a body after its reader stopped, before the connection is given up instead. */
-const leftoverLimit = 64 * 1024;
+export const leftoverLimit = 64 * 1024;
 
 /**
  * What a reader left of a provider's body (a stream decoder returns at its terminal event, usually a

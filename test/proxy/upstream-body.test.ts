@@ -236,3 +236,105 @@ test('Hangup: aborts once, tells its listeners in order (a late listener at once
 	after.abort(new Error('gone'));
 	assert.equal(after.signal.aborted, true);
 });
+
+test('consume(): every chunk in order, then the end, each once; a paused sink holds the body back (the connection pauses) and gets the rest, then the end, on resume', async () => {
+	const total = 32 * 1024 * 1024;
+	let written = 0;
+	const upstream = await provider((_req, res) => {
+		res.writeHead(200, {'content-type': 'application/octet-stream'});
+		const piece = Buffer.alloc(256 * 1024);
+		let index = 0;
+		const more = () => {
+			while (written < total) {
+				piece.fill(index++ % 251);
+				written += piece.length;
+				if (!res.write(piece)) {
+					res.once('drain', more);
+					return;
+				}
+			}
+			res.end();
+		};
+		more();
+	});
+	const pools = new UpstreamPools();
+	try {
+		const response = await callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/x', body: '{}'});
+		const calls: string[] = [];
+		let read = 0;
+		let paused = false;
+		const received: Buffer[] = [];
+		const ended = new Promise<void>((resolve, reject) => {
+			response.body.consume({
+				data: chunk => {
+					assert.equal(paused, false, 'a chunk came while the sink was paused');
+					read += chunk.byteLength;
+					// Keep a byte per 64 KiB to check the order against what was written.
+					if (read % (64 * 1024) < chunk.byteLength) received.push(Buffer.from(chunk.subarray(0, 1)));
+					if (calls.at(-1) !== 'data') calls.push('data');
+					// Once 4 MB are in, stop reading for half a second.
+					if (read >= 4 * 1024 * 1024 && read - chunk.byteLength < 4 * 1024 * 1024) {
+						paused = true;
+						response.body.pause();
+						setTimeout(() => {
+							assert.ok(written < total / 2, `the provider wrote ${written} of ${total} bytes to a paused sink`);
+							paused = false;
+							response.body.resume();
+						}, 500);
+					}
+				},
+				end: () => {
+					calls.push('end');
+					resolve();
+				},
+				fail: reject,
+			});
+		});
+		await ended;
+		assert.equal(read, total);
+		assert.deepEqual(calls, ['data', 'end']);
+		// The first byte of every 256 KiB piece, in the order written.
+		const firsts = received.filter((_, index) => index % 4 === 0).map(byte => byte[0]);
+		assert.deepEqual(firsts.slice(0, 20), Array.from({length: 20}, (_, index) => index % 251));
+		// A body has one reader.
+		await assert.rejects(response.body.text(), /already read/);
+	} finally {
+		await pools.close();
+		await upstream.close();
+	}
+});
+
+test('consume(): a connection that breaks mid-body fails the sink, paused or not, and nothing is handed over after', async () => {
+	for (const pauseFirst of [false, true]) {
+		const upstream = await provider((_req, res) => {
+			res.writeHead(200, {'content-type': 'text/event-stream'});
+			res.write('data: {"a":1}\n\n');
+			setTimeout(() => res.socket?.destroy(), 50);
+		});
+		const pools = new UpstreamPools();
+		try {
+			const response = await callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path: '/x', body: '{}'});
+			const calls: string[] = [];
+			const failure = await new Promise<unknown>(resolve => {
+				response.body.consume({
+					data: () => {
+						calls.push('data');
+						if (pauseFirst) response.body.pause();
+					},
+					end: () => calls.push('end'),
+					fail: error => {
+						calls.push('fail');
+						resolve(error);
+					},
+				});
+			});
+			assert.match(`${(failure as Error).name} ${(failure as Error).message}`, /other side closed|socket|terminated/i);
+			response.body.resume();
+			await new Promise(resolve => setTimeout(resolve, 50));
+			assert.deepEqual(calls, ['data', 'fail'], `paused: ${pauseFirst}`);
+		} finally {
+			await pools.close();
+			await upstream.close();
+		}
+	}
+});
