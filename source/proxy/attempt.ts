@@ -95,7 +95,12 @@ export function transportFault(error: GatewayError): ChannelFault {
 export async function runAttempt(attempt: Attempt, run: (attempt: Attempt) => Promise<AttemptResult>): Promise<AttemptResult> {
 	const {health} = attempt.services;
 	const {channel} = attempt.route;
-	const result = await run(attempt).catch((error: unknown) => failed(error));
+	let result: AttemptResult;
+	try {
+		result = await run(attempt);
+	} catch (error) {
+		result = failed(error);
+	}
 	if (result.kind !== 'gone' && result.fault) health.failed(channel, result.fault.kind, result.fault.reason);
 	else if (result.kind === 'answered') health.succeeded(channel);
 	else health.released(channel);

@@ -62,7 +62,7 @@ async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, fault: 
 		return failed(mapUpstreamError(route.channel, {...decoded, status: decoded.kind === 'permission' ? 403 : 401}, undefined));
 	}
 	const scrubber = scrubberOf(attempt);
-	await reply.code(upstream.statusCode).headers(scrubber.scrubHeaders(forwardedHeaders(upstream.headers))).send(read.text);
+	void reply.code(upstream.statusCode).headers(scrubber.scrubHeaders(forwardedHeaders(upstream.headers))).send(read.text);
 	return answered(null, scrubber.scrub(read.text).slice(0, 500), performance.now(), fault);
 }
 
@@ -89,6 +89,7 @@ async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client:
 		}
 	}
 	const firstByteAt = performance.now();
-	await reply.code(upstream.statusCode).headers(scrubberOf(attempt).scrubHeaders(forwardedHeaders(upstream.headers))).send(read.text);
+	// Not awaited: a reply is a thenable that waits for the response to finish, which nothing here needs (the request log waits for it).
+	void reply.code(upstream.statusCode).headers(scrubberOf(attempt).scrubHeaders(forwardedHeaders(upstream.headers))).send(read.text);
 	return answered(usage, null, firstByteAt);
 }

@@ -67,7 +67,11 @@ export async function relay(deps: RelayDeps, input: RelayInput): Promise<RelayRe
 	const conversation = ordered.length > 1 ? conversationKey(key.id, input.headers, input.body) : null;
 	const routes = conversation ? pinFirst(deps, conversation, ordered) : ordered;
 	// Token counting is free and frequent (Claude Code counts before each turn): only generations count.
-	if (call.operation !== 'count_tokens') await deps.limiter.admit(key);
+	if (call.operation !== 'count_tokens') {
+		// A promise only where limits are counted in a shared store: awaiting nothing still costs a turn.
+		const admission = deps.limiter.admit(key);
+		if (admission) await admission;
+	}
 	const tried: string[] = [];
 	const warnings: string[] = [];
 	const ctx = translationContext(warnings, deps.signatures, deps.images);

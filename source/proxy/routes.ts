@@ -105,7 +105,8 @@ export function registerFormatRoutes(app: FastifyInstance, deps: ProxyDeps): voi
 				}
 				done();
 			},
-			handler: async (request, reply) => handle(deps, request.gatewayRoute!, request, reply),
+			// handle's own promise, not one more around it.
+			handler: (request, reply) => handle(deps, request.gatewayRoute!, request, reply),
 		});
 	}
 }

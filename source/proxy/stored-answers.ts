@@ -20,10 +20,18 @@ import {relay, type RelayDeps, type RelayInput, type RelayResult} from './relay.
 
 export type StoringDeps = RelayDeps & {readonly kept: KeptResponses};
 
-/** Relay a request, continuing the conversation it names and keeping its answer where its format asks. */
-export async function relayStoring(deps: StoringDeps, input: RelayInput): Promise<RelayResult> {
+/**
+ * Relay a request, continuing the conversation it names and keeping its answer where its format
+ * asks. A format that stores nothing goes straight to `relay` (no async function between the two:
+ * each one is a promise and a turn of the microtask queue per request).
+ */
+export function relayStoring(deps: StoringDeps, input: RelayInput): Promise<RelayResult> {
 	const stored = input.inbound.storedAnswers;
 	if (!stored || input.call.operation !== 'generate') return relay(deps, input);
+	return relayKept(deps, input, stored);
+}
+
+async function relayKept(deps: StoringDeps, input: RelayInput, stored: StoredAnswers): Promise<RelayResult> {
 	const {key} = input;
 	const asks = stored.readRequest(input.body);
 	let body = input.body;

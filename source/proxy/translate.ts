@@ -66,7 +66,7 @@ async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client:
 		return failed(unusable, attempt.canFailOver, {kind: 'server', reason: 'an answer that cannot be read'});
 	}
 	const firstByteAt = performance.now();
-	await reply.code(200).type('application/json').send(inbound.encodeResponse(answer, {model: call.model, request: attempt.body}, ctx));
+	void reply.code(200).type('application/json').send(inbound.encodeResponse(answer, {model: call.model, request: attempt.body}, ctx));
 	return answered(answer.usage, null, firstByteAt);
 }
 

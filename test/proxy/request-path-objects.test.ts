@@ -1,11 +1,12 @@
 /**
  * What the request path does not build per request (issue 14), pinned by counting rather than
- * timing: no AbortController (the client's hang-up and the first-byte deadline are `Hangup`s; a
+ * timing: no more promises than its steps need, no AbortController (the client's hang-up and the first-byte deadline are `Hangup`s; a
  * real AbortSignal is made only where a Node API asks for one, as a retry's sleep does), and no
  * Readable around the provider's body (undici hands its chunks to our own handler). Each would cost
  * several microseconds and an EventTarget or a stream's state per request at thousands a second.
  */
 import {test} from 'node:test';
+import {createHook} from 'node:async_hooks';
 import assert from 'node:assert/strict';
 import {request as httpRequest} from 'node:http';
 import {Readable} from 'node:stream';
@@ -77,4 +78,47 @@ test("the provider's body is read through our own handler, not a Readable", asyn
 		await pools.close();
 		await openai.close();
 	}
+});
+
+test('a passed-through request, streamed or not, creates few promises on the gateway\'s path (no async layer that only passes a promise on)', async () => {
+	const openai = await startFakeOpenAI();
+	const gateway = await startTestGateway();
+	let promises = 0;
+	// The store's background work (the registry's poll, the usage flush) runs on timers that may fall inside a request.
+	const background = /\/source\/store\/|registry\.ts|usage-recorder\.ts|node_modules\/@?keyv/;
+	const hook = createHook({
+		init(_id, type) {
+			if (type !== 'PROMISE') return;
+			const stack = new Error().stack ?? '';
+			if (stack.includes('/source/') && !background.test(stack)) promises++;
+		},
+	});
+	const stackTraceLimit = Error.stackTraceLimit;
+	Error.stackTraceLimit = 40;
+	const counts: Record<string, number> = {};
+	try {
+		await gateway.addProvider(openai, {name: 'openai'});
+		const {secret} = await gateway.createKey({name: 'promises'});
+		for (const stream of [false, true]) {
+			const body = {model: 'gpt-4o-mini', stream, messages: [{role: 'user', content: 'hi'}]};
+			await post(`${gateway.url}/v1/chat/completions`, secret, body);
+			hook.enable();
+			promises = 0;
+			for (let i = 0; i < 20; i++) assert.equal((await post(`${gateway.url}/v1/chat/completions`, secret, body)).status, 200);
+			hook.disable();
+			counts[stream ? 'stream' : 'json'] = promises / 20;
+		}
+	} finally {
+		hook.disable();
+		Error.stackTraceLimit = stackTraceLimit;
+		await gateway.close();
+		await openai.close();
+	}
+	// Each async function and each await is a promise and a turn of the microtask queue. The path's own
+	// (route handler, relay, attempt, channel call, upstream call, body read) make 23 a non-streamed
+	// request and 26 a streamed one; with the layers that only handed a promise on, awaited a value
+	// that was not one (a key without limits) or the reply itself (a thenable that waits for the
+	// response to finish), it was 30 and 31.
+	assert.ok(counts.json! <= 25, `${counts.json} promises a non-streamed request`);
+	assert.ok(counts.stream! <= 28, `${counts.stream} promises a streamed request`);
 });
