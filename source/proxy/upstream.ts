@@ -117,7 +117,12 @@ export function requestBody(text: string, headers: Record<string, string>): stri
 	});
 }
 
-/** Send one request upstream. Connection failures and time-outs throw GatewayErrors (502/504) naming the channel. */
+/**
+ * Send one request upstream. Connection failures and time-outs throw GatewayErrors (502/504) naming
+ * the channel. An async function on purpose: a closure made here that outlived the dispatch (an
+ * error mapper handed to the handler) would share this scope's context with `call`, keeping the
+ * request's text alive as long as its answer (test/proxy/client-text-release.test.ts).
+ */
 export async function callUpstream(pools: UpstreamPools, call: UpstreamCall): Promise<UpstreamResponse> {
 	const {channel} = call;
 	const headers: Record<string, string> = {
