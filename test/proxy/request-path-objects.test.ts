@@ -1,12 +1,12 @@
 /**
  * What the request path does not build per request (issue 14), pinned by counting rather than
- * timing: no more promises than its steps need, no AbortController (the client's hang-up and the first-byte deadline are `Hangup`s; a
- * real AbortSignal is made only where a Node API asks for one, as a retry's sleep does), and no
- * Readable around the provider's body (undici hands its chunks to our own handler). Each would cost
- * several microseconds and an EventTarget or a stream's state per request at thousands a second.
+ * timing: no more promises than its steps need, no AbortController (the client's hang-up and the
+ * first-byte deadline are `Hangup`s; a real AbortSignal is made only where a Node API asks for one,
+ * as a retry's sleep does), and no Readable around the provider's body (undici hands its chunks to
+ * our own handler). Each would cost several microseconds and an EventTarget or a stream's state per
+ * request at thousands a second.
  */
 import {test} from 'node:test';
-import {createHook} from 'node:async_hooks';
 import assert from 'node:assert/strict';
 import {request as httpRequest} from 'node:http';
 import {Readable} from 'node:stream';
@@ -14,6 +14,7 @@ import {callUpstream, UpstreamPools} from '../../source/proxy/upstream.js';
 import {Hangup} from '../../source/proxy/hangup.js';
 import type {ChannelRecord} from '../../source/base/records.js';
 import {startTestGateway} from '../helpers/gateway.js';
+import {gatewayPromiseCounter} from '../helpers/promises.js';
 import {startFakeAnthropic, startFakeOpenAI} from '../helpers/fake-providers.js';
 
 /** A POST through node:http, which builds no AbortController of its own (fetch would, in this process). */
@@ -83,18 +84,7 @@ test("the provider's body is read through our own handler, not a Readable", asyn
 test('a passed-through request, streamed or not, creates few promises on the gateway\'s path (no async layer that only passes a promise on)', async () => {
 	const openai = await startFakeOpenAI();
 	const gateway = await startTestGateway();
-	let promises = 0;
-	// The store's background work (the registry's poll, the usage flush) runs on timers that may fall inside a request.
-	const background = /\/source\/store\/|registry\.ts|usage-recorder\.ts|node_modules\/@?keyv/;
-	const hook = createHook({
-		init(_id, type) {
-			if (type !== 'PROMISE') return;
-			const stack = new Error().stack ?? '';
-			if (stack.includes('/source/') && !background.test(stack)) promises++;
-		},
-	});
-	const stackTraceLimit = Error.stackTraceLimit;
-	Error.stackTraceLimit = 40;
+	const promises = gatewayPromiseCounter();
 	const counts: Record<string, number> = {};
 	try {
 		await gateway.addProvider(openai, {name: 'openai'});
@@ -102,15 +92,12 @@ test('a passed-through request, streamed or not, creates few promises on the gat
 		for (const stream of [false, true]) {
 			const body = {model: 'gpt-4o-mini', stream, messages: [{role: 'user', content: 'hi'}]};
 			await post(`${gateway.url}/v1/chat/completions`, secret, body);
-			hook.enable();
-			promises = 0;
+			promises.start();
 			for (let i = 0; i < 20; i++) assert.equal((await post(`${gateway.url}/v1/chat/completions`, secret, body)).status, 200);
-			hook.disable();
-			counts[stream ? 'stream' : 'json'] = promises / 20;
+			counts[stream ? 'stream' : 'json'] = promises.stop() / 20;
 		}
 	} finally {
-		hook.disable();
-		Error.stackTraceLimit = stackTraceLimit;
+		promises.dispose();
 		await gateway.close();
 		await openai.close();
 	}

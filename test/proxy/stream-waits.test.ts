@@ -11,11 +11,11 @@
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {createHook} from 'node:async_hooks';
 import {createServer, request as httpRequest, type IncomingMessage, type ServerResponse} from 'node:http';
 import type {AddressInfo} from 'node:net';
 import {addChannel} from '../../source/services/channels.js';
 import {startTestGateway} from '../helpers/gateway.js';
+import {gatewayPromiseCounter} from '../helpers/promises.js';
 
 /**
  * A provider that streams `chunks` text deltas 2 ms apart, in OpenAI chat completions
@@ -87,19 +87,7 @@ test('a slow stream creates no promise per chunk: passed through (the gateway hi
 	let chunks = 0;
 	const provider = await slowProvider(() => chunks);
 	const gateway = await startTestGateway();
-	let promises = 0;
-	// Promises the gateway's code makes on the way of a request; the store's own background work (the
-	// registry's poll, the usage flush, both on timers that may fall inside either stream) is not the stream's.
-	const background = /\/source\/store\/|registry\.ts|usage-recorder\.ts|node_modules\/@?keyv/;
-	const hook = createHook({
-		init(_id, type) {
-			if (type !== 'PROMISE') return;
-			const stack = new Error().stack ?? '';
-			if (stack.includes('/source/') && !background.test(stack)) promises++;
-		},
-	});
-	const stackTraceLimit = Error.stackTraceLimit;
-	Error.stackTraceLimit = 40;
+	const promises = gatewayPromiseCounter();
 	try {
 		await addChannel(gateway.store, {name: 'slow', format: 'openai', baseUrl: `${provider.url}/v1`, apiKey: 'sk-slow-provider-key', models: 'gpt-4o-mini'});
 		await addChannel(gateway.store, {name: 'slow-anthropic', format: 'anthropic', baseUrl: provider.url, apiKey: 'sk-ant-slow-provider-key', models: 'claude-sonnet-4-5'});
@@ -110,14 +98,13 @@ test('a slow stream creates no promise per chunk: passed through (the gateway hi
 			const count = async (deltas: number) => {
 				chunks = deltas;
 				await stream(`${gateway.url}/v1/chat/completions`, secret, body); // warm: connections, caches
-				hook.enable();
-				promises = 0;
+				promises.start();
 				const text = await stream(`${gateway.url}/v1/chat/completions`, secret, body);
-				hook.disable();
+				const made = promises.stop();
 				assert.match(text, new RegExp(`w${deltas - 1} `));
 				assert.match(text, /data: \[DONE\]/);
 				assert.equal(/"usage":\{/.test(text), includeUsage, 'the usage chunk reaches the client only when it asked for it');
-				return promises;
+				return made;
 			};
 			const few = await count(10);
 			const many = await count(110);
@@ -125,8 +112,7 @@ test('a slow stream creates no promise per chunk: passed through (the gateway hi
 			assert.ok(perChunk < 0.5, `${model}: ${perChunk.toFixed(2)} promises a chunk (${few} for 10 chunks, ${many} for 110; include_usage: ${includeUsage})`);
 		}
 	} finally {
-		hook.disable();
-		Error.stackTraceLimit = stackTraceLimit;
+		promises.dispose();
 		await gateway.close();
 		await provider.close();
 	}
