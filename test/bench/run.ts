@@ -4,7 +4,7 @@
  * Usage pane). Prints tables and PASS / FAIL per target, and writes the figures as JSON. Failing
  * targets do not fail the run: only a setup error or a crash exits non-zero. Settings (env):
  *
- *   BENCH_DURATION_MS=3000  BENCH_ROUNDS=3  BENCH_WARMUP_MS=500  BENCH_PAUSE_MS=1100  BENCH_CONNECTIONS=32
+ *   BENCH_DURATION_MS=5000  BENCH_ROUNDS=5  BENCH_WARMUP_MS=500  BENCH_PAUSE_MS=1100  BENCH_CONNECTIONS=32
  *                            throughput rows: each measured for DURATION/ROUNDS in each round, after WARMUP, PAUSE between rows
  *   BENCH_PRIME_MS=1000      a first, unmeasured warm-up of every endpoint and mode
  *   BENCH_STREAMS=1000,2000  BENCH_SLOW_CHUNKS=10  BENCH_SLOW_INTERVAL_MS=150  BENCH_STREAM_CAP_MS=15000
@@ -30,10 +30,10 @@ const numberEnv = (name: string, fallback: number) => {
 const listEnv = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').filter(Boolean).map(Number).filter(value => Number.isInteger(value) && value > 0);
 
 const config = {
-	durationMs: numberEnv('BENCH_DURATION_MS', 3000),
+	durationMs: numberEnv('BENCH_DURATION_MS', 5000),
 	warmupMs: numberEnv('BENCH_WARMUP_MS', 500),
 	pauseMs: numberEnv('BENCH_PAUSE_MS', 1100),
-	rounds: Math.max(1, Math.round(numberEnv('BENCH_ROUNDS', 3))),
+	rounds: Math.max(1, Math.round(numberEnv('BENCH_ROUNDS', 5))),
 	primeMs: numberEnv('BENCH_PRIME_MS', 1000),
 	connections: numberEnv('BENCH_CONNECTIONS', 32),
 	streams: listEnv('BENCH_STREAMS', '1000,2000'),
