@@ -55,6 +55,23 @@ const bytesPerStatement = 1024 * 1024;
  *   times what they cost together.
  */
 class GatewaySqlite extends KeyvSqlite {
+	/** The connection's settings (see useWal), applied before any other statement runs on it. */
+	private readonly ready: Promise<void>;
+
+	constructor(options: ConstructorParameters<typeof KeyvSqlite>[0]) {
+		super(options);
+		const run = this.query;
+		// Never rejects: a file that cannot be opened fails the first statement that waits for it, so
+		// `open` reports it (and the connect failure has a handler, never an unhandled rejection).
+		this.ready = useWal(run).catch(() => {});
+		// Every statement waits for the settings: issued one after another, a first write could run
+		// between them (a flaky test saw a connection without its journal_size_limit yet).
+		this.query = async (sql: string, ...parameters: unknown[]) => {
+			await this.ready;
+			return run(sql, ...parameters);
+		};
+	}
+
 	async setMany(entries: Array<{key: string; value: unknown}>): Promise<void> {
 		let start = 0;
 		while (start < entries.length) {
@@ -92,11 +109,8 @@ export function openSqlite(location: StoreLocation & {file: string}): Backend {
 		location,
 		warnings: warning ? [warning] : [],
 		adapter(): KeyvStoreAdapter {
+			// It connects at once and puts the file in write-ahead-log mode before its first statement (see useWal).
 			const adapter = new GatewaySqlite({uri: `sqlite://${location.file}`, busyTimeout: 5000});
-			// The adapter connects eagerly and keeps the failure in a promise that is only awaited by the
-			// next query; this first query gives it a handler, so an unreadable file is reported by `open`,
-			// not as an unhandled rejection. It also puts the file in write-ahead-log mode (see useWal).
-			void useWal(adapter).catch(() => {});
 			adapters.push(adapter);
 			return adapter;
 		},
@@ -119,16 +133,16 @@ export function openSqlite(location: StoreLocation & {file: string}): Backend {
  * connection. A file system without the shared memory WAL needs keeps the rollback journal, and
  * `synchronous` its safe default with it.
  */
-async function useWal(adapter: GatewaySqlite): Promise<void> {
-	const rows = (await adapter.query('PRAGMA journal_mode=WAL')) as Array<{journal_mode?: string}>;
+async function useWal(query: (sql: string) => Promise<unknown>): Promise<void> {
+	const rows = (await query('PRAGMA journal_mode=WAL')) as Array<{journal_mode?: string}>;
 	if (rows[0]?.journal_mode !== 'wal') return;
-	await adapter.query('PRAGMA synchronous=NORMAL');
+	await query('PRAGMA synchronous=NORMAL');
 	// The log is reused after each checkpoint, never shrunk: one large write (a long Responses
 	// conversation kept) would otherwise leave it that large until the last process closes.
-	await adapter.query(`PRAGMA journal_size_limit=${walSizeLimit}`);
+	await query(`PRAGMA journal_size_limit=${walSizeLimit}`);
 	// What a write replaces is zeroed in the page it leaves (where that costs no extra write): a
 	// secret written in plaintext by an older version and sealed since does not linger in free space.
-	await adapter.query('PRAGMA secure_delete=FAST');
+	await query('PRAGMA secure_delete=FAST');
 }
 
 /** What the write-ahead log is cut back to after a checkpoint (sqlite checkpoints it at about 4 MB). */

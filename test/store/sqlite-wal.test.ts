@@ -11,8 +11,26 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import type KeyvSqlite from '@keyv/sqlite';
 import {Store} from '../../source/store/index.js';
+import {openSqlite} from '../../source/store/backend-sqlite.js';
 
 const adapterOf = (store: Store, namespace: 'meta' | 'usage') => store.raw(namespace).store as KeyvSqlite;
+
+test('a new connection is set up before its first statement runs: a query sent at once sees WAL, NORMAL and the log limit', async () => {
+	const home = mkdtempSync(join(tmpdir(), 'gateway-wal-first-'));
+	const file = join(home, 'gateway.sqlite');
+	const backend = openSqlite({kind: 'sqlite', url: `sqlite://${file}`, masked: `sqlite://${file}`, file});
+	try {
+		// Sent in the same turn as the connection is made, before any of its settings could have run on their own.
+		for (let index = 0; index < 3; index++) {
+			const adapter = backend.adapter() as KeyvSqlite;
+			const [mode, synchronous, limit] = await Promise.all([adapter.query('PRAGMA journal_mode'), adapter.query('PRAGMA synchronous'), adapter.query('PRAGMA journal_size_limit')]);
+			assert.deepEqual([mode, synchronous, limit], [[{journal_mode: 'wal'}], [{synchronous: 1}], [{journal_size_limit: 16 * 1024 * 1024}]], `connection ${index}`);
+		}
+	} finally {
+		await backend.close();
+		rmSync(home, {recursive: true, force: true});
+	}
+});
 
 test('the sqlite file is in WAL mode with synchronous=NORMAL on every connection; -wal and -shm are 0600', async () => {
 	const home = mkdtempSync(join(tmpdir(), 'gateway-wal-'));
