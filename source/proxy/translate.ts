@@ -18,7 +18,7 @@ import {toGatewayError} from './errors.js';
 import {mergeUsage} from '../formats/stream-reader.js';
 import {endStream} from './stream-end.js';
 import type {Hangup} from './hangup.js';
-import {dropRest, upstreamFailure, type UpstreamResponse} from './upstream.js';
+import {upstreamFailure, type UpstreamResponse} from './upstream.js';
 import {mapUpstreamError, upstreamError} from './upstream-errors.js';
 
 export async function translate(attempt: Attempt): Promise<AttemptResult> {
@@ -72,7 +72,7 @@ async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client:
 
 async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort: Hangup, deadline: FirstByteDeadline, options: EncodeStreamOptions): Promise<AttemptResult> {
 	const {inbound, outbound, call, route, reply, ctx} = attempt;
-	const events = outbound.decodeStream(parseSse(upstream.body, rest => void dropRest(rest, upstream.body)), ctx);
+	const events = outbound.decodeStream(parseSse(upstream.body, () => upstream.body.release()), ctx);
 	const read = await firstRead(attempt, abort, deadline, () => events.next());
 	if ('result' in read) return read.result;
 	const first = read.value;

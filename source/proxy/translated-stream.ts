@@ -23,7 +23,7 @@ import {ClientStream} from './client-stream.js';
 import {toGatewayError} from './errors.js';
 import type {Hangup} from './hangup.js';
 import type {BodySink} from './upstream-body.js';
-import {leftoverLimit, upstreamFailure, type UpstreamResponse} from './upstream.js';
+import {upstreamFailure, type UpstreamResponse} from './upstream.js';
 
 /** How a translated stream came out, as the pipe saw it. */
 export type StepOutcome =
@@ -43,8 +43,6 @@ export class StepPipe implements BodySink {
 	private readonly pending: IRStreamEvent[] = [];
 	/** The decoder has said everything: its terminal event, or the end of the body and what `end()` added. */
 	private decoded = false;
-	/** Bytes of the body read and dropped after the decoder was done; past the limit the body is given up. */
-	private dropped = 0;
 	private out: ClientStream | null = null;
 	private encoder: StreamEncoder | null = null;
 	/** Frames of the current turn not written yet (carried over a wait for kept-back frames). */
@@ -67,10 +65,6 @@ export class StepPipe implements BodySink {
 	) {}
 
 	data(chunk: Buffer): void {
-		if (this.decoded) {
-			this.drop(chunk.byteLength);
-			return;
-		}
 		try {
 			this.feed.push(chunk);
 			this.decode();
@@ -82,7 +76,6 @@ export class StepPipe implements BodySink {
 	}
 
 	end(): void {
-		if (this.decoded) return;
 		try {
 			this.feed.end();
 			this.decode();
@@ -98,8 +91,7 @@ export class StepPipe implements BodySink {
 	}
 
 	fail(error: unknown): void {
-		// After the terminal event the rest of the body is only being dropped: its failure is nobody's.
-		if (this.decoded || this.settled) return;
+		if (this.settled) return;
 		this.failure = {error};
 		if (!this.waiting) this.finishFailed();
 	}
@@ -109,7 +101,8 @@ export class StepPipe implements BodySink {
 		for (let index = 0; index < this.messages.length; index++) {
 			for (const event of this.decoder.push(this.messages[index]!)) this.pending.push(event);
 			if (this.decoder.done) {
-				this.decoded = true;
+				// What is left of the body says nothing more: the body drops it, and calls this pipe no more.
+				this.release();
 				break;
 			}
 		}
@@ -216,16 +209,10 @@ export class StepPipe implements BodySink {
 		this.done({kind: 'answered', out: this.out, broken: this.abort.aborted ? null : toGatewayError(upstreamFailure(this.attempt.route.channel, error))});
 	}
 
-	/** Stop decoding: what is left of the body is read and dropped as it comes. */
+	/** Stop decoding: what is left of the body is read and dropped (see UpstreamBody.release). */
 	private release(): void {
 		this.decoded = true;
-		this.pending.length = 0;
-		this.upstream.body.resume();
-	}
-
-	private drop(bytes: number): void {
-		this.dropped += bytes;
-		if (this.dropped > leftoverLimit) this.upstream.body.destroy();
+		this.upstream.body.release();
 	}
 
 	private done(outcome: StepOutcome): false {

@@ -16,6 +16,8 @@ import {errors as undiciErrors, type Dispatcher} from './undici.js';
 const highWaterMark = 64 * 1024;
 /** What `dump()` reads and drops before it gives up the connection instead (undici's own default). */
 const dumpLimit = 128 * 1024;
+/** What `release()` reads and drops of a body its reader stopped early, before the connection is given up instead. */
+const releaseLimit = 64 * 1024;
 
 type Reader = {readonly resolve: (result: IteratorResult<Uint8Array>) => void; readonly reject: (error: unknown) => void};
 
@@ -43,7 +45,7 @@ export class UpstreamBody implements AsyncIterable<Uint8Array> {
 	/** `text()` waiting for the end. */
 	private whole: Whole | null = null;
 	/** `dump()`: chunks are dropped as they come; settles at the end. */
-	private dumping: {bytes: number; readonly settle: () => void} | null = null;
+	private dumping: {bytes: number; readonly limit: number; readonly settle: () => void} | null = null;
 	/** `consume()`: chunks are handed to it as they come, unless paused. */
 	private sink: BodySink | null = null;
 	private held = false;
@@ -73,14 +75,38 @@ export class UpstreamBody implements AsyncIterable<Uint8Array> {
 			this.queue.length = 0;
 			return Promise.resolve();
 		}
+		return new Promise(settle => this.drop(dumpLimit, settle));
+	}
+
+	/**
+	 * The reader is done before the body is (a stream decoder stops at its terminal event, a moment
+	 * before the provider's body ends): what is left is read and dropped in the background, so the
+	 * connection goes back to the pool — destroying the body would abort the request, close a good
+	 * keep-alive connection and build an abort error for nothing. Past 64 KiB the request is aborted
+	 * instead. The reader (a sink, or an iterator's pending `next()`) hears nothing more.
+	 */
+	release(): void {
+		const reader = this.reader;
+		this.sink = null;
+		this.reader = null;
+		this.held = false;
+		reader?.resolve(finished);
+		if (this.ended || this.failure || this.dumping) {
+			this.queue.length = 0;
+			this.queued = 0;
+			return;
+		}
+		this.drop(releaseLimit, () => {});
+	}
+
+	/** Drop what is queued and whatever still comes, settling at the end; past `limit` bytes the request is aborted instead. */
+	private drop(limit: number, settle: () => void): void {
 		const bytes = this.queued;
 		this.queue.length = 0;
 		this.queued = 0;
-		return new Promise(settle => {
-			this.dumping = {bytes, settle};
-			if (bytes > dumpLimit) this.destroy();
-			else this.controller.resume();
-		});
+		this.dumping = {bytes, limit, settle};
+		if (bytes > limit) this.destroy();
+		else this.controller.resume();
 	}
 
 	/** Stop reading: the request is aborted and its connection closed. */
@@ -140,7 +166,7 @@ export class UpstreamBody implements AsyncIterable<Uint8Array> {
 	push(chunk: Buffer): void {
 		if (this.dumping) {
 			this.dumping.bytes += chunk.byteLength;
-			if (this.dumping.bytes > dumpLimit) this.destroy();
+			if (this.dumping.bytes > this.dumping.limit) this.destroy();
 			return;
 		}
 		if (this.sink && !this.held && this.queue.length === 0) {

@@ -147,30 +147,6 @@ export async function callUpstream(pools: UpstreamPools, call: UpstreamCall): Pr
 	}
 }
 
-/** What is read and dropped of a body after its reader stopped, before the connection is given up instead. */
-export const leftoverLimit = 64 * 1024;
-
-/**
- * What a reader left of a provider's body (a stream decoder returns at its terminal event, usually a
- * moment before the body ends): read and dropped in the background, up to 64 KiB, so the connection
- * goes back to the pool. Destroying the body there would abort the request, close a good keep-alive
- * connection and build an abort error with its stack for nothing.
- */
-export async function dropRest(chunks: AsyncIterator<unknown>, body: Pick<UpstreamResponse['body'], 'destroy'>): Promise<void> {
-	let left = leftoverLimit;
-	try {
-		for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
-			left -= (next.value as Uint8Array).byteLength;
-			if (left < 0) {
-				body.destroy();
-				return;
-			}
-		}
-	} catch {
-		// The connection broke or the client left (its abort ends the request): nothing more to read.
-	}
-}
-
 /** Map a transport failure to a GatewayError; a client abort passes through unchanged. */
 export function upstreamFailure(channel: Pick<ChannelRecord, 'name'>, error: unknown): unknown {
 	if (error instanceof GatewayError) return error;

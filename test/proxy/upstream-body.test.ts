@@ -154,6 +154,51 @@ test('dump(): a short rest is drained and the connection reused; a long one (ove
 	}
 });
 
+test('release(): a reader that stops early — a sink or an iterator — leaves a short rest drained and the connection reused; a rest over 64 KiB gives the connection up', async () => {
+	// The first line comes at once, the rest (a little, or 96 KiB) a moment later, as a stream's tail after its terminal event.
+	const upstream = await provider((req, res) => {
+		res.writeHead(200, {'content-type': 'text/event-stream'});
+		res.write('data: {"done":true}\n\n');
+		setTimeout(() => res.end(req.url === '/long' ? `: ${'x'.repeat(96 * 1024)}\n\n` : ': tail\n\n'), 20);
+	});
+	const pools = new UpstreamPools();
+	const call = (path: string) => callUpstream(pools, {channel: channel(upstream.url), method: 'POST', path, body: '{}'});
+	try {
+		for (let turn = 0; turn < 6; turn++) {
+			const response = await call('/short');
+			if (turn % 2 === 0) {
+				// A sink that releases the body in its first call hears nothing more.
+				const calls: string[] = [];
+				response.body.consume({
+					data: () => {
+						calls.push('data');
+						response.body.release();
+					},
+					end: () => calls.push('end'),
+					fail: () => calls.push('fail'),
+				});
+				await until(() => calls.length > 0, 'the first chunk');
+				await new Promise(resolve => setTimeout(resolve, 60));
+				assert.deepEqual(calls, ['data']);
+			} else {
+				const chunks = response.body[Symbol.asyncIterator]();
+				assert.equal((await chunks.next()).done, false);
+				response.body.release();
+				await new Promise(resolve => setTimeout(resolve, 60));
+			}
+		}
+		assert.ok(upstream.connections.length <= 2, `six released answers used ${upstream.connections.length} connections`);
+		for (let index = 0; index < 6; index++) assert.equal(upstream.requestClosed(index), false, `the connection of released answer ${index + 1} was closed`);
+		const long = await call('/long');
+		assert.equal((await long.body[Symbol.asyncIterator]().next()).done, false);
+		long.body.release();
+		await until(() => upstream.requestClosed(6), 'the connection of the long answer to close');
+	} finally {
+		await pools.close();
+		await upstream.close();
+	}
+});
+
 test('destroy(), leaving a for-await early and the abort signal each end the call and close its connection', async () => {
 	const upstream = await provider((_req, res) => {
 		res.writeHead(200, {'content-type': 'text/event-stream'});
