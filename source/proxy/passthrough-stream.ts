@@ -96,7 +96,7 @@ class Pipe implements BodySink {
 		try {
 			piece = this.outgoing.push(chunk);
 		} catch (error) {
-			this.upstream.body.destroy(error instanceof Error ? error : new Error(String(error)));
+			this.upstream.body.destroy(error);
 			return;
 		}
 		if (piece.length > 0) this.send(piece);

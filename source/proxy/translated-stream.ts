@@ -69,7 +69,7 @@ export class StepPipe implements BodySink {
 			this.feed.push(chunk);
 			this.decode();
 		} catch (error) {
-			this.upstream.body.destroy(error instanceof Error ? error : new Error(String(error)));
+			this.upstream.body.destroy(error);
 			return;
 		}
 		this.pump();

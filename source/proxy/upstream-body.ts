@@ -109,12 +109,13 @@ export class UpstreamBody implements AsyncIterable<Uint8Array> {
 		else this.controller.resume();
 	}
 
-	/** Stop reading: the request is aborted and its connection closed. */
-	destroy(error?: Error): void {
+	/** Stop reading: the request is aborted and its connection closed. `error` (whatever a reader threw) becomes the failure. */
+	destroy(error?: unknown): void {
 		if (this.ended || this.failure) return;
-		this.controller.abort(error ?? new undiciErrors.RequestAbortedError());
+		const reason = error === undefined ? new undiciErrors.RequestAbortedError() : error instanceof Error ? error : new Error(String(error));
+		this.controller.abort(reason);
 		// undici reports the abort through onResponseError; if it did not (already finishing), settle here.
-		if (!this.failure) this.fail(error ?? new undiciErrors.RequestAbortedError());
+		if (!this.failure) this.fail(reason);
 	}
 
 	/**
