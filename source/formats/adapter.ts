@@ -166,8 +166,8 @@ export type PassthroughRequest = {
 	readonly body: JsonObject;
 	/** Client headers the provider needs as they were sent (never credentials). */
 	readonly headers: Readonly<Record<string, string>>;
-	/** A stream frame the gateway asked for on its own account and the client must not see. */
-	readonly hides?: (message: SseMessage) => boolean;
+	/** Stream frames the gateway asked for on its own account and the client must not see. */
+	readonly hides?: StreamHiding;
 	/**
 	 * Set when `body` is the client's own, unchanged (its model already the upstream one): the bytes
 	 * the client sent may go upstream instead of `body` re-encoded, provided each of these keys — the
@@ -175,7 +175,27 @@ export type PassthroughRequest = {
 	 * last value by the gateway and perhaps as its first by the provider).
 	 */
 	readonly verbatim?: readonly string[];
+	/**
+	 * Keys the gateway adds in front of the client's (`body` has none of them): `value`, and the same
+	 * as JSON text (`members`), written in front of the first key of the client's bytes when those go
+	 * upstream (see `verbatim`).
+	 */
+	readonly added?: AddedKeys;
 };
+
+export type AddedKeys = {readonly value: JsonObject; readonly members: string};
+
+/** Keys to add in front of a client's body, as a value and as JSON text. */
+export function addedKeys(value: JsonObject): AddedKeys {
+	return {value, members: JSON.stringify(value).slice(1, -1)};
+}
+
+/**
+ * Which frames of a passed-through stream the client must not see: `test` tells by the message;
+ * `near` is a pattern every such frame's text matches (ASCII only: it is tested on the bytes as
+ * Latin-1), so that the frames of a chunk without it go to the client as they came, unparsed.
+ */
+export type StreamHiding = {readonly near: RegExp; readonly test: (message: SseMessage) => boolean};
 
 /** Token counting: the request a client of this format sends, and the answer it expects. */
 export type InboundCounting = {

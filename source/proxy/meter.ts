@@ -10,27 +10,26 @@ import {SseFeed, type SseMessage} from '../formats/sse.js';
 import type {StreamReader, StreamReading} from '../formats/stream-reader.js';
 import {JsonArraySplitter} from './json-array.js';
 
-/** How the chunks split into messages; `messages`: the relay parses them itself and hands them to `read`. */
-export type StreamFraming = 'sse' | 'json-array' | 'messages';
+/** How the chunks split into messages. */
+export type StreamFraming = 'sse' | 'json-array';
 
 export class StreamMeter {
 	private readonly reader: StreamReader;
-	private readonly feed: {push(chunk: Uint8Array): void; end(): void} | null;
+	private readonly feed: {push(chunk: Uint8Array): void; end(): void};
 	private broken = false;
 
 	constructor(wire: Pick<InboundAdapter, 'readStream'>, framing: StreamFraming, private readonly ctx: TranslationContext) {
 		this.reader = wire.readStream();
 		const read = (message: SseMessage) => this.read(message);
-		this.feed = framing === 'sse' ? new SseFeed(read) : framing === 'json-array' ? new JsonArraySplitter(data => read({data})) : null;
+		this.feed = framing === 'sse' ? new SseFeed(read) : new JsonArraySplitter(data => read({data}));
 	}
 
 	/** A chunk of the provider's bytes, as forwarded. */
 	pushBytes(chunk: Uint8Array): void {
-		if (!this.broken) this.feed?.push(chunk);
+		if (!this.broken) this.feed.push(chunk);
 	}
 
-	/** A message the relay parsed itself (the stream whose usage chunk it hides). */
-	read(message: SseMessage): void {
+	private read(message: SseMessage): void {
 		if (this.broken) return;
 		try {
 			this.reader.read(message);
@@ -42,7 +41,7 @@ export class StreamMeter {
 
 	/** The bytes have run out: what the stream reported. Null when the reader itself failed (nothing is known). */
 	end(): StreamReading | null {
-		if (!this.broken) this.feed?.end();
+		if (!this.broken) this.feed.end();
 		return this.broken ? null : this.reader.finish();
 	}
 }

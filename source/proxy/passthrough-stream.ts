@@ -4,8 +4,9 @@
  * that fails, stalls past the first-byte deadline or sends nothing still fails over.
  */
 import {GatewayError} from '../base/errors.js';
-import {SseFeed, sseFrame, type SseMessage} from '../formats/sse.js';
+import {SseFeed} from '../formats/sse.js';
 import type {StreamReading} from '../formats/stream-reader.js';
+import type {StreamHiding} from '../formats/adapter.js';
 import {answered, failed, gone, scrubberOf, type Attempt, type AttemptResult} from './attempt.js';
 import {failedBeforeAnswer, type FirstByteDeadline} from './call-channel.js';
 import {ClientStream, forwardedHeaders} from './client-stream.js';
@@ -18,55 +19,77 @@ import type {BodySink} from './upstream-body.js';
 import {headerValue} from './upstream-errors.js';
 import type {Hangup} from './hangup.js';
 
-type Hides = (message: SseMessage) => boolean;
-
 /**
  * What goes to the client, one piece per chunk the provider sent, worked out as the chunk arrives
  * (no generator between the provider's body and the client: a slow stream's every chunk comes
- * alone, and each turn of a generator and its promises cost as much as the chunk's own work).
- * Normally the provider's own bytes in whole frames; when the gateway asked for the usage chunk on
- * its own account (`hides`), the frames are parsed here, the meter reads the same messages, and the
- * frames the client may see of one chunk leave together. An empty piece: nothing to send yet.
+ * alone, and each turn of a generator and its promises cost as much as the chunk's own work): the
+ * provider's own bytes in whole frames, the meter reading a copy. When the gateway asked for a frame
+ * on its own account (`hiding`: the usage chunk of an OpenAI client that did not ask for usage),
+ * only the frames its pattern points at are parsed, and those it hides are cut out; the other bytes
+ * go as they came. An empty piece: nothing to send yet.
  */
 class Outgoing {
-	private readonly messages: SseMessage[] = [];
-	private readonly feed: SseFeed | null;
-
 	constructor(
 		private readonly meter: StreamMeter,
-		private readonly hides: Hides | undefined,
+		private readonly hiding: StreamHiding | undefined,
 		private readonly scrub: OutboundStreamScrub,
-	) {
-		this.feed = hides ? new SseFeed(message => this.messages.push(message)) : null;
-	}
+	) {}
 
 	push(chunk: Uint8Array): Uint8Array | string {
-		if (this.feed) {
-			this.feed.push(chunk);
-			return this.shown();
-		}
 		this.meter.pushBytes(chunk);
-		return this.scrub.push(chunk);
+		return this.shown(this.scrub.push(chunk));
 	}
 
 	/** The provider's body ended: what was held back for a whole frame. */
 	end(): Uint8Array | string {
-		if (this.feed) {
-			this.feed.end();
-			return this.shown();
-		}
-		return this.scrub.end();
+		return this.shown(this.scrub.end());
 	}
 
-	private shown(): string {
-		let text = '';
-		for (const message of this.messages) {
-			this.meter.read(message);
-			if (!this.hides!(message)) text += sseFrame(message.data, message.event);
-		}
-		this.messages.length = 0;
-		return text === '' ? text : this.scrub.frame(text);
+	/** Whole frames (scrubbed already), without those the client must not see. */
+	private shown(piece: Uint8Array | string): Uint8Array | string {
+		if (!this.hiding || piece.length === 0) return piece;
+		if (typeof piece === 'string') return withoutHidden(piece, piece, this.hiding, (from, to) => piece.slice(from, to), parts => parts.join(''));
+		const bytes = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+		// Latin-1 is a character a byte: the text's indexes are the bytes' (the pattern and the separators are ASCII).
+		return withoutHidden(bytes, bytes.toString('latin1'), this.hiding, (from, to) => bytes.subarray(from, to), parts => Buffer.concat(parts));
 	}
+}
+
+const frameSeparators = ['\n\n', '\r\n\r\n', '\r\r'] as const;
+
+/**
+ * `piece` without the frames `hiding` hides: each frame that `hiding.near` matches in `text` (the
+ * piece's text, index for index) is parsed alone, and cut out when its message is hidden. A piece
+ * nothing matches is returned as it is.
+ */
+function withoutHidden<T extends Uint8Array | string>(piece: T, text: string, hiding: StreamHiding, slice: (from: number, to: number) => T, join: (parts: T[]) => T): T {
+	let match = text.search(hiding.near);
+	if (match === -1) return piece;
+	const kept: T[] = [];
+	let copied = 0;
+	while (match !== -1) {
+		let start = 0;
+		let end = text.length;
+		for (const separator of frameSeparators) {
+			const before = text.lastIndexOf(separator, match);
+			if (before !== -1) start = Math.max(start, before + separator.length);
+			const after = text.indexOf(separator, match);
+			if (after !== -1) end = Math.min(end, after + separator.length);
+		}
+		let hidden = false;
+		const feed = new SseFeed(message => (hidden ||= hiding.test(message)));
+		feed.push(slice(start, end));
+		feed.end();
+		if (hidden) {
+			kept.push(slice(copied, start));
+			copied = end;
+		}
+		const next = text.slice(end).search(hiding.near);
+		match = next === -1 ? -1 : end + next;
+	}
+	if (copied === 0) return piece;
+	kept.push(slice(copied, text.length));
+	return join(kept);
 }
 
 /** How the provider's body ended, as the pipe saw it. */
@@ -148,7 +171,7 @@ class Pipe implements BodySink {
 	}
 }
 
-export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, hides: Hides | undefined, abort: Hangup, deadline: FirstByteDeadline): Promise<AttemptResult> {
+export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, hiding: StreamHiding | undefined, abort: Hangup, deadline: FirstByteDeadline): Promise<AttemptResult> {
 	const {inbound, route, ctx} = attempt;
 	const contentType = headerValue(upstream.headers, 'content-type') ?? '';
 	const sse = /text\/event-stream/i.test(contentType);
@@ -157,8 +180,8 @@ export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, h
 		const error = new GatewayError('upstream', 502, `Channel "${route.channel.name}" answered a stream request with ${contentType || 'no content type'} instead of a stream. Check its base URL with \`gateway-tui channels test ${route.channel.name}\`.`, {code: 'upstream_invalid_response'});
 		return failed(error, attempt.canFailOver, {kind: 'server', reason: 'an answer that is not a stream'});
 	}
-	const meter = new StreamMeter(inbound, hides ? 'messages' : sse ? 'sse' : 'json-array', ctx);
-	const outgoing = new Outgoing(meter, hides, new OutboundStreamScrub(scrubberOf(attempt), sse ? 'sse' : 'json-array'));
+	const meter = new StreamMeter(inbound, sse ? 'sse' : 'json-array', ctx);
+	const outgoing = new Outgoing(meter, sse ? hiding : undefined, new OutboundStreamScrub(scrubberOf(attempt), sse ? 'sse' : 'json-array'));
 	let pipe: Pipe | undefined;
 	const {client, failure} = await new Promise<Outcome>(settle => {
 		pipe = new Pipe(attempt, upstream, outgoing, deadline, settle);

@@ -17,7 +17,7 @@ import type {PassthroughRequest} from '../formats/adapter.js';
 import type {Hangup} from './hangup.js';
 import {clientBytes} from './json-body.js';
 import {usageFromTail} from '../formats/answer-usage.js';
-import type {UpstreamResponse} from './upstream.js';
+import type {BodyText, UpstreamResponse} from './upstream.js';
 import {mapUpstreamError, jsonOrText} from './upstream-errors.js';
 
 export async function passthrough(attempt: Attempt): Promise<AttemptResult> {
@@ -37,9 +37,18 @@ export async function passthrough(attempt: Attempt): Promise<AttemptResult> {
 	}
 }
 
-/** The client's own bytes when the adapter left its body unchanged (and no key it routes by is duplicated), else the body re-encoded. */
-export function upstreamBody(attempt: Attempt, out: PassthroughRequest): string {
-	return (out.verbatim && clientBytes(attempt.reply.request, out.body, out.verbatim)) ?? JSON.stringify(out.body);
+/**
+ * The client's own bytes when the adapter left its body unchanged (and no key it routes by is
+ * duplicated) — with what the adapter added written in front of the first key — else the body
+ * re-encoded.
+ */
+export function upstreamBody(attempt: Attempt, out: PassthroughRequest): BodyText {
+	const text = out.verbatim ? clientBytes(attempt.reply.request, out.body, out.verbatim) : null;
+	if (text === null) return JSON.stringify(out.added ? {...out.added.value, ...out.body} : out.body);
+	if (!out.added) return text;
+	// The text is a JSON object's: its first `{` opens it (whitespace at most before it).
+	const open = text.indexOf('{') + 1;
+	return [text.slice(0, open), `${out.added.members},`, text.slice(open)];
 }
 
 /** Read an answer's whole body; a connection that breaks while it is read is the channel's failure. */

@@ -45,11 +45,6 @@ export class OutboundStreamScrub {
 		return this.keep(buffer, end);
 	}
 
-	/** A whole frame re-encoded by the gateway (the stream whose usage chunk it hides). */
-	frame(text: string): string {
-		return text.includes('error') ? this.scrubber.scrub(text, this.allowed) : text;
-	}
-
 	/** The rest, at the end of the stream. */
 	end(): string | Uint8Array {
 		const rest = this.pending;

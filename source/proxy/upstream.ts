@@ -84,7 +84,8 @@ export type UpstreamCall = {
 	readonly query?: Readonly<Record<string, string>>;
 	/** Client headers the provider must see (an Anthropic client's `anthropic-beta`); never credentials. */
 	readonly headers?: Readonly<Record<string, string>>;
-	readonly body?: string;
+	/** JSON text, or pieces of it in order (see `requestBody`). */
+	readonly body?: BodyText;
 	/** Stops the call at any point (the client hung up, a deadline passed). */
 	readonly abort?: Hangup;
 	readonly timeouts?: UpstreamTimeouts;
@@ -103,9 +104,12 @@ const streamedBodyLength = 64 * 1024;
  * the bytes only while it writes them. A small one stays a string: one write with the headers,
  * where a stream costs an asynchronous write of its own.
  */
-export function requestBody(text: string, headers: Record<string, string>): string | Readable {
-	if (text.length <= streamedBodyLength) return text;
-	let held: Buffer | null = Buffer.from(text, 'utf8');
+export function requestBody(text: BodyText, headers: Record<string, string>): string | Readable {
+	const pieces = typeof text === 'string' ? [text] : text;
+	let length = 0;
+	for (const piece of pieces) length += piece.length;
+	if (length <= streamedBodyLength) return typeof text === 'string' ? text : text.join('');
+	let held: Buffer | null = utf8Of(pieces);
 	headers['content-length'] = String(held.byteLength);
 	// Not Readable.from([bytes]): its reader keeps the array, so the bytes would stay with the request after all.
 	return new Readable({
@@ -115,6 +119,24 @@ export function requestBody(text: string, headers: Record<string, string>): stri
 			this.push(null);
 		},
 	});
+}
+
+/**
+ * A body's text as it goes upstream: one string, or pieces of it — the client's bytes with what the
+ * gateway adds in front (passthrough.ts). Pieces are encoded one after another into one buffer: the
+ * string they would make joined is a rope that V8 must flatten before encoding it, which cost about
+ * as much as encoding the JSON of the whole body again (146 against 50 µs for a 177 KB body).
+ */
+export type BodyText = string | readonly string[];
+
+function utf8Of(pieces: readonly string[]): Buffer {
+	if (pieces.length === 1) return Buffer.from(pieces[0]!, 'utf8');
+	let size = 0;
+	for (const piece of pieces) size += Buffer.byteLength(piece, 'utf8');
+	const bytes = Buffer.allocUnsafe(size);
+	let at = 0;
+	for (const piece of pieces) at += bytes.write(piece, at, 'utf8');
+	return bytes;
 }
 
 /**

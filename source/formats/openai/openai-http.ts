@@ -4,7 +4,7 @@
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 import type {JsonObject} from '../../base/ir.js';
-import type {InboundAdapter, ModelEntry, WireRequest} from '../adapter.js';
+import {addedKeys, type InboundAdapter, type ModelEntry, type StreamHiding, type WireRequest} from '../adapter.js';
 import {readBearer, readQuery, requireModel, sseContentType} from '../http.js';
 import {sseFrame, type SseMessage} from '../sse.js';
 import {isWireObject, parseJsonObject} from '../wire.js';
@@ -28,12 +28,22 @@ export function encodeOpenaiModelList(models: readonly ModelEntry[], request: Wi
 
 const emptyChoices = /"choices"\s*:\s*\[\s*\]/;
 
-/** The chunk an OpenAI stream adds for `include_usage`: no choices, only usage. (Every other chunk then has `"usage":null`, so the empty choices are looked for before anything is parsed.) */
-function isUsageOnlyChunk(message: SseMessage): boolean {
-	if (!message.data.includes('"usage"') || !emptyChoices.test(message.data)) return false;
-	const chunk = parseJsonObject(message.data);
-	return Array.isArray(chunk?.choices) && chunk.choices.length === 0 && isWireObject(chunk.usage);
-}
+/**
+ * The chunk an OpenAI stream adds for `include_usage`: no choices, only usage. Every other chunk then
+ * has `"usage":null`, so a chunk is parsed only when it has empty choices — and the frames of a
+ * provider's chunk without them (every delta) go to the client as they came.
+ */
+const usageOnlyChunk: StreamHiding = {
+	near: emptyChoices,
+	test(message: SseMessage): boolean {
+		if (!message.data.includes('"usage"') || !emptyChoices.test(message.data)) return false;
+		const chunk = parseJsonObject(message.data);
+		return Array.isArray(chunk?.choices) && chunk.choices.length === 0 && isWireObject(chunk.usage);
+	},
+};
+
+/** What the gateway adds to a stream request whose client did not ask for usage. */
+const includeUsage = addedKeys({stream_options: {include_usage: true}});
 
 export const openaiHttp = {
 	routes: [
@@ -67,8 +77,12 @@ export const openaiHttp = {
 		const options = body.stream_options;
 		const asked = typeof options === 'object' && options !== null && !Array.isArray(options) && options.include_usage === true;
 		if (asked && same) return {path: '/chat/completions', body, headers: {}, verbatim: ['model', 'stream', 'stream_options', 'include_usage']};
+		// Most clients never name stream_options: their bytes go as they came, the option in front.
+		if (same && !Object.hasOwn(body, 'stream_options')) {
+			return {path: '/chat/completions', body, headers: {}, hides: usageOnlyChunk, verbatim: ['model', 'stream'], added: includeUsage};
+		}
 		const streamOptions: JsonObject = {...(typeof options === 'object' && options !== null && !Array.isArray(options) ? options : {}), include_usage: true};
-		return {path: '/chat/completions', body: {...body, model: upstreamModel, stream_options: streamOptions}, headers: {}, hides: asked ? undefined : isUsageOnlyChunk};
+		return {path: '/chat/completions', body: {...body, model: upstreamModel, stream_options: streamOptions}, headers: {}, hides: asked ? undefined : usageOnlyChunk};
 	},
 	encodeModelList: encodeOpenaiModelList,
 	encodeModel: encodeOpenaiModel,

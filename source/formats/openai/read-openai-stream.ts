@@ -12,11 +12,12 @@ import {decodeOpenaiError} from './errors.js';
 import {decodeOpenaiUsage} from './map-openai-usage.js';
 
 /**
- * What makes a chunk worth parsing once the first is read: an error, a finish reason (a string; every
- * delta has `"finish_reason":null`) or a usage object (with `include_usage` every chunk has
- * `"usage":null`). In JSON text a quote inside a string is escaped, so content cannot match these.
+ * What makes a chunk worth parsing: an error or a usage object (with `include_usage` every chunk has
+ * `"usage":null`). A finish reason (a string; every delta has `"finish_reason":null`) is seen without
+ * a parse. In JSON text a quote inside a string is escaped, so content cannot match these.
  */
-const tellsSomething = /"(?:error"|finish_reason"\s*:\s*"|usage"\s*:\s*\{)/;
+const tellsSomething = /"(?:error"|usage"\s*:\s*\{)/;
+const finishes = /"finish_reason"\s*:\s*"/;
 
 export class OpenaiStreamReader implements StreamReader {
 	private readonly state = new ReadingState();
@@ -36,6 +37,7 @@ export class OpenaiStreamReader implements StreamReader {
 		this.started = true;
 		if (!tellsSomething.test(message.data)) {
 			if (!looksLikeJsonObject(message.data)) state.fail(openaiStreamProblems.notJson(message.data));
+			else if (finishes.test(message.data)) this.finished = true;
 			return;
 		}
 		const chunk = parseJsonObject(message.data);
