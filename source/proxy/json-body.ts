@@ -36,8 +36,10 @@ export function parseJsonBody(text: string, maxDepth: number): unknown {
 	if (text.trim() === '') throw invalidRequest('The request body is empty: send a JSON object.');
 	let value: unknown;
 	try {
-		// The reviver costs a second pass: only a body that mentions the key pays for it.
-		value = text.includes('"__proto__"') ? JSON.parse(text, refuseProto) : JSON.parse(text);
+		// The reviver costs a second pass: only a body that mentions the key pays for it. (Searched
+		// without its quotes: a pattern that starts with `"`, JSON's commonest character, is found
+		// fifty times slower — 57 against 1 µs in a 180 KB body.)
+		value = text.includes('__proto__') ? JSON.parse(text, refuseProto) : JSON.parse(text);
 	} catch (error) {
 		throw invalidRequest(`The request body is not valid JSON (${error instanceof Error ? error.message : String(error)}). Send a JSON object.`);
 	}
@@ -60,8 +62,32 @@ export function useJsonBodies(app: FastifyInstance, maxDepth: number): void {
 	});
 }
 
-/** An escaped letter, digit or underscore (`\u0041`–`\u007f`): no JSON writer needs one, and one can spell a key the plain search misses. */
-const escapedAscii = /\\u00[4-7][0-9a-f]/i;
+/**
+ * Whether `text` has an escaped letter, digit or underscore (`\u0041`–`\u007f`): no JSON writer
+ * needs one, and one can spell a key the plain search misses. (A scan for `\u00`, then its two
+ * digits: a case-blind pattern cannot be searched for quickly, 18 against 1 µs in a 180 KB body.)
+ */
+function hasEscapedAscii(text: string): boolean {
+	for (let at = text.indexOf('\\u00'); at !== -1; at = text.indexOf('\\u00', at + 4)) {
+		const high = text.charCodeAt(at + 4);
+		const low = text.charCodeAt(at + 5) | 0x20; // a hex digit's letter in lower case; digits stay digits
+		if (high >= 0x34 && high <= 0x37 && ((low >= 0x30 && low <= 0x39) || (low >= 0x61 && low <= 0x66))) return true;
+	}
+	return false;
+}
+
+/**
+ * Whether `"key"` appears in `text` more than once. Searched for as `key"`, the opening quote checked
+ * after: a pattern that starts with `"` is found fifty times slower.
+ */
+function quotedTwice(text: string, key: string): boolean {
+	const tail = `${key}"`;
+	let seen = 0;
+	for (let at = text.indexOf(tail, 1); at !== -1; at = text.indexOf(tail, at + tail.length)) {
+		if (text.charCodeAt(at - 1) === 0x22 && ++seen === 2) return true;
+	}
+	return false;
+}
 
 /**
  * The bytes the client sent, to forward instead of re-encoding `body` — when `body` is still the
@@ -74,12 +100,8 @@ export function clientBytes(request: FastifyRequest, body: unknown, once: readon
 	const text = request.jsonText;
 	if (text === null || request.body !== body) return null;
 	if (once.length === 0) return text;
-	if (escapedAscii.test(text)) return null;
-	for (const key of once) {
-		const quoted = `"${key}"`;
-		const first = text.indexOf(quoted);
-		if (first >= 0 && text.indexOf(quoted, first + quoted.length) >= 0) return null;
-	}
+	if (hasEscapedAscii(text)) return null;
+	for (const key of once) if (quotedTwice(text, key)) return null;
 	return text;
 }
 
