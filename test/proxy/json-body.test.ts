@@ -15,7 +15,7 @@ const bytesOf = (text: string, once: readonly string[]) => {
 	return clientBytes(requestOf(text, body), body, once);
 };
 
-test('a key the gateway routes by may appear once; twice sends the body re-encoded — keys that merely end the same do not count', () => {
+test('a key the gateway routes by may be a key once; twice sends the body re-encoded — keys that merely end the same, and values, do not count', () => {
 	assert.equal(bytesOf('{"model":"a","messages":[]}', ['model']), '{"model":"a","messages":[]}');
 	assert.equal(bytesOf('{"model":"a","model":"b"}', ['model']), null);
 	assert.equal(bytesOf('{"model" :"a", "x": {"model": "b"}}', ['model']), null, 'nested counts too: the search is textual, and safe');
@@ -23,6 +23,12 @@ test('a key the gateway routes by may appear once; twice sends the body re-encod
 	assert.equal(bytesOf(upstream, ['stream']), upstream, '"upstream", "unstream" and an escaped quote inside a string are not "stream"');
 	assert.equal(bytesOf('{"stream":true,"stream":false}', ['model', 'stream']), null);
 	assert.equal(bytesOf('{"stream_options":{},"stream":true}', ['stream']), '{"stream_options":{},"stream":true}');
+	assert.equal(bytesOf('{"model":"a",\n  "model"\r\n\t :"b"}', ['model']), null, 'whitespace between a key and its colon');
+	const values = '{"model":"a","contents":[{"role":"model","parts":[{"text":"\\"model\\": is a key in JSON"}]}]}';
+	assert.equal(bytesOf(values, ['model']), values, 'a value, and a key inside a string, are not keys');
+	const many = '{"model":"a","stream":true,"previous_response_id":"r","conversation":"c","input":[{"x":1},{"previous_response_id":2}]}';
+	assert.equal(bytesOf(many, ['model', 'stream', 'conversation']), many);
+	assert.equal(bytesOf(many, ['model', 'stream', 'previous_response_id', 'conversation']), null, 'each key counted on its own, all in one pass');
 });
 
 test('an escaped ASCII letter, digit or underscore sends the body re-encoded, as the definition /\\\\u00[4-7][0-9a-f]/i says, for every pair of digits', () => {
