@@ -16,7 +16,7 @@ import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
 
 type Script = {readonly pieces: readonly string[]};
 
-let provider: {url: string; received: string[]; next: Script[]; close: () => Promise<void>};
+let provider: {url: string; received: Buffer[]; next: Script[]; close: () => Promise<void>};
 let gateway: TestGateway;
 let secret: string;
 
@@ -26,15 +26,15 @@ const finish = chunk([{index: 0, delta: {}, finish_reason: 'stop'}], {usage: nul
 const usageFrame = `data: ${chunk([], {usage: {prompt_tokens: 31, completion_tokens: 5, total_tokens: 36}})}\n\n`;
 
 async function rawProvider(): Promise<typeof provider> {
-	const received: string[] = [];
+	const received: Buffer[] = [];
 	const next: Script[] = [];
 	const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-		let raw = '';
-		req.setEncoding('utf8');
-		req.on('data', (part: string) => (raw += part));
+		const parts: Buffer[] = [];
+		req.on('data', (part: Buffer) => parts.push(part));
 		req.on('end', () => {
-			received.push(raw);
-			const body = JSON.parse(raw) as {stream?: unknown; stream_options?: {include_usage?: unknown}};
+			const bytes = Buffer.concat(parts);
+			received.push(bytes);
+			const body = JSON.parse(bytes.toString('utf8')) as {stream?: unknown; stream_options?: {include_usage?: unknown}};
 			const script = next.shift();
 			if (req.url !== '/v1/chat/completions' || body.stream !== true || body.stream_options?.include_usage !== true || !script) {
 				res.writeHead(400, {'content-type': 'application/json'});
@@ -77,13 +77,14 @@ after(async () => {
 	await provider.close();
 });
 
-async function stream(text: string, script: Script): Promise<{client: string; sent: string; usage: unknown}> {
+async function stream(text: string | Buffer, script: Script): Promise<{client: string; sent: string; sentBytes: Buffer; usage: unknown}> {
 	provider.next.push(script);
 	const finished = gateway.nextFinished();
 	const response = await fetch(`${gateway.url}/v1/chat/completions`, {method: 'POST', headers: {'content-type': 'application/json', authorization: `Bearer ${secret}`}, body: text});
 	const client = await response.text();
 	assert.equal(response.status, 200, client);
-	return {client, sent: provider.received.at(-1)!, usage: (await finished).usage};
+	const sentBytes = provider.received.at(-1)!;
+	return {client, sent: sentBytes.toString('utf8'), sentBytes, usage: (await finished).usage};
 }
 
 const request = '  {"model": "gpt-4o-mini", "stream": true,\n "messages": [{"role": "user", "content": "caf\\u00e9, count to two"}]}';
@@ -99,6 +100,16 @@ test('a long conversation (over 64 KiB, non-ASCII text in it) goes as it came to
 	assert.ok(text.length > 64 * 1024);
 	const {sent} = await stream(text, {pieces: [`data: ${finish}\n\n${usageFrame}data: [DONE]\n\n`]});
 	assert.equal(sent, `{"stream_options":{"include_usage":true},${text.slice(1)}`);
+});
+
+test('a long body that is not valid UTF-8 goes as the text the gateway read (U+FFFD for the bad bytes), never as its own bytes', async () => {
+	// 0xC0 0xA2 is an overlong `"`: a lenient decoder upstream could read it as a quote the gateway never saw.
+	const head = Buffer.from(`{"model":"gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"${'x'.repeat(70_000)} `);
+	const bytes = Buffer.concat([head, Buffer.from([0xc0, 0xa2]), Buffer.from('"}]}')]);
+	const {sentBytes} = await stream(bytes, {pieces: [`data: ${finish}\n\n${usageFrame}data: [DONE]\n\n`]});
+	assert.ok(!sentBytes.includes(Buffer.from([0xc0, 0xa2])), 'the invalid bytes went upstream');
+	assert.ok(sentBytes.includes(Buffer.from(' \ufffd\ufffd"}]}')), sentBytes.subarray(-20).toString('hex'));
+	assert.ok(sentBytes.subarray(0, 60).toString().startsWith('{"stream_options":{"include_usage":true},"model"'));
 });
 
 test('the client gets the provider bytes as they came, comments, ids and CRLF frames included, without the usage frame', async () => {
