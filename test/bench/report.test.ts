@@ -7,7 +7,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {mergeRounds, type LoadResult} from './load.js';
-import {checksOf, render, throughputRatio, type Results, type ThroughputRow} from './report.js';
+import {checksOf, render, throughputRatio, type LargeRow, type Results, type ThroughputRow} from './report.js';
 
 function round(rps: number, seconds: number, latencies: number[], errors = 0): {result: LoadResult; latencies: number[]} {
 	const requests = Math.round(rps * seconds) + errors;
@@ -59,6 +59,7 @@ test('the throughput targets are judged on the per-round median', () => {
 			row('serve', 'translated', [15_000, 16_000, 14_000], 15_000),
 		],
 		streams: [],
+		large: [],
 		start: {serveMs: [], keysListMs: []},
 		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: [], bareIdleCpuMsPerS: null},
 		notes: [],
@@ -86,6 +87,7 @@ test('a target the bare relay has a figure for says what the relay measured agai
 		throughput: [],
 		// The relay misses the wall-time target (1.3× direct) as serve does; serve alone misses first byte (+25 ms against the relay's +15 ms).
 		streams: [streams('direct', 'passthrough', 2, 50, null), streams('bare relay', 'passthrough', 2.6, 65, 140), streams('serve', 'passthrough', 2.5, 75, 145)],
+		large: [],
 		start: {serveMs: [], keysListMs: []},
 		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: 64, serveSettledMb: 66, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: [], bareIdleCpuMsPerS: null},
 		notes: [],
@@ -113,6 +115,7 @@ test('the CPU after each batch is printed per process, with the bare relay idlin
 		config: {rounds: 1},
 		throughput: [],
 		streams: [],
+		large: [],
 		start: {serveMs: [], keysListMs: []},
 		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [after(10_000, 130, 1.25), after(100_000, 210, 2)], tuiAfterRequests: [], bareIdleCpuMsPerS: 0.5},
 		notes: [],
@@ -120,4 +123,35 @@ test('the CPU after each batch is printed per process, with the bare relay idlin
 	};
 	const printed = render(results);
 	assert.match(printed, /After load \(CPU time of the whole process, all threads\): serve after 10000 requests: 130 ms in the second after the last answer, then 1\.3 ms a second idle; 100000 requests: 210 ms in the second after the last answer, then 2\.0 ms a second idle; TUI after not measured; the bare relay idles at 0\.5 ms a second\./);
+});
+
+test('the large requests are printed with the CPU a request and the median of the per-round ratios to the bare relay', () => {
+	const row = (target: LargeRow['target'], mode: LargeRow['mode'], roundRps: number[], cpuUsPerRequest: number | null): LargeRow => ({
+		target,
+		mode,
+		result: {connections: 4, requests: 1000, errors: 0, firstError: null, seconds: 2, rps: roundRps.reduce((a, b) => a + b, 0) / roundRps.length, p50Ms: 2, p99Ms: 5, maxMs: 9},
+		roundRps,
+		cpuUsPerRequest,
+	});
+	const results: Results = {
+		date: '2026-11-26T00:00:00.000Z',
+		machine: {nproc: 2, cpu: 'test', node: 'v20', memoryGb: 24, platform: 'linux x64', loadAtStart: 0, loadAtEnd: 0},
+		config: {rounds: 3, largeTurns: 100, largeConnections: 4, largeMs: 2000, largeBytes: 180_000},
+		throughput: [],
+		streams: [],
+		large: [row('direct', 'passthrough', [3000, 3000, 3000], null), row('bare relay', 'passthrough', [1000, 1000, 1000], 1100.4), row('serve', 'passthrough', [1200, 1500, 900], 700), row('bare relay', 'passthrough stream', [1000, 1000, 1000], 1000), row('serve', 'translated stream', [800, 700, 900], 1260)],
+		start: {serveMs: [], keysListMs: []},
+		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: [], bareIdleCpuMsPerS: null},
+		notes: [],
+		checks: [],
+	};
+	const printed = render(results);
+	assert.match(printed, /Large requests — a conversation of 100 turns \(176 KB of JSON, a coding agent's context\) at 4 connections, 2 s per row in 3 rounds/);
+	assert.match(printed, /bare relay\s+passthrough\s+1000\s+2\.00\s+5\.00\s+1100\s+0\n/);
+	// The median of 1.2, 1.5 and 0.9 (not the ratio of the pooled req/s, 1.2 too, but not for the stream row below).
+	assert.match(printed, /serve\s+passthrough\s+1200\s+2\.00\s+5\.00\s+700\s+1\.20×\s+0\.90–1\.50\s+0/);
+	assert.match(printed, /serve\s+translated stream\s+800\s+2\.00\s+5\.00\s+1260\s+0\.80×\s+0\.70–0\.90\s+0/);
+	assert.match(printed, /direct\s+passthrough\s+3000\s+2\.00\s+5\.00\s+-\s+0/);
+	// No target of its own: nothing is judged.
+	assert.deepEqual(checksOf(results, 32).filter(check => /large/i.test(check.name)), []);
 });

@@ -9,6 +9,11 @@ export type ThroughputRow = {target: TargetName; mode: Mode; result: LoadResult;
 /** listenDrops: connections the kernel dropped meanwhile for a full accept queue (the client retries after 1 s). */
 export type StreamRow = {target: 'direct' | 'bare relay' | 'serve'; mode: 'passthrough' | 'translated'; result: StreamsResult; peakRssMb: number | null; listenDrops: number | null};
 /**
+ * A row of the large requests: `cpuUsPerRequest` is the CPU time of the process under test (all its
+ * threads) per request over the measured rounds; null for direct (the fake provider's own).
+ */
+export type LargeRow = {target: 'direct' | 'bare relay' | 'serve'; mode: Mode; result: LoadResult; roundRps: number[]; cpuUsPerRequest: number | null};
+/**
  * RSS of a process after a number of requests, under load (1 s after) and once idle; and its CPU
  * time after the load: in the second after its last answer (the usage flush of what was still in
  * memory) and per second over the idle time that follows (null: no idle time was measured).
@@ -28,6 +33,8 @@ export type Results = {
 	config: Record<string, number | string>;
 	throughput: ThroughputRow[];
 	streams: StreamRow[];
+	/** The same requests with a coding agent's context (see `config.largeTurns`); no target of its own. */
+	large: LargeRow[];
 	start: {serveMs: number[]; keysListMs: number[]};
 	memory: {serveIdleMb: number | null; tuiIdleMb: number | null; bareIdleMb: number | null; serveSettledMb: number | null; tuiSettledMb: number | null; afterRequests: RssAfter[]; tuiAfterRequests: RssAfter[]; bareIdleCpuMsPerS: number | null};
 	notes: string[];
@@ -204,6 +211,28 @@ export function render(results: Results): string {
 		});
 		out.push(table(['target', 'mode', 'streams', 'completed', 'wall s', 'vs direct', 'vs bare', '1st byte p50', 'p99 ms', '+p99 ms', '+p99 bare', 'peak RSS MB', 'SYN drops', 'first error'], streamRows));
 		out.push('vs bare / +p99 bare: serve against the bare relay in the same run. SYN drops: connections the kernel dropped for a full listen queue during the run (machine-wide); each costs its client a 1 s retry.');
+		out.push('');
+	}
+	if (results.large.length > 0) {
+		const bytes = Number(config.largeBytes ?? 0);
+		out.push(`Large requests — a conversation of ${config.largeTurns} turns (${(bytes / 1024).toFixed(0)} KB of JSON, a coding agent's context) at ${config.largeConnections} connections, ${Number(config.largeMs) / 1000} s per row in ${rounds} round${rounds === 1 ? '' : 's'}, each after a warm-up; no target of its own.`);
+		out.push('CPU µs/req: the CPU time of the process under test, all its threads, per request (from /proc); "vs bare" is req/s over the bare relay, as above. The bare relay parses the body and encodes it again; passed through, the gateway forwards the client\'s bytes.');
+		const largeRows = results.large.map(row => {
+			const base = results.large.find(item => item.target === 'bare relay' && item.mode === referenceMode(row.mode));
+			const ratio = row.target === 'serve' ? throughputRatio(row, base) : undefined;
+			return [
+				row.target,
+				row.mode,
+				fixed(row.result.rps, 0),
+				fixed(row.result.p50Ms),
+				fixed(row.result.p99Ms),
+				fixed(row.cpuUsPerRequest, 0),
+				ratio ? `${ratio.ratio.toFixed(2)}×` : '',
+				ratio && ratio.low !== ratio.high ? `${ratio.low.toFixed(2)}–${ratio.high.toFixed(2)}` : '',
+				row.result.errors === 0 ? '0' : `${row.result.errors} (${(row.result.firstError ?? '').slice(0, 60)})`,
+			];
+		});
+		out.push(table(['target', 'mode', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'vs bare', 'rounds', 'errors'], largeRows));
 		out.push('');
 	}
 	const {start, memory} = results;

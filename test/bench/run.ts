@@ -12,6 +12,9 @@
  *   BENCH_RSS_REQUESTS=10000,100000   cumulative request counts after which the RSS of serve and of the TUI is read
  *   BENCH_RSS_SETTLE_MS=40000   and read again after this long idle (past the gateway's trim after 30 s quiet)
  *   BENCH_IDLE_SETTLE_MS=40000   idle RSS is read 2 s after start and again this long after start (past the start-up trim)
+ *   BENCH_LARGE_TURNS=100  BENCH_LARGE_CONNECTIONS=4  BENCH_LARGE_MS=2000
+ *                            large requests: a conversation of this many turns (~1.8 KB each), each row measured for LARGE_MS
+ *                            over the rounds (0 turns skips the section)
  *   BENCH_STARTS=3  BENCH_KEYS_LIST_RUNS=5   BENCH_TUI=0 skips the TUI   BENCH_OUT=test/bench/last-run.json
  */
 import {spawnSync} from 'node:child_process';
@@ -44,6 +47,9 @@ const config = {
 	rssRequests: listEnv('BENCH_RSS_REQUESTS', '10000,100000').sort((a, b) => a - b),
 	rssSettleMs: numberEnv('BENCH_RSS_SETTLE_MS', 40_000),
 	idleSettleMs: numberEnv('BENCH_IDLE_SETTLE_MS', 40_000),
+	largeTurns: Math.round(numberEnv('BENCH_LARGE_TURNS', 100)),
+	largeConnections: Math.max(1, Math.round(numberEnv('BENCH_LARGE_CONNECTIONS', 4))),
+	largeMs: numberEnv('BENCH_LARGE_MS', 2000),
 	starts: Math.max(1, numberEnv('BENCH_STARTS', 3)),
 	keysListRuns: Math.max(1, numberEnv('BENCH_KEYS_LIST_RUNS', 5)),
 	tui: process.env.BENCH_TUI !== '0',
@@ -63,8 +69,18 @@ async function setupHome(home: string, upstream: string): Promise<string> {
 	return created.key;
 }
 
-function request(origin: string, secret: string | null, model: string, options: {stream?: boolean; slow?: boolean} = {}): Target {
-	const body = {model, max_tokens: 32, messages: [{role: 'user', content: options.slow ? 'BENCH_SLOW: count slowly.' : 'Say hello in five words.'}], ...(options.stream ? {stream: true} : {})};
+/**
+ * A coding agent's context: `turns` messages of about 1.8 KB of prose and code each, user and
+ * assistant in turn, ending with the user's.
+ */
+function conversation(turns: number): Array<{role: 'user' | 'assistant'; content: string}> {
+	const text = (index: number) => `Turn ${index}. The build fails in parser.ts: ${'function parse(input: string): Node { return new Parser(input).program(); } // why does the "for" loop skip the last token? '.repeat(16)}`;
+	return Array.from({length: turns}, (_, index) => ({role: (turns - 1 - index) % 2 === 0 ? 'user' : 'assistant', content: text(index)}));
+}
+
+function request(origin: string, secret: string | null, model: string, options: {stream?: boolean; slow?: boolean; large?: boolean} = {}): Target {
+	const messages = options.large ? conversation(config.largeTurns) : [{role: 'user', content: options.slow ? 'BENCH_SLOW: count slowly.' : 'Say hello in five words.'}];
+	const body = {model, max_tokens: 32, messages, ...(options.stream ? {stream: true} : {})};
 	return {
 		origin,
 		path: '/v1/chat/completions',
@@ -77,9 +93,9 @@ function request(origin: string, secret: string | null, model: string, options: 
 type Endpoint = {name: TargetName; origin: string; secret: string | null};
 
 /** The modes an endpoint is measured in: direct and the bare relay only speak to the OpenAI endpoint. */
-function targetsOf(endpoint: Endpoint, streaming: boolean): Array<{mode: Mode; target: Target}> {
+function targetsOf(endpoint: Endpoint, streaming: boolean, large = false): Array<{mode: Mode; target: Target}> {
 	const gateway = endpoint.secret !== null;
-	const make = (model: string) => request(endpoint.origin, endpoint.secret, model, {stream: streaming});
+	const make = (model: string) => request(endpoint.origin, endpoint.secret, model, {stream: streaming, large});
 	const modes: Array<{mode: Mode; target: Target}> = [{mode: streaming ? 'passthrough stream' : 'passthrough', target: make('bench-model')}];
 	if (gateway) modes.push({mode: streaming ? 'translated stream' : 'translated', target: make('bench-translated')});
 	return modes;
@@ -105,6 +121,33 @@ async function measure(results: Results, endpoints: readonly Endpoint[], streami
 		const result: LoadResult = mergeRounds(rounds);
 		results.throughput.push({target: endpoint.name, mode, result, roundRps: rounds.map(round => round.result.rps)});
 		log(`${endpoint.name.padEnd(10)} ${mode.padEnd(18)} @${String(connections).padEnd(3)} ${result.rps.toFixed(0).padStart(6)} req/s (rounds ${rounds.map(round => round.result.rps.toFixed(0)).join(' ')})  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms${result.errors ? `  ${result.errors} errors: ${result.firstError}` : ''}`);
+	}
+}
+
+/**
+ * The large requests: direct, the bare relay and `serve`, non-streamed and streamed, in rounds as
+ * above, each row warmed up before each of its rounds; the CPU time of the process under test is
+ * read around each measured round.
+ */
+async function largeRequests(results: Results, endpoints: ReadonlyArray<Endpoint & {pid: number | null}>): Promise<void> {
+	const rows = endpoints.flatMap(endpoint =>
+		[false, true].flatMap(streaming => targetsOf(endpoint, streaming, true).map(({mode, target}) => ({endpoint, mode, target, rounds: [] as Array<Awaited<ReturnType<typeof measuredLoop>>>, cpuMs: 0}))),
+	);
+	for (let round = 0; round < config.rounds; round++) {
+		for (const row of rows) {
+			await closedLoop(row.target, config.largeConnections, 0, config.warmupMs);
+			const cpuBefore = row.endpoint.pid === null ? 0 : cpuMsOf(row.endpoint.pid);
+			row.rounds.push(await measuredLoop(row.target, config.largeConnections, 0, config.largeMs / config.rounds));
+			if (row.endpoint.pid !== null) row.cpuMs += cpuMsOf(row.endpoint.pid) - cpuBefore;
+			await sleep(config.pauseMs);
+		}
+	}
+	for (const {endpoint, mode, rounds, cpuMs} of rows) {
+		if (endpoint.name === 'TUI') continue;
+		const result = mergeRounds(rounds);
+		const cpuUsPerRequest = endpoint.pid === null || result.requests === 0 ? null : (1000 * cpuMs) / result.requests;
+		results.large.push({target: endpoint.name, mode, result, roundRps: rounds.map(item => item.result.rps), cpuUsPerRequest});
+		log(`large ${endpoint.name.padEnd(10)} ${mode.padEnd(18)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms.toFixed(2)} ms${cpuUsPerRequest === null ? '' : `  ${cpuUsPerRequest.toFixed(0)} µs CPU a request`}${result.errors ? `  ${result.errors} errors: ${result.firstError}` : ''}`);
 	}
 }
 
@@ -246,9 +289,10 @@ async function main(): Promise<void> {
 	const results: Results = {
 		date: new Date().toISOString(),
 		machine: {nproc: availableParallelism(), cpu, node: process.version, memoryGb: Math.round(totalmem() / 2 ** 30), platform: `${process.platform} ${process.arch}`, loadAtStart: loadavg()[0], loadAtEnd: Number.NaN},
-		config: {...config, streams: config.streams.join(','), rssRequests: config.rssRequests.join(','), tui: String(config.tui)},
+		config: {...config, streams: config.streams.join(','), rssRequests: config.rssRequests.join(','), tui: String(config.tui), largeBytes: Buffer.byteLength(JSON.stringify(conversation(config.largeTurns)))},
 		throughput: [],
 		streams: [],
+		large: [],
 		start: {serveMs: [], keysListMs: []},
 		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: [], bareIdleCpuMsPerS: null},
 		notes: [],
@@ -315,6 +359,13 @@ async function main(): Promise<void> {
 
 	log('concurrent slow streams');
 	await slowStreams(results, upstreamOrigin, {origin: `http://127.0.0.1:${bare.port}`, pid: bare.child.pid ?? 0}, serve, serveSecret, home);
+	// After the slow streams: their peak RSS is read from processes that have not held 200 KB requests.
+	if (config.largeTurns > 0) {
+		log(`large requests: a conversation of ${config.largeTurns} turns at ${config.largeConnections} connections`);
+		const pids = {direct: null, 'bare relay': bare.child.pid ?? null, serve: serve.pid, TUI: null};
+		await largeRequests(results, endpoints.filter(endpoint => endpoint.name !== 'TUI').map(endpoint => ({...endpoint, pid: pids[endpoint.name]})));
+	}
+
 	await stop(serve.child);
 
 	log(`idle RSS of a fresh serve and TUI, 2 s and ${config.idleSettleMs / 1000} s after start`);

@@ -37,6 +37,8 @@ test('the bench runs every section and measures every target (tiny settings)', {
 			BENCH_RSS_REQUESTS: '100,200',
 			BENCH_RSS_SETTLE_MS: '0',
 			BENCH_IDLE_SETTLE_MS: '2100',
+			BENCH_LARGE_TURNS: '40',
+			BENCH_LARGE_MS: '300',
 			BENCH_STARTS: '1',
 			BENCH_KEYS_LIST_RUNS: '1',
 			BENCH_TUI: hasTmux ? '1' : '0',
@@ -62,6 +64,15 @@ test('the bench runs every section and measures every target (tiny settings)', {
 		// Slow streams: both sizes, each target, all complete.
 		assert.equal(results.streams.length, 8);
 		for (const row of results.streams) assert.equal(row.result.completed, row.result.streams, `${row.target} ${row.mode} ${row.result.streams}: ${row.result.firstError}`);
+		// Large requests: direct, the bare relay and serve (passed through and translated), streamed and not; CPU read for the processes under test.
+		assert.deepEqual(results.large.map(row => `${row.target} ${row.mode}`), ['direct passthrough', 'direct passthrough stream', 'bare relay passthrough', 'bare relay passthrough stream', 'serve passthrough', 'serve translated', 'serve passthrough stream', 'serve translated stream']);
+		for (const row of results.large) {
+			assert.equal(row.result.errors, 0, `large ${row.target} ${row.mode}: ${row.result.firstError}`);
+			assert.ok(row.result.requests > 0, `large ${row.target} ${row.mode} sent nothing`);
+			if (row.target === 'direct') assert.equal(row.cpuUsPerRequest, null);
+			else assert.ok(Number.isFinite(row.cpuUsPerRequest), `large ${row.target} ${row.mode}: CPU ${row.cpuUsPerRequest}`);
+		}
+		assert.match(stdout, /Large requests — a conversation of 40 turns \(\d+ KB of JSON/);
 		// Start, memory.
 		assert.equal(results.start.serveMs.length, 1);
 		assert.equal(results.start.keysListMs.length, 1);
