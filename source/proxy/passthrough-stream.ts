@@ -76,11 +76,17 @@ function withoutHidden<T extends Uint8Array | string>(piece: T, text: string, hi
 			const after = text.indexOf(separator, match);
 			if (after !== -1) end = Math.min(end, after + separator.length);
 		}
-		let hidden = false;
-		const feed = new SseFeed(message => (hidden ||= hiding.test(message)));
+		// One message, normally; a span of two (frames ended by a blank line the separators above do
+		// not name, `\n\r\n`) is cut only if every message in it is hidden.
+		let messages = 0;
+		let hidden = 0;
+		const feed = new SseFeed(message => {
+			messages++;
+			if (hiding.test(message)) hidden++;
+		});
 		feed.push(slice(start, end));
 		feed.end();
-		if (hidden) {
+		if (messages > 0 && hidden === messages) {
 			kept.push(slice(copied, start));
 			copied = end;
 		}

@@ -136,6 +136,13 @@ test('the usage frame is cut out wherever the writes split it: with the frames a
 	assert.deepEqual(split.usage, {inputTokens: 31, outputTokens: 5});
 });
 
+test('frames ended by a blank line of mixed endings are never cut with the usage frame they sit beside', async () => {
+	// `\n\r\n`: an LF line, then a CRLF blank line — a frame end none of the usual separators names.
+	const mixed = `data: ${delta('kept')}\n\r\n${usageFrame}`;
+	const {client} = await stream(request, {pieces: [`data: ${delta('one')}\n\n`, mixed, 'data: [DONE]\n\n']});
+	assert.ok(client.includes('"content":"kept"'), client);
+});
+
 test('a chunk with empty choices and no usage (Azure\'s content-filter chunk) reaches the client unchanged', async () => {
 	const filter = `data: ${chunk([], {prompt_filter_results: [{prompt_index: 0, content_filter_results: {}}]})}\n\n`;
 	const rest = `data: ${delta('ok')}\n\ndata: ${finish}\n\n`;
