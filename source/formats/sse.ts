@@ -72,22 +72,6 @@ export class SseMessages implements AsyncIterableIterator<SseMessage> {
 		return this.pull();
 	}
 
-	/**
-	 * The messages of the next chunk (or chunks) that complete any, all at once; `[]` once the source
-	 * has ended. One promise per chunk rather than per message, for a reader that takes them in batches.
-	 */
-	async batch(): Promise<SseMessage[]> {
-		while (this.head >= this.queue.length && !this.done && !this.sourceDone) await this.fill();
-		if (this.head >= this.queue.length) {
-			this.done = true;
-			return [];
-		}
-		const messages = this.queue.slice(this.head);
-		this.queue.length = 0;
-		this.head = 0;
-		return messages;
-	}
-
 	async return(): Promise<IteratorResult<SseMessage>> {
 		if (this.done) return finished;
 		this.done = true;

@@ -13,7 +13,7 @@ import {ClientStream, forwardedHeaders} from './client-stream.js';
 import {toGatewayError} from './errors.js';
 import {StreamMeter} from './meter.js';
 import {endStream} from './stream-end.js';
-import {OutboundStreamScrub} from './stream-scrub.js';
+import {OutboundStreamScrub, lastFrameEnd, sseFrameEnds} from './stream-scrub.js';
 import {upstreamFailure, type UpstreamResponse} from './upstream.js';
 import type {BodySink} from './upstream-body.js';
 import {headerValue} from './upstream-errors.js';
@@ -55,8 +55,6 @@ class Outgoing {
 	}
 }
 
-const frameSeparators = ['\n\n', '\r\n\r\n', '\r\r'] as const;
-
 /**
  * `piece` without the frames `hiding` hides: each frame that `hiding.near` matches in `text` (the
  * piece's text, index for index) is parsed alone, and cut out when its message is hidden. A piece
@@ -68,16 +66,14 @@ function withoutHidden<T extends Uint8Array | string>(piece: T, text: string, hi
 	const kept: T[] = [];
 	let copied = 0;
 	while (match !== -1) {
-		let start = 0;
+		const start = lastFrameEnd(text, match);
 		let end = text.length;
-		for (const separator of frameSeparators) {
-			const before = text.lastIndexOf(separator, match);
-			if (before !== -1) start = Math.max(start, before + separator.length);
+		for (const separator of sseFrameEnds) {
 			const after = text.indexOf(separator, match);
 			if (after !== -1) end = Math.min(end, after + separator.length);
 		}
-		// One message, normally; a span of two (frames ended by a blank line the separators above do
-		// not name, `\n\r\n`) is cut only if every message in it is hidden.
+		// One message, normally; a span of two (frames ended by a blank line `sseFrameEnds` does not
+		// name, `\n\r\n`) is cut only if every message in it is hidden.
 		let messages = 0;
 		let hidden = 0;
 		const feed = new SseFeed(message => {

@@ -12,13 +12,18 @@ import type {Scrubber} from '../base/secrets.js';
 
 const errorWord = Buffer.from('error');
 const quotedError = Buffer.from('"error"');
-const frameEnds: readonly Buffer[] = [Buffer.from('\n\n'), Buffer.from('\r\n\r\n'), Buffer.from('\r\r')];
 
-/** The index just past the last complete SSE frame in `buffer`, or 0. */
-function lastFrameEnd(buffer: Buffer): number {
+/** What ends an SSE frame: a blank line after lines ended by LF, CRLF or CR. */
+export const sseFrameEnds = ['\n\n', '\r\n\r\n', '\r\r'] as const;
+
+/**
+ * The index just past the last frame end that starts at or before `from` in `text` — bytes, or a
+ * text whose indexes are its bytes' — or 0 when there is none: the end of the last whole frame.
+ */
+export function lastFrameEnd(text: Buffer | string, from = text.length): number {
 	let end = 0;
-	for (const separator of frameEnds) {
-		const at = buffer.lastIndexOf(separator);
+	for (const separator of sseFrameEnds) {
+		const at = typeof text === 'string' ? text.lastIndexOf(separator, from) : text.lastIndexOf(separator, from);
 		if (at !== -1) end = Math.max(end, at + separator.length);
 	}
 	return end;

@@ -105,10 +105,11 @@ const streamedBodyLength = 64 * 1024;
  * where a stream costs an asynchronous write of its own.
  */
 export function requestBody(text: BodyText, headers: Record<string, string>): string | Readable {
+	if (typeof text === 'string' && text.length <= streamedBodyLength) return text;
 	const pieces = typeof text === 'string' ? [text] : text;
 	let length = 0;
 	for (const piece of pieces) length += piece.length;
-	if (length <= streamedBodyLength) return typeof text === 'string' ? text : text.join('');
+	if (length <= streamedBodyLength) return pieces.join('');
 	let held: Buffer | null = utf8Of(pieces);
 	headers['content-length'] = String(held.byteLength);
 	// Not Readable.from([bytes]): its reader keeps the array, so the bytes would stay with the request after all.

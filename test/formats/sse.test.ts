@@ -1,7 +1,7 @@
 /**
  * parseSse, the SSE reader under every translated stream: messages across any cut of the bytes, the
  * last event without its blank line, and what happens to the source when the reader stops early
- * (handed over to `leftover`, or returned), fails, or runs out; and its batches, one per chunk.
+ * (handed over to `leftover`, or returned), fails, or runs out.
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
@@ -94,34 +94,4 @@ test('a source that fails mid-stream fails the reader after the messages before 
 	);
 	assert.deepEqual(seen, ['1']);
 	assert.equal(log.returned, false);
-});
-
-test('batch() hands out the messages of each chunk together, skips chunks that complete none, [] at the end; a failing source rejects it', async () => {
-	const {iterator, log} = source(['data: 1\n\ndata: 2\n\nda', 'ta: 3', '\n\n', 'data: 4']);
-	const messages = parseSse(iterator);
-	assert.deepEqual((await messages.batch()).map(message => message.data), ['1', '2']);
-	assert.equal(log.pulls, 1);
-	assert.deepEqual((await messages.batch()).map(message => message.data), ['3'], 'the chunk without a whole message is read on');
-	assert.equal(log.pulls, 3);
-	assert.deepEqual((await messages.batch()).map(message => message.data), ['4'], 'the last message without its blank line');
-	assert.deepEqual(await messages.batch(), []);
-	assert.deepEqual(await messages.batch(), []);
-	assert.equal(log.returned, false, 'a source that ran out is not returned');
-
-	const failing = parseSse(source(['data: 1\n\n', new Error('connection reset')]).iterator);
-	assert.deepEqual((await failing.batch()).map(message => message.data), ['1']);
-	await assert.rejects(failing.batch(), /connection reset/);
-	assert.deepEqual(await failing.batch(), [], 'done after the failure');
-});
-
-test('batch() then return() hands what is left of the source to leftover', async () => {
-	const {iterator} = source(['data: 1\n\n', 'data: 2\n\n']);
-	const handed: {rest: AsyncIterator<Uint8Array | string> | null} = {rest: null};
-	const messages = parseSse(iterator, left => (handed.rest = left));
-	assert.deepEqual((await messages.batch()).map(message => message.data), ['1']);
-	await messages.return();
-	assert.ok(handed.rest, 'leftover was called');
-	const next = await handed.rest.next();
-	assert.equal(String(next.value), 'data: 2\n\n', 'it reads on from where the parser stopped');
-	assert.deepEqual(await messages.batch(), []);
 });
