@@ -15,6 +15,9 @@ import {liveLimitUse} from '../../source/ui/limit-view.js';
 import {tempHome} from '../helpers/gateway.js';
 import {fakeClipboard, frameWith, keys, press, renderTui} from './helpers.js';
 
+/** A time in the middle of a minute, a day and a month, for a limiter whose windows must not turn over during a test. */
+const midMinute = new Date(2026, 5, 15, 12, 0, 30).getTime();
+
 const opened: Array<() => Promise<void>> = [];
 afterEach(async () => {
 	cleanup();
@@ -127,7 +130,8 @@ test('a key crossing its budget warning threshold shows in the status bar', asyn
 });
 
 test("the Keys table shows live limit use from the gateway's limiter, refreshed as requests finish", async () => {
-	const limiter = new KeyLimiter();
+	// A fixed time in the middle of a minute and of a month: on the wall clock, a window turning over between two reads changed the numbers.
+	const limiter = new KeyLimiter(undefined, () => midMinute);
 	const {store, events, model, stdin, lastFrame} = await setup(undefined, {limitUse: liveLimitUse(limiter), limitPollMs: 60_000});
 	const agent = await createKey(store, {name: 'agent', rpm: '60', budget: '20/month'});
 	await model.data.reload();

@@ -10,6 +10,9 @@ import {liveLimitUse} from '../../source/ui/limit-view.js';
 import {fakeClipboard, frameWith, keys, press, recordedActions, renderTui, statusLog, type Call} from './helpers.js';
 import {listKeys} from '../../source/store/keys.js';
 
+/** A time in the middle of a minute, a day and a month, for a limiter whose windows must not turn over during a test. */
+const midMinute = new Date(2026, 5, 15, 12, 0, 30).getTime();
+
 afterEach(() => cleanup());
 
 const backspace = '\u007F';
@@ -119,7 +122,8 @@ test('the table shows each limit with its use, as the limiter counts it; Enter s
 	try {
 		const agent = await createKey(real.store, {name: 'agent', rpm: '60', budget: '20/month'});
 		const free = await createKey(real.store, {name: 'free'});
-		const limiter = new KeyLimiter();
+		// A fixed time in the middle of a minute and of a month: on the wall clock, a window turning over between two reads changed the numbers.
+		const limiter = new KeyLimiter(undefined, () => midMinute);
 		limiter.admit(agent);
 		limiter.admit(agent);
 		limiter.record(agent, 1200, 4.2);

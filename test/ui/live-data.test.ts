@@ -16,6 +16,9 @@ import type {KeyRecord} from '../../source/base/records.js';
 import {tempHome} from '../helpers/gateway.js';
 import {delay} from './helpers.js';
 
+/** A time in the middle of a minute, a day and a month, for a limiter whose windows must not turn over during a test. */
+const midMinute = new Date(2026, 5, 15, 12, 0, 30).getTime();
+
 const event = (id: string, extra: Partial<RequestFinished> = {}): RequestFinished => ({
 	id, time: new Date().toISOString(), method: 'POST', path: '/v1/chat/completions', keyId: 'key_a', keyName: 'a', model: 'm', upstreamModel: 'm', channelId: 'ch', channelName: 'c',
 	inboundFormat: 'openai', outboundFormat: 'openai', stream: false, status: 200, outcome: 'ok', latencyMs: 1, ttfbMs: 1, usage: {inputTokens: 10, outputTokens: 2}, error: null, warnings: [], eventType: 'routed', attempts: ['c'], costUsd: 0, unpriced: false, ...extra,
@@ -153,7 +156,8 @@ const limitedKey: KeyRecord = {v: 1, id: 'key_agent', name: 'agent', description
 
 test('limit use is read from the limiter a moment after a request finishes, and published only when it changed', async () => {
 	const events = new EventBus();
-	const limiter = new KeyLimiter();
+	// A fixed time in the middle of a minute and of a month: on the wall clock, a window turning over between two reads changed the numbers.
+	const limiter = new KeyLimiter(undefined, () => midMinute);
 	const view = createLimitView(events, () => [limitedKey, {...limitedKey, id: 'key_free', limits: undefined}], liveLimitUse(limiter), {delayMs: 5, pollMs: 60_000});
 	let published = 0;
 	const off = view.subscribe(() => published++);
