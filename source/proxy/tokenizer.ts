@@ -69,7 +69,9 @@ export class Tokenizer {
 			beyond += Buffer.byteLength(run.slice(sliced));
 			return run.slice(0, sliced).replace(sliceOf, '$& ');
 		});
-		return (spaced ? this.encoding.encode(spaced).length : 0) + beyond;
+		// No special tokens: a prompt that mentions `<|endoftext|>` is text, as a provider reads it (the default, "all
+		// disallowed", throws on it; that failed count_tokens and translated streams to Anthropic clients).
+		return (spaced ? this.encoding.encode(spaced, [], []).length : 0) + beyond;
 	}
 
 	/** The tokens of a request as `count_tokens` reports them: exact within the budget, an upper bound past it. */

@@ -114,6 +114,22 @@ test('on a chat completions backend, message_start carries the gateway\'s estima
 	);
 });
 
+test('a prompt that mentions a tokenizer\'s special tokens (<|endoftext|>) is counted as text: the stream and count_tokens answer', async () => {
+	// An ML codebase's conversation: the estimate for message_start once threw on these, the stream
+	// ended in an error blaming the channel, and count_tokens answered 500.
+	const content = 'Why does the model stop at <|endoftext|>? And what are <|im_start|> and <|fim_prefix|>?';
+	cc.openai.enqueue({text: 'They are special tokens.', usage: {input: 30, output: 5}});
+	const client = anthropicClient(cc.gateway.url, cc.secret);
+	const stream = client.messages.stream({model: 'cc-openai', max_tokens: 256, messages: [{role: 'user', content}]});
+	let startInput = 0;
+	for await (const event of stream) if (event.type === 'message_start') startInput = event.message.usage.input_tokens;
+	const final = await stream.finalMessage();
+	assert.deepEqual(final.content, [{type: 'text', text: 'They are special tokens.'}]);
+	assert.ok(startInput > 20 && startInput < 60, `message_start estimates the prompt as text: ${startInput}`);
+	const counted = await client.messages.countTokens({model: 'cc-openai', messages: [{role: 'user', content}]});
+	assert.ok(counted.input_tokens > 20 && counted.input_tokens < 60, `count_tokens counts it as text: ${counted.input_tokens}`);
+});
+
 test('a history with empty text blocks beside thinking reaches Gemini and Anthropic without them', async () => {
 	const anthropic = await startFakeProvider('anthropic');
 	try {
