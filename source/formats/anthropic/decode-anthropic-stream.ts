@@ -30,6 +30,14 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 
 	push(message: SseMessage): IRStreamEvent[] {
 		if (this.done) return [];
+		// Most of a stream is text deltas: read in their exact wire form without a parse (see plainTextDelta).
+		if (this.started && (message.event === undefined || message.event === 'content_block_delta')) {
+			const quick = plainTextDelta(message.data);
+			if (quick) {
+				const index = this.blocks.get(quick.index);
+				return index === undefined || quick.text === '' ? [] : [{type: 'text-delta', index, text: quick.text}];
+			}
+		}
 		const data = parseJsonObject(message.data);
 		if (!data) return this.last(streamError(anthropicStreamProblems.notJson(message.data)));
 		const type = message.event ?? asString(data.type);
@@ -140,7 +148,9 @@ export const anthropicStreamProblems = {
 /** The wire usage with `update`'s present counters over it (a `message_delta` may omit some). */
 export function mergeWireUsage(usage: WireObject, update: unknown): WireObject {
 	if (!isWireObject(update)) return usage;
-	const merged: Record<string, unknown> = {...usage};
+	// Copied key by key: keys added to a spread copy cost V8 (Node 20) a slow path each, ~0.5 µs.
+	const merged: Record<string, unknown> = {};
+	for (const key in usage) merged[key] = usage[key];
 	for (const key in update) {
 		const value = update[key];
 		// An assignment to "__proto__" would set the object's prototype: a provider's field never does.
@@ -206,4 +216,43 @@ function deltaEvents(delta: WireObject, index: number, ctx: TranslationContext):
 
 function textEvent(type: 'text-delta' | 'reasoning-delta', index: number, text: unknown): IRStreamEvent[] {
 	return typeof text === 'string' && text !== '' ? [{type, index, text}] : [];
+}
+
+const textDeltaHead = '{"type":"content_block_delta","index":';
+const textDeltaMiddle = ',"delta":{"type":"text_delta","text":"';
+const textDeltaEnd = '"}}';
+/** What may not appear unescaped in a JSON string (and, for the `"`, what would end it early). */
+const notPlain = /["\\\u0000-\u001f]/;
+
+/**
+ * A `content_block_delta` event's data exactly as Anthropic writes a text delta —
+ * `{"type":"content_block_delta","index":N,"delta":{"type":"text_delta","text":"…"}}`, no spaces —
+ * read without JSON.parse, which was the largest cost of a translated stream (~0.5 µs an event).
+ * Anything else (other spacing, other keys, a string with escapes that does not parse on its own)
+ * gives undefined and is parsed whole, so this never reads differently from JSON.parse.
+ */
+export function plainTextDelta(data: string): {readonly index: number; readonly text: string} | undefined {
+	// slice and ===: V8 compares a slice faster than startsWith does (0.03 against 0.09 µs here).
+	if (data.slice(0, textDeltaHead.length) !== textDeltaHead || !data.endsWith(textDeltaEnd)) return undefined;
+	let at = textDeltaHead.length;
+	const digits = at;
+	let index = 0;
+	for (; at < data.length && at - digits < 9; at++) {
+		const code = data.charCodeAt(at);
+		if (code < 0x30 || code > 0x39) break;
+		index = index * 10 + (code - 0x30);
+	}
+	// JSON has no leading zeros; nine digits or more is no block index.
+	if (at === digits || (data.charCodeAt(digits) === 0x30 && at - digits > 1) || data.slice(at, at + textDeltaMiddle.length) !== textDeltaMiddle) return undefined;
+	const start = at + textDeltaMiddle.length;
+	const end = data.length - textDeltaEnd.length;
+	if (end < start) return undefined;
+	const raw = data.slice(start, end);
+	if (!notPlain.test(raw)) return {index, text: raw};
+	try {
+		// Escapes: the string alone, quoted. An unescaped quote inside (another key after the text) fails here.
+		return {index, text: JSON.parse(`"${raw}"`) as string};
+	} catch {
+		return undefined;
+	}
 }

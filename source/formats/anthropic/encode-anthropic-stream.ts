@@ -64,6 +64,14 @@ export function anthropicStreamEncoder(options: EncodeStreamOptions, ctx: Transl
 			return true;
 		}
 		if (current && 'index' in event && event.index === current.index) {
+			// A started block's text, thinking or arguments: most of a stream, one frame each, built here.
+			if (current.started) {
+				const quick = plainDeltaFrame(event, current);
+				if (quick !== undefined) {
+					if (quick) frames.push(quick);
+					return false;
+				}
+			}
 			const wasStarted = current.started;
 			if (!wasStarted) current.wire = nextWire;
 			for (const text of blockFrames(event, current, ctx)) frames.push(text);
@@ -138,6 +146,36 @@ function contentBlock(block: IRBlockStart, redactedData: string | undefined): Js
 }
 
 type BlockEvent = Exclude<Extract<IRStreamEvent, {index: number}>, {type: 'block-start'}>;
+
+/**
+ * blockFrames' frame for a text, thinking or arguments delta of a started block of its kind ('' for
+ * an empty one), as the same text frame() makes of it, without the generator and the objects; undefined
+ * for any other event, which goes through blockFrames.
+ */
+function plainDeltaFrame(event: BlockEvent, current: Current): string | undefined {
+	let body: string;
+	switch (event.type) {
+		case 'text-delta':
+			if (current.block.kind !== 'text') return undefined;
+			if (event.text === '') return '';
+			body = `{"type":"text_delta","text":${JSON.stringify(event.text)}}`;
+			break;
+		case 'reasoning-delta':
+			if (current.block.kind !== 'reasoning') return undefined;
+			if (event.text === '') return '';
+			body = `{"type":"thinking_delta","thinking":${JSON.stringify(event.text)}}`;
+			break;
+		case 'tool-args-delta':
+			if (current.block.kind !== 'tool_call') return undefined;
+			if (event.json === '') return '';
+			body = `{"type":"input_json_delta","partial_json":${JSON.stringify(event.json)}}`;
+			break;
+		default:
+			return undefined;
+	}
+	// JSON text of a string has no raw line break: one data line, as sseFrame writes it.
+	return `event: content_block_delta\ndata: {"type":"content_block_delta","index":${current.wire},"delta":${body}}\n\n`;
+}
 
 /** Whether this event opens a block not yet written: an empty text block never opens. */
 function opens(event: BlockEvent, current: Current): boolean {

@@ -47,6 +47,11 @@ function deltaChunk(state: State, delta: JsonObject, finishReason: string | null
 	return chunk(state, `[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]`);
 }
 
+/** deltaChunk(state, {content: text}), the same text. */
+function textChunk(state: State, text: string): string {
+	return chunk(state, `[{"index":0,"delta":{"content":${JSON.stringify(text)}},"logprobs":null,"finish_reason":null}]`);
+}
+
 /** The first chunk announces the role, like the real API's (`content: ""`, `refusal: null`). */
 function start(state: State, id?: string): string[] {
 	if (id) {
@@ -117,7 +122,9 @@ function framesFor(state: State, event: IRStreamEvent, ctx: TranslationContext):
 			return event.block.kind === 'tool_call' ? [...start(state), ...toolStart(state, event.index, event.block.id, event.block.name)] : [];
 		case 'text-delta':
 			state.textLength += event.text.length;
-			return event.text === '' ? [] : [...start(state), deltaChunk(state, {content: event.text})];
+			if (event.text === '') return [];
+			// The commonest event, built without the arrays and the delta object of the general path.
+			return state.started ? [textChunk(state, event.text)] : [...start(state), textChunk(state, event.text)];
 		case 'citation':
 			state.texts.get(event.index)?.citations.push(event.citation);
 			return [];

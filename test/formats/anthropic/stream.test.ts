@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import {anthropicAdapter} from '../../../source/formats/anthropic/index.js';
+import {AnthropicStreamDecoder, plainTextDelta} from '../../../source/formats/anthropic/decode-anthropic-stream.js';
 import type {IRStreamEvent} from '../../../source/base/ir.js';
 import {parseSse} from '../../../source/formats/sse.js';
 import {collect, loadChunks, recordingContext, replay, serveOnce} from './fixtures.js';
@@ -162,6 +163,41 @@ describe('encodeStream', () => {
 				'',
 			].join('\n'),
 		);
+	});
+
+	test('the deltas of started blocks are the exact frames JSON.stringify makes, escapes and wire indexes included', async () => {
+		const awkward = 'a "quote", a \\ backslash,\na line break, \u2028, é, 🙂 and </script>';
+		const frames = await encode([
+			{type: 'start', id: 'msg_1', model: 'gpt-4.1'},
+			// An empty text block is never written: the next block takes wire index 0.
+			{type: 'block-start', index: 0, block: {kind: 'text'}},
+			{type: 'text-delta', index: 0, text: ''},
+			{type: 'block-end', index: 0},
+			{type: 'block-start', index: 1, block: {kind: 'reasoning'}},
+			{type: 'reasoning-delta', index: 1, text: awkward},
+			{type: 'reasoning-delta', index: 1, text: ''},
+			{type: 'reasoning-delta', index: 1, text: 'more'},
+			{type: 'block-end', index: 1},
+			{type: 'block-start', index: 2, block: {kind: 'text'}},
+			{type: 'text-delta', index: 2, text: 'first'},
+			{type: 'text-delta', index: 2, text: awkward},
+			{type: 'block-end', index: 2},
+			{type: 'block-start', index: 3, block: {kind: 'tool_call', id: 'toolu_1', name: 'run'}},
+			{type: 'tool-args-delta', index: 3, json: '{"cmd":"echo \\"hi\\""'},
+			{type: 'tool-args-delta', index: 3, json: '}'},
+			{type: 'block-end', index: 3},
+			{type: 'finish', reason: 'tool_calls', usage: {inputTokens: 1, outputTokens: 2}},
+		]);
+		const frame = (data: object) => `event: content_block_delta\ndata: ${JSON.stringify(data)}\n\n`;
+		const deltas = frames.filter(text => text.startsWith('event: content_block_delta'));
+		assert.deepEqual(deltas, [
+			frame({type: 'content_block_delta', index: 0, delta: {type: 'thinking_delta', thinking: awkward}}),
+			frame({type: 'content_block_delta', index: 0, delta: {type: 'thinking_delta', thinking: 'more'}}),
+			frame({type: 'content_block_delta', index: 1, delta: {type: 'text_delta', text: 'first'}}),
+			frame({type: 'content_block_delta', index: 1, delta: {type: 'text_delta', text: awkward}}),
+			frame({type: 'content_block_delta', index: 2, delta: {type: 'input_json_delta', partial_json: '{"cmd":"echo \\"hi\\""'}}),
+			frame({type: 'content_block_delta', index: 2, delta: {type: 'input_json_delta', partial_json: '}'}}),
+		]);
 	});
 
 	test('decode(encode(events)) gives back the same events for every fixture', async () => {
@@ -340,3 +376,88 @@ describe('the official SDK reads the encoded stream', () => {
 function shift(by: number) {
 	return (event: IRStreamEvent): IRStreamEvent => ('index' in event ? {...event, index: event.index + by} : event);
 }
+
+describe('text deltas read without a parse (plainTextDelta)', () => {
+	const delta = (text: string, index = 0) => JSON.stringify({type: 'content_block_delta', index, delta: {type: 'text_delta', text}});
+	/** What JSON.parse makes of `data`, when it is a text delta with no other key. */
+	function parsed(data: string): {index: number; text: string} | undefined {
+		let value: unknown;
+		try {
+			value = JSON.parse(data);
+		} catch {
+			return undefined;
+		}
+		const object = value as {type?: unknown; index?: unknown; delta?: {type?: unknown; text?: unknown}};
+		const keys = (o: object) => Object.keys(o).join(',');
+		if (typeof object !== 'object' || object === null || keys(object) !== 'type,index,delta' || object.type !== 'content_block_delta' || typeof object.index !== 'number') return undefined;
+		if (typeof object.delta !== 'object' || object.delta === null || keys(object.delta) !== 'type,text' || object.delta.type !== 'text_delta' || typeof object.delta.text !== 'string') return undefined;
+		return {index: object.index, text: object.delta.text};
+	}
+
+	test('reads what JSON.parse reads, or nothing (and the event is parsed whole)', () => {
+		const texts = ['Hello', '', ' ', 'line\nbreak', 'tab\there', 'quote " inside', 'back\\slash', 'é ü 漢字 🙂', '\u2028\u2029', 'ends with backslash \\', '"}}', '\\"}}', '\u0000\u001f\u007f', '\ud800 lone surrogate'];
+		const wire = [
+			...texts.map(text => delta(text)),
+			delta('x', 3),
+			delta('x', 12),
+			delta('x', 123_456_789),
+			delta('x', 1_234_567_890),
+			// Written differently from Anthropic's own form: parsed whole.
+			'{"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "spaced"}}',
+			'{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","extra":"b"}}',
+			'{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"},"x":{"y":"b"}}',
+			'{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\\\\","x":"b"}}',
+			'{"type":"content_block_delta","index":00,"delta":{"type":"text_delta","text":"leading zero"}}',
+			'{"type":"content_block_delta","index":-1,"delta":{"type":"text_delta","text":"negative"}}',
+			'{"type":"content_block_delta","index":1.5,"delta":{"type":"text_delta","text":"fraction"}}',
+			'{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"raw\ncontrol"}}',
+			'{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"unterminated}}',
+			'{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"bad \\x escape"}}',
+			'{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\\u00e9 \\ud83d\\ude42 \\/"}}',
+			'{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""}}',
+			'{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"}}',
+		];
+		let quick = 0;
+		for (const data of wire) {
+			const read = plainTextDelta(data);
+			if (read === undefined) continue;
+			quick++;
+			assert.deepEqual(read, parsed(data), data);
+		}
+		assert.ok(quick >= texts.length + 3, `Anthropic's own form is read without a parse (${quick} of ${wire.length})`);
+		assert.equal(plainTextDelta(delta('x', 1_234_567_890)), undefined, 'ten digits: parsed whole');
+		assert.deepEqual(plainTextDelta('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\\u00e9 \\ud83d\\ude42 \\/"}}'), {index: 0, text: 'é 🙂 /'});
+	});
+
+	test('a stream of such deltas and of others decodes to the same events either way', () => {
+		const messages = (texts: Array<{data: string; event?: string}>) => [
+			{event: 'message_start', data: JSON.stringify({type: 'message_start', message: {id: 'msg_1', model: 'claude', usage: {input_tokens: 3, output_tokens: 1}}})},
+			{event: 'content_block_start', data: JSON.stringify({type: 'content_block_start', index: 0, content_block: {type: 'text', text: ''}})},
+			...texts,
+			{event: 'content_block_stop', data: JSON.stringify({type: 'content_block_stop', index: 0})},
+			{event: 'message_delta', data: JSON.stringify({type: 'message_delta', delta: {stop_reason: 'end_turn'}, usage: {output_tokens: 4}})},
+			{event: 'message_stop', data: JSON.stringify({type: 'message_stop'})},
+		];
+		const run = (list: ReturnType<typeof messages>) => {
+			const decoder = new AnthropicStreamDecoder(recordingContext());
+			return list.flatMap(message => decoder.push(message));
+		};
+		const quick = messages([{event: 'content_block_delta', data: delta('Hel')}, {data: delta('lo "you"')}, {event: 'content_block_delta', data: delta('')}, {event: 'content_block_delta', data: delta('x', 7)}]);
+		// The same deltas with a space after each colon: not Anthropic's form, so parsed whole.
+		const spaced = quick.map(message => (message.event === 'content_block_delta' || message.event === undefined ? {...message, data: message.data.replaceAll('":', '": ')} : message));
+		assert.ok(quick.slice(2, 6).every(message => plainTextDelta(message.data)) && spaced.slice(2, 6).every(message => !plainTextDelta(message.data)));
+		const events = run(quick);
+		assert.deepEqual(events, run(spaced));
+		assert.deepEqual(
+			events.filter(event => event.type === 'text-delta'),
+			[
+				{type: 'text-delta', index: 0, text: 'Hel'},
+				{type: 'text-delta', index: 0, text: 'lo "you"'},
+			],
+			'an empty delta and one for a block that never started give nothing',
+		);
+		// An event named otherwise is not a text delta, whatever its data says.
+		const renamed = run(messages([{event: 'ping', data: delta('not text')}]));
+		assert.equal(renamed.filter(event => event.type === 'text-delta').length, 0);
+	});
+});

@@ -37,6 +37,13 @@ describe('openai encodeStream', () => {
 		]);
 	});
 
+	it('writes a text delta as JSON.stringify would, whatever the text holds', async () => {
+		const awkward = 'a "quote", a \\ backslash,\na line break, \u2028, é, 🙂 and </script>';
+		const frames = normalized(await encode([{type: 'start', id: 'msg_01', model: 'm'}, {type: 'block-start', index: 0, block: {kind: 'text'}}, {type: 'text-delta', index: 0, text: awkward}, {type: 'block-end', index: 0}, {type: 'finish', reason: 'stop', usage: {inputTokens: 1, outputTokens: 1}}], false));
+		const chunk = {id: 'chatcmpl-msg_01', object: 'chat.completion.chunk', created: 0, model: 'my-alias', choices: [{index: 0, delta: {content: awkward}, logprobs: null, finish_reason: null}]};
+		assert.equal(frames[1], `data: ${JSON.stringify(chunk)}\n\n`);
+	});
+
 	it('puts nothing extra when the client did not ask for usage', async () => {
 		const payloads = framePayloads(await encode(textEvents, false));
 		assert.equal(payloads.length, 5);
