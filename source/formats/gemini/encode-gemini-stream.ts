@@ -37,6 +37,8 @@ type State = {
 	readonly reasoningBlocks: Set<number>;
 	/** Each text block's text and citations: grounding goes out with the last frame. */
 	readonly texts: Map<number, {text: string; citations: IRCitation[]}>;
+	/** What follows the part in a piece's frame (see chunk), null until built or when the response id changes. */
+	tail: string | null;
 };
 
 const callPart = (call: PendingCall, ctx: TranslationContext): JsonObject =>
@@ -46,13 +48,27 @@ const callPart = (call: PendingCall, ctx: TranslationContext): JsonObject =>
 	});
 
 function frame(state: State, body: JsonObject): string {
-	const json = JSON.stringify(body);
+	return frameOf(state, JSON.stringify(body));
+}
+
+function frameOf(state: State, json: string): string {
 	const text = state.options.sse ? `data: ${json}\r\n\r\n` : `${state.written === 0 ? '[' : ',\r\n'}${json}`;
 	state.written++;
 	return text;
 }
 
-function chunk(state: State, part: JsonObject, last: Last = {}): string {
+const field = (name: string, value: string | undefined): string => (value === undefined ? '' : `,"${name}":${JSON.stringify(value)}`);
+
+/**
+ * One part's frame. A piece of the answer (no `last`) is most of a stream: its text is the general
+ * case's JSON with the fixed parts kept from one piece to the next, which spared a Gemini client's
+ * stream a third of its encoding.
+ */
+function chunk(state: State, part: JsonObject, last?: Last): string {
+	if (!last) {
+		state.tail ??= `],"role":"model"},"index":0}]${field('modelVersion', state.options.model)}${field('responseId', state.responseId)}}`;
+		return frameOf(state, `{"candidates":[{"content":{"parts":[${JSON.stringify(part)}${state.tail}`);
+	}
 	return frame(state, compact({
 		candidates: [compact({content: {parts: [part], role: 'model'}, finishReason: last.finishReason, index: 0, groundingMetadata: last.groundingMetadata})],
 		usageMetadata: last.usageMetadata,
@@ -83,6 +99,7 @@ function onBlockEvent(state: State, event: BlockEvent): string[] {
 	switch (event.type) {
 		case 'start':
 			state.responseId = event.id;
+			state.tail = null;
 			return [];
 		case 'block-start':
 			onBlockStart(state, event);
@@ -133,7 +150,7 @@ export function encodeGeminiStream(events: AsyncIterable<IRStreamEvent>, options
  * terminal event's frames, or from `end()` when the events ran out without one.
  */
 export function geminiStreamEncoder(options: EncodeStreamOptions, ctx: TranslationContext): StreamEncoder {
-	const state: State = {options, ctx, written: 0, calls: new Map(), reasoningBlocks: new Set(), texts: new Map()};
+	const state: State = {options, ctx, written: 0, calls: new Map(), reasoningBlocks: new Set(), texts: new Map(), tail: null};
 	const close = () => (options.sse ? '' : state.written === 0 ? '[]' : ']');
 	return stepEncoder(event => {
 		if (event.type === 'finish') return finish(state, event).join('') + close();

@@ -9,9 +9,24 @@
 import type {JsonObject} from '../../base/ir.js';
 import {asArray, asJsonObject, asNumber, asObject, asString, isWireObject, type WireObject} from '../wire.js';
 
-const snakeCase = (name: string): string => name.replace(/[A-Z]/g, letter => `_${letter.toLowerCase()}`);
+/** Field names are the schema's own, a few dozen: each one's snake_case twin is worked out once. */
+const snakeNames = new Map<string, string>();
 
-/** A field by its camelCase name, else by its snake_case twin. */
+function snakeCase(name: string): string {
+	let snake = snakeNames.get(name);
+	if (snake === undefined) {
+		snake = name.replace(/[A-Z]/g, letter => `_${letter.toLowerCase()}`);
+		// Bounded all the same, should a name ever come from elsewhere.
+		if (snakeNames.size < 256) snakeNames.set(name, snake);
+	}
+	return snake;
+}
+
+/**
+ * A field by its camelCase name, else by its snake_case twin. An absent optional field is the common
+ * case (most parts have no `thought`, `functionCall`…): rebuilding its twin with a regex each time
+ * was most of a Gemini stream's decoding (3.8 µs a text delta, 0.9 with the names kept).
+ */
 export function pick(object: WireObject, camel: string): unknown {
 	const value = object[camel];
 	return value === undefined ? object[snakeCase(camel)] : value;

@@ -32,6 +32,24 @@ const encode = (input: IRStreamEvent[], sse = true) =>
 	collect(geminiAdapter.encodeStream(replay(input), {model: 'gemini-alias', includeUsage: false, sse}, testContext()));
 
 describe('gemini encodeStream', () => {
+	it("writes each piece's frame as JSON.stringify would, escapes, thoughts and a response id that changes included", async () => {
+		const awkward = 'a "quote", a \\ backslash,\na line break, \u2028, é, 🙂 and </script>';
+		const frames = await encode([
+			{type: 'start', id: 'resp-1', model: 'm'},
+			{type: 'block-start', index: 0, block: {kind: 'reasoning'}},
+			{type: 'reasoning-delta', index: 0, text: 'thinking'},
+			{type: 'block-end', index: 0},
+			{type: 'block-start', index: 1, block: {kind: 'text'}},
+			{type: 'text-delta', index: 1, text: awkward},
+			{type: 'start', id: 'resp-"2"', model: 'm'},
+			{type: 'text-delta', index: 1, text: 'after'},
+			{type: 'block-end', index: 1},
+			{type: 'finish', reason: 'stop', usage: {inputTokens: 1, outputTokens: 2}},
+		]);
+		const piece = (part: object, responseId: string) => `data: ${JSON.stringify({candidates: [{content: {parts: [part], role: 'model'}, index: 0}], modelVersion: 'gemini-alias', responseId})}\r\n\r\n`;
+		assert.deepEqual(frames.slice(0, 3), [piece({text: 'thinking', thought: true}, 'resp-1'), piece({text: awkward}, 'resp-1'), piece({text: 'after'}, 'resp-"2"')]);
+	});
+
 	it('writes each text delta as its own frame and each tool call whole, once its block ends', async () => {
 		const frames = await encode(events);
 		assert.equal(frames.length, 5);
