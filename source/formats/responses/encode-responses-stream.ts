@@ -180,7 +180,7 @@ export function responsesStreamEncoder(options: EncodeStreamOptions, ctx: Transl
 		return later.more();
 	};
 	return stepEncoder(
-		event => take(event.type === 'start' ? eventsFor(state, event) : [...start(state), ...eventsFor(state, event)]),
+		event => take(event.type === 'start' || state.base ? eventsFor(state, event) : [...start(state), ...eventsFor(state, event)]),
 		() => take([...start(state), ...failureEvents(state.base!, outputOf(state), {kind: 'upstream', status: 502, message: 'The upstream stream ended before the answer was complete.'})]),
 		later,
 	);
