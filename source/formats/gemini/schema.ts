@@ -9,23 +9,30 @@
 import type {JsonObject} from '../../base/ir.js';
 import {asArray, asJsonObject, asNumber, asObject, asString, isWireObject, type WireObject} from '../wire.js';
 
-/** Field names are the schema's own, a few dozen: each one's snake_case twin is worked out once. */
-const snakeNames = new Map<string, string>();
-
-function snakeCase(name: string): string {
-	let snake = snakeNames.get(name);
-	if (snake === undefined) {
-		snake = name.replace(/[A-Z]/g, letter => `_${letter.toLowerCase()}`);
-		// Bounded all the same, should a name ever come from elsewhere.
-		if (snakeNames.size < 256) snakeNames.set(name, snake);
+/** `camelCase` → `camel_case`, without a regex (pick() runs it for every absent field). */
+function toSnakeCase(name: string): string {
+	let out = '';
+	let from = 0;
+	for (let index = 0; index < name.length; index++) {
+		const code = name.charCodeAt(index);
+		if (code >= 0x41 && code <= 0x5a) {
+			out += `${name.slice(from, index)}_${String.fromCharCode(code + 0x20)}`;
+			from = index + 1;
+		}
 	}
-	return snake;
+	return from === 0 ? name : out + name.slice(from);
 }
+
+/** The fields this module's readers pick whose names have more than one word, with their snake_case twins worked out once. */
+export const compoundFields: readonly string[] = ['allowedFunctionNames', 'blockReason', 'cachedContent', 'cachedContentTokenCount', 'candidateCount', 'candidatesTokenCount', 'endIndex', 'fileData', 'fileUri', 'finishReason', 'functionCall', 'functionCallingConfig', 'functionDeclarations', 'functionResponse', 'generateContentRequest', 'generationConfig', 'groundingChunkIndices', 'groundingChunks', 'groundingMetadata', 'groundingSupports', 'includeThoughts', 'inlineData', 'maxOutputTokens', 'mimeType', 'modelVersion', 'parametersJsonSchema', 'promptFeedback', 'promptTokenCount', 'responseId', 'responseJsonSchema', 'responseMimeType', 'responseSchema', 'retryDelay', 'startIndex', 'stopSequences', 'systemInstruction', 'thinkingBudget', 'thinkingConfig', 'thinkingLevel', 'thoughtSignature', 'thoughtsTokenCount', 'toolConfig', 'toolUsePromptTokenCount', 'topK', 'topP', 'totalTokens', 'usageMetadata'];
+const snakeNames: ReadonlyMap<string, string> = new Map(compoundFields.map(name => [name, toSnakeCase(name)]));
+
+const snakeCase = (name: string): string => snakeNames.get(name) ?? toSnakeCase(name);
 
 /**
  * A field by its camelCase name, else by its snake_case twin. An absent optional field is the common
  * case (most parts have no `thought`, `functionCall`…): rebuilding its twin with a regex each time
- * was most of a Gemini stream's decoding (3.8 µs a text delta, 0.9 with the names kept).
+ * was most of a Gemini stream's decoding (3.7 µs a text delta, 1.2 with the names kept).
  */
 export function pick(object: WireObject, camel: string): unknown {
 	const value = object[camel];
