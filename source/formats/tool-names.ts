@@ -11,7 +11,7 @@
  * @see https://ai.google.dev/api/caching#FunctionDeclaration
  */
 import {createHash} from 'node:crypto';
-import type {IRMessage, IRPart, IRRequest, IRResponse, IRStreamEvent} from '../base/ir.js';
+import type {IRPart, IRRequest, IRResponse, IRStreamEvent} from '../base/ir.js';
 import type {FormatAdapter, TranslationContext} from './adapter.js';
 import type {StreamDecoder} from './stream-steps.js';
 
@@ -57,23 +57,49 @@ export function toolNamesOf(ctx: TranslationContext): ToolNameMap {
 	return ctx.toolNames;
 }
 
-function renamePart(part: IRPart, rename: (name: string) => string): IRPart {
-	if (part.type === 'tool_call') return {...part, name: rename(part.name)};
-	if (part.type === 'tool_result' && part.name !== undefined) return {...part, name: rename(part.name)};
+/** The part with its tool name as the alias: the part itself when it has none or the name stays. */
+function renamePart(part: IRPart, names: ToolNameMap): IRPart {
+	if (part.type === 'tool_call') {
+		const name = names.alias(part.name);
+		return name === part.name ? part : {...part, name};
+	}
+	if (part.type === 'tool_result' && part.name !== undefined) {
+		const name = names.alias(part.name);
+		return name === part.name ? part : {...part, name};
+	}
 	return part;
 }
 
-/** A request with every tool name (declarations, choice, calls and results in the history) as its alias. */
+/** The items with `rename` applied: the same array when nothing changed, else a copy with the changed ones. */
+function renamed<T>(items: readonly T[], rename: (item: T) => T): readonly T[] {
+	let out: T[] | undefined;
+	for (let index = 0; index < items.length; index++) {
+		const item = items[index]!;
+		const next = rename(item);
+		if (next !== item) (out ??= items.slice())[index] = next;
+	}
+	return out ?? items;
+}
+
+/**
+ * A request with every tool name (declarations, choice, calls and results in the history) as its
+ * alias. Only what changes is copied: most names are valid as they are, and a long conversation's
+ * messages were all copied for each request (IR objects are never changed in place).
+ */
 export function aliasToolNames(request: IRRequest, names: ToolNameMap): IRRequest {
-	const alias = (name: string) => names.alias(name);
-	const messages: IRMessage[] = request.messages.map(message => ({...message, parts: message.parts.map(part => renamePart(part, alias))}));
-	const toolChoice = request.toolChoice?.type === 'tool' ? {...request.toolChoice, name: alias(request.toolChoice.name)} : request.toolChoice;
-	return {
-		...request,
-		messages,
-		tools: request.tools.map(tool => ({...tool, name: alias(tool.name)})),
-		...(toolChoice ? {toolChoice} : {}),
-	};
+	const messages = renamed(request.messages, message => {
+		const parts = renamed(message.parts, part => renamePart(part, names));
+		return parts === message.parts ? message : {...message, parts};
+	});
+	const tools = renamed(request.tools, tool => {
+		const name = names.alias(tool.name);
+		return name === tool.name ? tool : {...tool, name};
+	});
+	const choice = request.toolChoice;
+	const choiceName = choice?.type === 'tool' ? names.alias(choice.name) : undefined;
+	const toolChoice = choice?.type === 'tool' && choiceName !== choice.name ? {...choice, name: choiceName!} : choice;
+	if (messages === request.messages && tools === request.tools && toolChoice === choice) return request;
+	return {...request, messages, tools, ...(toolChoice ? {toolChoice} : {})};
 }
 
 export function restoreToolNames(response: IRResponse, names: ToolNameMap): IRResponse {
