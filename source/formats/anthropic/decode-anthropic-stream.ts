@@ -242,7 +242,7 @@ export function plainTextDelta(data: string): {readonly index: number; readonly 
 		if (code < 0x30 || code > 0x39) break;
 		index = index * 10 + (code - 0x30);
 	}
-	// JSON has no leading zeros; nine digits or more is no block index.
+	// JSON has no leading zeros; ten digits or more is no block index (parsed whole).
 	if (at === digits || (data.charCodeAt(digits) === 0x30 && at - digits > 1) || data.slice(at, at + textDeltaMiddle.length) !== textDeltaMiddle) return undefined;
 	const start = at + textDeltaMiddle.length;
 	const end = data.length - textDeltaEnd.length;
