@@ -83,8 +83,9 @@ export const failed = (error: unknown, retryable = false, fault: ChannelFault | 
 
 export const gone: AttemptResult = {kind: 'gone'};
 
-/** The fault of a transport failure (a GatewayError from upstreamFailure). */
-export function transportFault(error: GatewayError): ChannelFault {
+/** The fault of a transport failure (a GatewayError from upstreamFailure); none for the gateway's own bug. */
+export function transportFault(error: GatewayError): ChannelFault | null {
+	if (error.kind === 'internal') return null;
 	return {kind: error.kind === 'timeout' ? 'timeout' : 'connect', reason: error.message};
 }
 

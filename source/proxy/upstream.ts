@@ -177,7 +177,19 @@ export function upstreamFailure(channel: Pick<ChannelRecord, 'name'>, error: unk
 	if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) {
 		return new GatewayError('timeout', 504, `Channel "${channel.name}" did not answer in time (${describe(error)}). Try again, or check the provider's status.`, {cause: error});
 	}
+	if (!fromTransport(error)) {
+		// A throw in the gateway's own code while it read this channel's answer (a decoder, an encoder): not the channel's fault.
+		return new GatewayError('internal', 500, `The gateway failed while handling channel "${channel.name}"'s answer (${describe(error)}). This is a gateway bug, not the channel's: please report it with the request id.`, {cause: error});
+	}
 	return new GatewayError('upstream', 502, `Channel "${channel.name}" could not be reached (${describe(error)}). Check its base URL with \`gateway-tui channels test ${channel.name}\`.`, {cause: error});
+}
+
+/** An error of the connection or the HTTP client — undici's own, or a system error with its code (ECONNRESET, ENOTFOUND, ERR_INVALID_URL…). */
+function fromTransport(error: unknown): boolean {
+	if (error instanceof undiciErrors.UndiciError) return true;
+	if (!(error instanceof Error)) return false;
+	const code = (error as {code?: unknown}).code ?? (error.cause as {code?: unknown} | undefined)?.code;
+	return typeof code === 'string';
 }
 
 function describe(error: unknown): string {
