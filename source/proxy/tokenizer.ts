@@ -35,8 +35,36 @@ const runBudgetChars = 8 * 1024;
 const longRun = new RegExp(`\\S{${sliceChars + 1},}`, 'gu');
 const sliceOf = new RegExp(`\\S{${sliceChars}}(?=\\S)`, 'gu');
 
+/**
+ * Texts counted before are remembered by their content, up to this many characters in all (the
+ * least recently used go first): a client sends its whole conversation again every turn, so each
+ * count tokenized the same first characters again (5 ms of a Claude Code turn on a chat-completions
+ * channel, before its first byte). A remembered count is the one the text would get now — the same
+ * budgets are spent — so results never depend on what was remembered. Texts shorter than
+ * `rememberedMinChars` are counted again, as cheaply as they would be looked up.
+ */
+export const rememberedChars = 4 * 1024 * 1024;
+const rememberedMinChars = 256;
+
+type Budget = {chars: number; runChars: number};
+/**
+ * A whole text's counts: with its runs without spaces counted in full (`tokens`, spending `runChars`
+ * of that budget), and with that budget already spent (`starved`), the two cases a count can meet it in.
+ */
+type Counted = {tokens?: number; runChars: number; starved?: number};
+
 export class Tokenizer {
 	private encoding: Tiktoken | undefined;
+	/** Counts of whole texts, least recently used first (a Map keeps insertion order). */
+	private readonly remembered = new Map<string, Counted>();
+	private rememberedSize = 0;
+
+	constructor(private readonly rememberChars = rememberedChars) {}
+
+	/** Characters of the texts whose counts are remembered now (never more than the limit). */
+	get rememberedCharacters(): number {
+		return this.rememberedSize;
+	}
 
 	/** Tokens of plain texts (embedding inputs): no message overhead. */
 	countTexts(texts: readonly string[]): number {
@@ -46,13 +74,53 @@ export class Tokenizer {
 
 	/** A counting function with a fresh budget (one per request). */
 	private counter(): (text: string) => number {
-		const budget = {chars: exactBudgetChars, runChars: runBudgetChars};
+		const budget: Budget = {chars: exactBudgetChars, runChars: runBudgetChars};
 		return text => {
 			if (budget.chars <= 0) return Buffer.byteLength(text);
-			const exact = text.length <= budget.chars ? text : text.slice(0, budget.chars);
-			budget.chars -= exact.length;
-			return this.exact(exact, budget) + (exact.length < text.length ? Buffer.byteLength(text.slice(exact.length)) : 0);
+			if (text.length <= budget.chars) {
+				budget.chars -= text.length;
+				return this.whole(text, budget);
+			}
+			const exact = text.slice(0, budget.chars);
+			budget.chars = 0;
+			return this.exact(exact, budget) + Buffer.byteLength(text.slice(exact.length));
 		};
+	}
+
+	/**
+	 * A whole text's exact count (its characters already taken from the budget). Remembered when the
+	 * text was counted before in the same case — the run budget left covers its runs, or none is left —
+	 * else counted, and remembered for that case (a run cut short in the middle is counted each time).
+	 */
+	private whole(text: string, budget: Budget): number {
+		if (text.length < rememberedMinChars) return this.exact(text, budget);
+		const known = this.remembered.get(text);
+		if (known) {
+			this.remembered.delete(text);
+			this.remembered.set(text, known);
+			if (known.tokens !== undefined && known.runChars < budget.runChars) {
+				budget.runChars -= known.runChars;
+				return known.tokens;
+			}
+			if (known.starved !== undefined && budget.runChars <= 0) return known.starved;
+		}
+		const before = budget.runChars;
+		const tokens = this.exact(text, budget);
+		if (before <= 0) this.remember(text, known, {runChars: known?.runChars ?? 0, tokens: known?.tokens, starved: tokens});
+		else if (budget.runChars > 0) this.remember(text, known, {runChars: before - budget.runChars, tokens, starved: known?.starved});
+		return tokens;
+	}
+
+	private remember(text: string, known: Counted | undefined, counted: Counted): void {
+		if (text.length > this.rememberChars) return;
+		this.remembered.set(text, counted);
+		if (known) return;
+		this.rememberedSize += text.length;
+		for (const [old] of this.remembered) {
+			if (this.rememberedSize <= this.rememberChars) break;
+			this.remembered.delete(old);
+			this.rememberedSize -= old.length;
+		}
 	}
 
 	/**
@@ -60,7 +128,7 @@ export class Tokenizer {
 	 * a space is put after every slice (the tokenizer then splits them there, a slight overestimate;
 	 * one encode call, as each call has a fixed cost), and past it their bytes are counted.
 	 */
-	private exact(text: string, budget: {runChars: number}): number {
+	private exact(text: string, budget: Pick<Budget, 'runChars'>): number {
 		this.encoding ??= new Tiktoken(load(ranksModule) as TiktokenBPE);
 		let beyond = 0;
 		const spaced = text.replace(longRun, run => {
@@ -86,17 +154,18 @@ export class Tokenizer {
 	 * characters-per-token ratio — an upper bound would make a long conversation look full.
 	 */
 	estimate(request: IRRequest): number {
-		const budget = {chars: estimateBudgetChars, runChars: runBudgetChars};
+		const budget: Budget = {chars: estimateBudgetChars, runChars: runBudgetChars};
 		const seen = {chars: 0, tokens: 0, beyond: 0};
 		const total = walk(request, text => {
 			if (budget.chars <= 0) {
 				seen.beyond += text.length;
 				return 0;
 			}
-			const exact = text.length <= budget.chars ? text : text.slice(0, budget.chars);
+			const whole = text.length <= budget.chars;
+			const exact = whole ? text : text.slice(0, budget.chars);
 			budget.chars -= exact.length;
 			seen.beyond += text.length - exact.length;
-			const tokens = this.exact(exact, budget);
+			const tokens = whole ? this.whole(text, budget) : this.exact(exact, budget);
 			seen.chars += exact.length;
 			seen.tokens += tokens;
 			return tokens;
