@@ -74,8 +74,23 @@ export function argumentsText(value: unknown): string {
 /** A JSON object from entries, leaving out the undefined ones (so no `undefined` reaches the wire). */
 export function compact(entries: {readonly [key: string]: JsonValue | undefined}): JsonObject {
 	const out: JsonObject = {};
-	for (const [key, value] of Object.entries(entries)) if (value !== undefined) out[key] = value;
+	// for…in without entry arrays, as toJsonValue: answers and stream frames are built through here.
+	for (const key in entries) {
+		if (!Object.hasOwn(entries, key)) continue;
+		const value = entries[key];
+		if (value !== undefined) out[key] = value;
+	}
 	return out;
+}
+
+/**
+ * The object without its `undefined` fields, so IR objects compare and log cleanly. A loop, not
+ * fromEntries(entries().filter()): every Anthropic and Gemini request is decoded through here.
+ */
+export function definedOnly<T extends object>(value: T): T {
+	const out: Record<string, unknown> = {};
+	for (const key in value) if (Object.hasOwn(value, key) && value[key] !== undefined) out[key] = value[key];
+	return out as T;
 }
 
 /** Typed wire objects carry optional keys as `undefined`; drop them so the body is plain JSON. */

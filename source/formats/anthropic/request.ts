@@ -11,7 +11,7 @@ import {encodeAnthropicCacheControl} from './map-anthropic-cache-control.js';
 import {decodeAnthropicOutputFormat, encodeAnthropicOutputFormat} from './map-anthropic-output-format.js';
 import {decodeAnthropicThinking, encodeAnthropicThinking, samplingForThinking} from './map-anthropic-thinking.js';
 import {decodeAnthropicToolChoice, decodeAnthropicTools, encodeAnthropicToolChoice, encodeAnthropicTools} from './map-anthropic-tools.js';
-import {isWireObject, toJsonObject} from '../wire.js';
+import {definedOnly, isWireObject, toJsonObject} from '../wire.js';
 import {type AnthropicMessage, type AnthropicRequestBody, optionalBoolean, optionalNumber, optionalString, optionalStringArray} from './schema.js';
 
 export function decodeAnthropicRequest(body: unknown, options: DecodeRequestOptions, ctx: TranslationContext): IRRequest {
@@ -41,10 +41,6 @@ function decodeUser(metadata: unknown): string | undefined {
 	return isWireObject(metadata) ? optionalString(metadata.user_id, 'metadata.user_id') : undefined;
 }
 
-/** Keeps IR objects free of `undefined` keys, so they compare and log cleanly. */
-function definedOnly<T extends object>(value: T): T {
-	return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T;
-}
 
 export async function encodeAnthropicRequest(request: IRRequest, target: UpstreamTarget, ctx: TranslationContext): Promise<EncodedRequest> {
 	return {path: '/v1/messages', body: toJsonObject(buildAnthropicBody(request, target, ctx))};

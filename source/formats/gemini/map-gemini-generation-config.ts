@@ -11,7 +11,7 @@ import type {TranslationContext} from '../adapter.js';
 import type {IRRequest, IRResponseFormat, JsonObject} from '../../base/ir.js';
 import {decodeGeminiSchema} from './decode-gemini-schema.js';
 import {decodeGeminiThinking, encodeGeminiThinking} from './map-gemini-thinking.js';
-import {asJsonObject, compact, type WireObject} from '../wire.js';
+import {asJsonObject, compact, definedOnly, type WireObject} from '../wire.js';
 import {pick, pickArray, pickNumber, pickRecord, pickString} from './schema.js';
 
 const maxStopSequences = 5;
@@ -46,7 +46,7 @@ export function decodeGeminiGenerationConfig(config: WireObject | undefined, ctx
 		responseFormat: decodeResponseFormat(config, ctx),
 		reasoning: decodeGeminiThinking(pickRecord(config, 'thinkingConfig')),
 	};
-	return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+	return definedOnly(fields);
 }
 
 function encodeResponseFormat(format: IRResponseFormat | undefined): JsonObject {
