@@ -6,7 +6,8 @@
 import {createHash} from 'node:crypto';
 import type {TranslationContext, UpstreamTarget} from '../adapter.js';
 
-function hostOf(baseUrl: string): string {
+/** The channel's host, lowercase ('' for a base URL that does not parse): read once per request, as a URL parse costs about a microsecond. */
+export function providerHost(baseUrl: string): string {
 	try {
 		return new URL(baseUrl).hostname.toLowerCase();
 	} catch {
@@ -29,9 +30,8 @@ const takesUser = ['api.openai.com', 'openai.azure.com', 'openrouter.ai', 'api.g
  * OpenAI caps `user` at 64 characters; Claude Code's `metadata.user_id` is longer (and names its
  * account and session). A hash keeps it one stable identity without sending those ids.
  */
-export function encodeOpenaiUser(user: string | undefined, baseUrl: string): string | undefined {
+export function encodeOpenaiUser(user: string | undefined, host: string): string | undefined {
 	if (user === undefined || user === '') return undefined;
-	const host = hostOf(baseUrl);
 	if (!takesUser.some(domain => isHost(host, domain))) return undefined;
 	return user.length <= 64 ? user : createHash('sha256').update(user).digest('hex');
 }
@@ -41,8 +41,8 @@ export function encodeOpenaiUser(user: string | undefined, baseUrl: string): str
  * providers with explicit prompt caching (Anthropic, Gemini) and converts it for the others.
  * @see https://openrouter.ai/docs/features/prompt-caching
  */
-export function honoursCacheControl(baseUrl: string): boolean {
-	return isHost(hostOf(baseUrl), 'openrouter.ai');
+export function honoursCacheControl(host: string): boolean {
+	return isHost(host, 'openrouter.ai');
 }
 
 /**
@@ -56,8 +56,7 @@ function outputLimit(host: string, model: string): number | undefined {
 }
 
 /** The client's max tokens, lowered to the provider's cap where it has one (with a warning). */
-export function encodeOpenaiMaxTokens(maxTokens: number | undefined, target: UpstreamTarget, ctx: TranslationContext): number | undefined {
-	const host = hostOf(target.baseUrl);
+export function encodeOpenaiMaxTokens(maxTokens: number | undefined, target: UpstreamTarget, host: string, ctx: TranslationContext): number | undefined {
 	const limit = outputLimit(host, target.model);
 	if (maxTokens === undefined || limit === undefined || maxTokens <= limit) return maxTokens;
 	ctx.warn(`max_tokens ${maxTokens} is above ${target.model}'s limit of ${limit} at ${host}: sent as ${limit}.`);

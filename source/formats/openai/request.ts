@@ -13,7 +13,7 @@ import {narrowTools} from '../narrow-tools.js';
 import {encodeOpenaiMessages} from './encode-openai-messages.js';
 import {decodeOpenaiReasoningEffort, encodeOpenaiReasoningEffort} from './map-openai-reasoning-effort.js';
 import {isWireObject, compact, type WireObject} from '../wire.js';
-import {encodeOpenaiMaxTokens, encodeOpenaiUser, honoursCacheControl} from './map-openai-provider-limits.js';
+import {encodeOpenaiMaxTokens, encodeOpenaiUser, honoursCacheControl, providerHost} from './map-openai-provider-limits.js';
 import {requireString, optionalString, optionalNumber, optionalBoolean, optionalObject, optionalArray} from './schema.js';
 
 /** Parameters with no IR slot: dropped when translating, and said so. */
@@ -97,13 +97,8 @@ export function decodeOpenaiRequest(body: unknown, options: DecodeRequestOptions
  * OpenAI itself (and Azure OpenAI) as opposed to an OpenAI-compatible server: reasoning models
  * there reject `max_tokens`, and the API rejects fields it does not know (`reasoning_content`).
  */
-export function isOfficialOpenai(baseUrl: string): boolean {
-	try {
-		const host = new URL(baseUrl).hostname.toLowerCase();
-		return host === 'api.openai.com' || host.endsWith('.openai.azure.com');
-	} catch {
-		return false;
-	}
+export function isOfficialOpenai(host: string): boolean {
+	return host === 'api.openai.com' || host.endsWith('.openai.azure.com');
 }
 
 const hash = (value: string, length: number): string => createHash('sha256').update(value).digest('base64url').slice(0, length);
@@ -135,8 +130,9 @@ function encodeToolFields(request: IRRequest, ctx: TranslationContext): {[key: s
 
 /** IR → the upstream request for an OpenAI-format channel (its base URL ends in /v1). */
 export async function encodeOpenaiRequest(request: IRRequest, target: UpstreamTarget, ctx: TranslationContext): Promise<EncodedRequest> {
-	const official = isOfficialOpenai(target.baseUrl);
-	const messageOptions = {reasoningContent: !official, toolCallId: official ? shortToolCallId : (id: string) => id, cacheMarkers: honoursCacheControl(target.baseUrl)};
+	const host = providerHost(target.baseUrl);
+	const official = isOfficialOpenai(host);
+	const messageOptions = {reasoningContent: !official, toolCallId: official ? shortToolCallId : (id: string) => id, cacheMarkers: honoursCacheControl(host)};
 	const messages = encodeOpenaiMessages(request.system, request.messages, messageOptions, ctx);
 	if (request.topK !== undefined) ctx.warn('Dropped top_k: OpenAI chat completions has no top_k.');
 	const responseFormat = request.responseFormat && request.responseFormat.type !== 'text' ? encodeOpenaiResponseFormat(request.responseFormat) : undefined;
@@ -145,13 +141,13 @@ export async function encodeOpenaiRequest(request: IRRequest, target: UpstreamTa
 		messages,
 		...encodeToolFields(request, ctx),
 		// api.openai.com reasoning models reject max_tokens; Mistral, DeepSeek and older servers reject max_completion_tokens.
-		[official ? 'max_completion_tokens' : 'max_tokens']: encodeOpenaiMaxTokens(request.maxTokens, target, ctx),
+		[official ? 'max_completion_tokens' : 'max_tokens']: encodeOpenaiMaxTokens(request.maxTokens, target, host, ctx),
 		temperature: request.temperature,
 		top_p: request.topP,
 		stop: encodeStop(request.stop, ctx),
 		response_format: responseFormat,
 		reasoning_effort: encodeOpenaiReasoningEffort(request.reasoning),
-		user: encodeOpenaiUser(request.user, target.baseUrl),
+		user: encodeOpenaiUser(request.user, host),
 		// stream_options is only allowed with stream: true; the gateway always wants the usage chunk.
 		stream: target.stream ? true : undefined,
 		stream_options: target.stream ? {include_usage: true} : undefined,
