@@ -50,6 +50,16 @@ function frame(state: State, {type, ...fields}: StreamEvent): string {
 	return `event: ${type}\ndata: ${JSON.stringify({type, sequence_number: state.sequence++, ...fields})}\n\n`;
 }
 
+/**
+ * frame(deltaEvents(item, text)) for a message's text, as the same text without the event objects:
+ * `response.output_text.delta` with its fields in the order deltaEvents writes them ('' for no text).
+ */
+function textDeltaFrame(state: State, item: StreamItem, text: string): string {
+	if (text === '') return '';
+	item.text += text;
+	return `event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":${state.sequence++},"item_id":${JSON.stringify(item.id)},"output_index":${item.outputIndex},"content_index":0,"delta":${JSON.stringify(text)},"logprobs":[]}\n\n`;
+}
+
 /** Frames are encoded together until their text reaches this; the rest wait for `more`. */
 const eagerBytes = 16_384;
 
@@ -180,7 +190,14 @@ export function responsesStreamEncoder(options: EncodeStreamOptions, ctx: Transl
 		return later.more();
 	};
 	return stepEncoder(
-		event => take(event.type === 'start' || state.base ? eventsFor(state, event) : [...start(state), ...eventsFor(state, event)]),
+		event => {
+			// A message's text delta, once the response has begun, is most of a stream: its one frame is built here.
+			if (event.type === 'text-delta' && state.base && next >= waiting.length) {
+				const item = state.byBlock.get(event.index);
+				if (item?.kind === 'message') return textDeltaFrame(state, item, event.text);
+			}
+			return take(event.type === 'start' || state.base ? eventsFor(state, event) : [...start(state), ...eventsFor(state, event)]);
+		},
 		() => take([...start(state), ...failureEvents(state.base!, outputOf(state), {kind: 'upstream', status: 502, message: 'The upstream stream ended before the answer was complete.'})]),
 		later,
 	);

@@ -18,6 +18,18 @@ const textEvents: IRStreamEvent[] = [
 ];
 
 describe('responses encodeStream', () => {
+	it('writes a text delta as JSON.stringify would write its event, whatever the text holds', async () => {
+		const awkward = 'a "quote", a \\ backslash,\na line break, \u2028, é, 🙂 and </script>';
+		const text = (await collect(responsesAdapter.encodeStream(events([...textEvents.slice(0, 2), {type: 'text-delta', index: 0, text: awkward}, {type: 'text-delta', index: 0, text: ''}, ...textEvents.slice(2)]), {model: 'my-alias', includeUsage: false, sse: true, request: {}}, testContext()))).join('');
+		const frames = text.split(/(?<=\n\n)/);
+		const itemId = (parseFrames([frames[2]!])[0]!.data.item as {id: string}).id;
+		const delta = (sequence: number, value: string) => `event: response.output_text.delta\ndata: ${JSON.stringify({type: 'response.output_text.delta', sequence_number: sequence, item_id: itemId, output_index: 0, content_index: 0, delta: value, logprobs: []})}\n\n`;
+		assert.deepEqual(frames.slice(4, 7), [delta(4, awkward), delta(5, 'Hel'), delta(6, 'lo')]);
+		const done = parseFrames([frames[7]!])[0]!;
+		assert.equal(done.event, 'response.output_text.done');
+		assert.equal(done.data.text, `${awkward}Hello`, 'the whole text, for the closing events');
+	});
+
 	it('writes the event sequence of a text answer, numbered from 0, ending with response.completed and usage', async () => {
 		const frames = await encode(textEvents, {instructions: 'Be brief.', temperature: 0.5});
 		assert.deepEqual(
