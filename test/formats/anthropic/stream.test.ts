@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import {describe, test} from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import {anthropicAdapter} from '../../../source/formats/anthropic/index.js';
-import {AnthropicStreamDecoder, plainTextDelta} from '../../../source/formats/anthropic/decode-anthropic-stream.js';
+import {AnthropicStreamDecoder, plainDelta} from '../../../source/formats/anthropic/decode-anthropic-stream.js';
 import type {IRStreamEvent} from '../../../source/base/ir.js';
 import {parseSse} from '../../../source/formats/sse.js';
 import {collect, loadChunks, recordingContext, replay, serveOnce} from './fixtures.js';
@@ -377,21 +377,24 @@ function shift(by: number) {
 	return (event: IRStreamEvent): IRStreamEvent => ('index' in event ? {...event, index: event.index + by} : event);
 }
 
-describe('text deltas read without a parse (plainTextDelta)', () => {
+describe('text, thinking and tool-input deltas read without a parse (plainDelta)', () => {
 	const delta = (text: string, index = 0) => JSON.stringify({type: 'content_block_delta', index, delta: {type: 'text_delta', text}});
-	/** What JSON.parse makes of `data`, when it is a text delta with no other key. */
-	function parsed(data: string): {index: number; text: string} | undefined {
+	/** What JSON.parse makes of `data`, when it is a text, thinking or tool-input delta with no other key. */
+	function parsed(data: string): {kind: string; index: number; text: string} | undefined {
 		let value: unknown;
 		try {
 			value = JSON.parse(data);
 		} catch {
 			return undefined;
 		}
-		const object = value as {type?: unknown; index?: unknown; delta?: {type?: unknown; text?: unknown}};
+		const object = value as {type?: unknown; index?: unknown; delta?: Record<string, unknown>};
 		const keys = (o: object) => Object.keys(o).join(',');
 		if (typeof object !== 'object' || object === null || keys(object) !== 'type,index,delta' || object.type !== 'content_block_delta' || typeof object.index !== 'number') return undefined;
-		if (typeof object.delta !== 'object' || object.delta === null || keys(object.delta) !== 'type,text' || object.delta.type !== 'text_delta' || typeof object.delta.text !== 'string') return undefined;
-		return {index: object.index, text: object.delta.text};
+		if (typeof object.delta !== 'object' || object.delta === null) return undefined;
+		const kinds = {text_delta: ['text', 'text'], thinking_delta: ['thinking', 'thinking'], input_json_delta: ['json', 'partial_json']} as const;
+		const kind = kinds[object.delta.type as keyof typeof kinds];
+		if (!kind || keys(object.delta) !== `type,${kind[1]}` || typeof object.delta[kind[1]] !== 'string') return undefined;
+		return {kind: kind[0], index: object.index, text: object.delta[kind[1]] as string};
 	}
 
 	test('reads what JSON.parse reads, or nothing (and the event is parsed whole)', () => {
@@ -402,6 +405,11 @@ describe('text deltas read without a parse (plainTextDelta)', () => {
 			delta('x', 12),
 			delta('x', 123_456_789),
 			delta('x', 1_234_567_890),
+			JSON.stringify({type: 'content_block_delta', index: 1, delta: {type: 'thinking_delta', thinking: 'Let me "think" \\ here'}}),
+			JSON.stringify({type: 'content_block_delta', index: 2, delta: {type: 'input_json_delta', partial_json: '{"path": "a\\b.ts", "line'}}),
+			JSON.stringify({type: 'content_block_delta', index: 2, delta: {type: 'input_json_delta', partial_json: ''}}),
+			'{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","text":"wrong field"}}',
+			'{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQB"}}',
 			// Written differently from Anthropic's own form: parsed whole.
 			'{"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "spaced"}}',
 			'{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","extra":"b"}}',
@@ -419,14 +427,14 @@ describe('text deltas read without a parse (plainTextDelta)', () => {
 		];
 		let quick = 0;
 		for (const data of wire) {
-			const read = plainTextDelta(data);
+			const read = plainDelta(data);
 			if (read === undefined) continue;
 			quick++;
 			assert.deepEqual(read, parsed(data), data);
 		}
-		assert.ok(quick >= texts.length + 3, `Anthropic's own form is read without a parse (${quick} of ${wire.length})`);
-		assert.equal(plainTextDelta(delta('x', 1_234_567_890)), undefined, 'ten digits: parsed whole');
-		assert.deepEqual(plainTextDelta('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\\u00e9 \\ud83d\\ude42 \\/"}}'), {index: 0, text: 'é 🙂 /'});
+		assert.ok(quick >= texts.length + 6, `Anthropic's own form is read without a parse (${quick} of ${wire.length})`);
+		assert.equal(plainDelta(delta('x', 1_234_567_890)), undefined, 'ten digits: parsed whole');
+		assert.deepEqual(plainDelta('{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\\u00e9 \\ud83d\\ude42 \\/"}}'), {kind: 'text', index: 0, text: 'é 🙂 /'});
 	});
 
 	test('a stream of such deltas and of others decodes to the same events either way', () => {
@@ -445,7 +453,7 @@ describe('text deltas read without a parse (plainTextDelta)', () => {
 		const quick = messages([{event: 'content_block_delta', data: delta('Hel')}, {data: delta('lo "you"')}, {event: 'content_block_delta', data: delta('')}, {event: 'content_block_delta', data: delta('x', 7)}]);
 		// The same deltas with a space after each colon: not Anthropic's form, so parsed whole.
 		const spaced = quick.map(message => (message.event === 'content_block_delta' || message.event === undefined ? {...message, data: message.data.replaceAll('":', '": ')} : message));
-		assert.ok(quick.slice(2, 6).every(message => plainTextDelta(message.data)) && spaced.slice(2, 6).every(message => !plainTextDelta(message.data)));
+		assert.ok(quick.slice(2, 6).every(message => plainDelta(message.data)) && spaced.slice(2, 6).every(message => !plainDelta(message.data)));
 		const events = run(quick);
 		assert.deepEqual(events, run(spaced));
 		assert.deepEqual(
@@ -455,6 +463,33 @@ describe('text deltas read without a parse (plainTextDelta)', () => {
 				{type: 'text-delta', index: 0, text: 'lo "you"'},
 			],
 			'an empty delta and one for a block that never started give nothing',
+		);
+		// Thinking and tool input: the same either way too.
+		const blocks = (spaced: boolean) => {
+			// A space after the opening brace: not Anthropic's form, so parsed whole, and no string changed.
+			const data = (value: object) => (spaced ? `{ ${JSON.stringify(value).slice(1)}` : JSON.stringify(value));
+			return [
+				{event: 'message_start', data: JSON.stringify({type: 'message_start', message: {id: 'msg_2', model: 'claude', usage: {input_tokens: 3, output_tokens: 1}}})},
+				{event: 'content_block_start', data: JSON.stringify({type: 'content_block_start', index: 0, content_block: {type: 'thinking', thinking: ''}})},
+				{event: 'content_block_delta', data: data({type: 'content_block_delta', index: 0, delta: {type: 'thinking_delta', thinking: 'Let me "see".'}})},
+				{event: 'content_block_delta', data: JSON.stringify({type: 'content_block_delta', index: 0, delta: {type: 'signature_delta', signature: 'EqQB'}})},
+				{event: 'content_block_stop', data: JSON.stringify({type: 'content_block_stop', index: 0})},
+				{event: 'content_block_start', data: JSON.stringify({type: 'content_block_start', index: 1, content_block: {type: 'tool_use', id: 'toolu_1', name: 'read', input: {}}})},
+				{event: 'content_block_delta', data: data({type: 'content_block_delta', index: 1, delta: {type: 'input_json_delta', partial_json: '{"path":'}})},
+				{event: 'content_block_delta', data: data({type: 'content_block_delta', index: 1, delta: {type: 'input_json_delta', partial_json: ' "a\\b.ts"}'}})},
+				{event: 'content_block_stop', data: JSON.stringify({type: 'content_block_stop', index: 1})},
+				{event: 'message_stop', data: JSON.stringify({type: 'message_stop'})},
+			];
+		};
+		const thoughtful = run(blocks(false));
+		assert.deepEqual(thoughtful, run(blocks(true)));
+		assert.deepEqual(
+			thoughtful.filter(event => event.type === 'reasoning-delta' || event.type === 'tool-args-delta'),
+			[
+				{type: 'reasoning-delta', index: 0, text: 'Let me "see".'},
+				{type: 'tool-args-delta', index: 1, json: '{"path":'},
+				{type: 'tool-args-delta', index: 1, json: ' "a\\b.ts"}'},
+			],
 		);
 		// An event named otherwise is not a text delta, whatever its data says.
 		const renamed = run(messages([{event: 'ping', data: delta('not text')}]));
