@@ -73,19 +73,13 @@ export function argumentsText(value: unknown): string {
 
 /** A JSON object from entries, leaving out the undefined ones (so no `undefined` reaches the wire). */
 export function compact(entries: {readonly [key: string]: JsonValue | undefined}): JsonObject {
-	const out: JsonObject = {};
-	// for…in without entry arrays, as toJsonValue: answers and stream frames are built through here.
-	for (const key in entries) {
-		if (!Object.hasOwn(entries, key)) continue;
-		const value = entries[key];
-		if (value !== undefined) out[key] = value;
-	}
-	return out;
+	return definedOnly(entries) as JsonObject;
 }
 
 /**
  * The object without its `undefined` fields, so IR objects compare and log cleanly. A loop, not
- * fromEntries(entries().filter()): every Anthropic and Gemini request is decoded through here.
+ * fromEntries(entries().filter()): every Anthropic and Gemini request is decoded through here, and
+ * answers and stream frames are built through compact().
  */
 export function definedOnly<T extends object>(value: T): T {
 	const out: Record<string, unknown> = {};

@@ -6,6 +6,7 @@
  */
 import type {FastifyInstance, FastifyRequest} from 'fastify';
 import {invalidRequest} from '../base/errors.js';
+import {isJsonSpace} from '../formats/wire.js';
 
 declare module 'fastify' {
 	interface FastifyRequest {
@@ -88,7 +89,7 @@ function keyTwice(text: string, keys: readonly string[]): boolean {
 	for (let colon = text.indexOf(':'); colon !== -1; colon = text.indexOf(':', colon + 1)) {
 		let end = colon - 1;
 		let code = text.charCodeAt(end);
-		while (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) code = text.charCodeAt(--end);
+		while (isJsonSpace(code)) code = text.charCodeAt(--end);
 		if (code !== 0x22) continue;
 		for (let index = 0; index < keys.length; index++) {
 			const key = keys[index]!;

@@ -13,7 +13,7 @@ import {ClientStream, forwardedHeaders} from './client-stream.js';
 import {toGatewayError} from './errors.js';
 import {StreamMeter} from './meter.js';
 import {endStream} from './stream-end.js';
-import {OutboundStreamScrub, lastFrameEnd, sseFrameEnds} from './stream-scrub.js';
+import {OutboundStreamScrub, lastFrameEnd, nextFrameEnd} from './stream-scrub.js';
 import {upstreamFailure, type UpstreamResponse} from './upstream.js';
 import type {BodySink} from './upstream-body.js';
 import {headerValue} from './upstream-errors.js';
@@ -67,12 +67,8 @@ function withoutHidden<T extends Uint8Array | string>(piece: T, text: string, hi
 	let copied = 0;
 	while (match !== -1) {
 		const start = lastFrameEnd(text, match);
-		let end = text.length;
-		for (const separator of sseFrameEnds) {
-			const after = text.indexOf(separator, match);
-			if (after !== -1) end = Math.min(end, after + separator.length);
-		}
-		// One message, normally; a span of two (frames ended by a blank line `sseFrameEnds` does not
+		const end = nextFrameEnd(text, match);
+		// One message, normally; a span of two (frames ended by a blank line stream-scrub.ts does not
 		// name, `\n\r\n`) is cut only if every message in it is hidden.
 		let messages = 0;
 		let hidden = 0;

@@ -14,7 +14,7 @@ const errorWord = Buffer.from('error');
 const quotedError = Buffer.from('"error"');
 
 /** What ends an SSE frame: a blank line after lines ended by LF, CRLF or CR. */
-export const sseFrameEnds = ['\n\n', '\r\n\r\n', '\r\r'] as const;
+const sseFrameEnds = ['\n\n', '\r\n\r\n', '\r\r'] as const;
 
 /**
  * The index just past the last frame end that starts at or before `from` in `text` — bytes, or a
@@ -25,6 +25,16 @@ export function lastFrameEnd(text: Buffer | string, from = text.length): number 
 	for (const separator of sseFrameEnds) {
 		const at = typeof text === 'string' ? text.lastIndexOf(separator, from) : text.lastIndexOf(separator, from);
 		if (at !== -1) end = Math.max(end, at + separator.length);
+	}
+	return end;
+}
+
+/** The index just past the first frame end at or after `from` in `text`, or `text.length` when there is none. */
+export function nextFrameEnd(text: string, from: number): number {
+	let end = text.length;
+	for (const separator of sseFrameEnds) {
+		const after = text.indexOf(separator, from);
+		if (after !== -1) end = Math.min(end, after + separator.length);
 	}
 	return end;
 }

@@ -186,14 +186,18 @@ export function upstreamFailure(channel: Pick<ChannelRecord, 'name'>, error: unk
 
 /** An error of the connection or the HTTP client — undici's own, or a system error with its code (ECONNRESET, ENOTFOUND, ERR_INVALID_URL…). */
 function fromTransport(error: unknown): boolean {
-	if (error instanceof undiciErrors.UndiciError) return true;
-	if (!(error instanceof Error)) return false;
+	return error instanceof undiciErrors.UndiciError || errorCode(error) !== undefined;
+}
+
+/** A system error's code (ECONNRESET…), its own or its cause's. */
+function errorCode(error: unknown): string | undefined {
+	if (!(error instanceof Error)) return undefined;
 	const code = (error as {code?: unknown}).code ?? (error.cause as {code?: unknown} | undefined)?.code;
-	return typeof code === 'string';
+	return typeof code === 'string' ? code : undefined;
 }
 
 function describe(error: unknown): string {
 	if (!(error instanceof Error)) return String(error);
-	const code = (error as {code?: unknown}).code ?? (error.cause as {code?: unknown} | undefined)?.code;
-	return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
+	const code = errorCode(error);
+	return code === undefined ? error.message : `${code}: ${error.message}`;
 }

@@ -41,7 +41,6 @@ function decodeUser(metadata: unknown): string | undefined {
 	return isWireObject(metadata) ? optionalString(metadata.user_id, 'metadata.user_id') : undefined;
 }
 
-
 export async function encodeAnthropicRequest(request: IRRequest, target: UpstreamTarget, ctx: TranslationContext): Promise<EncodedRequest> {
 	return {path: '/v1/messages', body: toJsonObject(buildAnthropicBody(request, target, ctx))};
 }
