@@ -221,6 +221,8 @@ export type InboundAdapter = {
 	decodeResponse(body: unknown, ctx: TranslationContext): IRResponse;
 	/** IR → the answer a client of this format expects. */
 	encodeResponse(response: IRResponse, options: EncodeResponseOptions, ctx: TranslationContext): JsonValue;
+	/** `JSON.stringify(encodeResponse(…))`, the same text written directly, where a format has it: a translated whole answer is sent as this. */
+	encodeResponseText?(response: IRResponse, options: EncodeResponseOptions, ctx: TranslationContext): string;
 	/** Upstream SSE messages → IR stream events; ends with exactly one `finish` or `error`. */
 	decodeStream(messages: AsyncIterable<SseMessage>, ctx: TranslationContext): AsyncGenerator<IRStreamEvent>;
 	/** `decodeStream` as a synchronous step per message (stream-steps.ts), where the format has one: translated streams use it. */

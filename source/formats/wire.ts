@@ -37,6 +37,9 @@ export const asJsonObject = (value: unknown): JsonObject | undefined => (isJsonO
 export const asArray = (value: unknown): readonly unknown[] | undefined => (Array.isArray(value) ? value : undefined);
 
 /** JSON's whitespace: space, line feed, carriage return, tab (character codes). */
+/** A number as JSON.stringify writes it (finite numbers as String() does; NaN and the infinities as null), for JSON written as text. */
+export const jsonNumber = (value: number): string => (Number.isFinite(value) ? String(value) : 'null');
+
 export const isJsonSpace = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 
 /** Whether `text` has the outline of a JSON object (`{` … `}`, whitespace around): a cheap check where a parse is not needed. */
@@ -87,25 +90,55 @@ export function definedOnly<T extends object>(value: T): T {
 	return out as T;
 }
 
-/** Typed wire objects carry optional keys as `undefined`; drop them so the body is plain JSON. */
+/**
+ * Typed wire objects carry optional keys as `undefined`; drop them so the body is plain JSON. Copy on
+ * change: an object or array with nothing to drop is returned as it is (a request's messages, when
+ * their encoder left no `undefined` in them), so a long conversation is not copied once more for
+ * every request translated. What it returns shares those parts with its argument: neither is
+ * changed afterwards (bodies are serialised, never edited).
+ */
 export function toJsonValue(value: unknown): JsonValue {
 	if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
 	if (Array.isArray(value)) {
-		const out: JsonValue[] = new Array<JsonValue>(value.length);
-		for (let index = 0; index < value.length; index++) out[index] = toJsonValue(value[index]);
-		return out;
+		let out: JsonValue[] | null = null;
+		for (let index = 0; index < value.length; index++) {
+			const item: unknown = value[index];
+			const json = toJsonValue(item);
+			if (out) out.push(json);
+			else if (json !== item) {
+				out = (value as JsonValue[]).slice(0, index);
+				out.push(json);
+			}
+		}
+		return out ?? (value as JsonValue[]);
 	}
 	if (isWireObject(value)) {
 		// for…in without entry arrays: every request body a translation encodes goes through here.
-		const out: JsonObject = {};
+		let out: JsonObject | null = null;
 		for (const key in value) {
 			if (!Object.hasOwn(value, key)) continue;
 			const item = value[key];
-			if (item !== undefined) out[key] = toJsonValue(item);
+			const json = item === undefined ? undefined : toJsonValue(item);
+			if (out) {
+				if (json !== undefined) out[key] = json;
+			} else if (json !== item || item === undefined) {
+				out = copyBefore(value, key);
+				if (json !== undefined) out[key] = json;
+			}
 		}
-		return out;
+		return out ?? (value as JsonObject);
 	}
 	return null;
+}
+
+/** The keys of `value` before `stop`, which were JSON already. */
+function copyBefore(value: WireObject, stop: string): JsonObject {
+	const out: JsonObject = {};
+	for (const key in value) {
+		if (key === stop) break;
+		if (Object.hasOwn(value, key)) out[key] = value[key] as JsonValue;
+	}
+	return out;
 }
 
 export function toJsonObject(value: object): JsonObject {

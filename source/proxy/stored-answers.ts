@@ -49,8 +49,8 @@ async function relayKept(deps: StoringDeps, input: RelayInput, stored: StoredAns
 		? (turn: {readonly id: string; readonly response: JsonObject}) =>
 				deps.kept.keep({id: turn.id, keyId: key.id, createdAt: deps.kept.options.clock.now(), chain, input: stored.keptInput(input.body), response: turn.response})
 		: undefined;
-	// The encoders that keep the answer replace the format's own, the step form included.
-	const inbound: InboundAdapter = {...input.inbound, ...stored.answering(input.body, keep)};
+	// The encoders that keep the answer replace the format's own, the step form included (and the text form goes: it would not keep).
+	const inbound: InboundAdapter = {...input.inbound, encodeResponseText: undefined, ...stored.answering(input.body, keep)};
 	return relay(deps, {...input, inbound, body});
 }
 

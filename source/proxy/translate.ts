@@ -66,7 +66,10 @@ async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client:
 		return failed(unusable, attempt.canFailOver, {kind: 'server', reason: 'an answer that cannot be read'});
 	}
 	const firstByteAt = performance.now();
-	void reply.code(200).type('application/json').send(inbound.encodeResponse(answer, {model: call.model, request: attempt.body}, ctx));
+	const options = {model: call.model, request: attempt.body};
+	// As text: Fastify's serializer would be JSON.stringify of the same object.
+	const text = inbound.encodeResponseText ? inbound.encodeResponseText(answer, options, ctx) : JSON.stringify(inbound.encodeResponse(answer, options, ctx));
+	void reply.code(200).type('application/json; charset=utf-8').send(text);
 	return answered(answer.usage, null, firstByteAt);
 }
 

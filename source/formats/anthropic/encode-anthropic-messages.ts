@@ -14,7 +14,8 @@ type Role = AnthropicMessage['role'];
 export const continueText = 'Please continue.';
 
 export function encodeAnthropicMessages(messages: readonly IRMessage[], ctx: TranslationContext): AnthropicMessage[] {
-	const turns = mergeSameRole(messages.flatMap(message => toTurns(message, ctx)));
+	const turns: AnthropicMessage[] = [];
+	for (const message of messages) addTurns(turns, message, ctx);
 	const paired = pairToolResults(turns, ctx);
 	// The API long refused an assistant opening ("first message must use the user role") and
 	// Anthropic-compatible servers still do; today's API only tolerates it.
@@ -23,8 +24,12 @@ export function encodeAnthropicMessages(messages: readonly IRMessage[], ctx: Tra
 	return paired;
 }
 
-/** One IR message → one turn, or two when an assistant message carries tool results (they belong to the user). */
-function toTurns(message: IRMessage, ctx: TranslationContext): AnthropicMessage[] {
+/**
+ * One IR message → its turn, or two when an assistant message carries tool results (they belong to
+ * the user), each merged into the turn before it when that has the same role. Plain loops: every
+ * message of every request translated for an Anthropic channel goes through here.
+ */
+function addTurns(turns: AnthropicMessage[], message: IRMessage, ctx: TranslationContext): void {
 	const own: AnthropicContentBlock[] = [];
 	const results: AnthropicContentBlock[] = [];
 	for (const part of message.parts) {
@@ -34,11 +39,9 @@ function toTurns(message: IRMessage, ctx: TranslationContext): AnthropicMessage[
 		else if (allowedIn(message.role, block)) own.push(block);
 		else ctx.warn(`A ${block.type} block cannot appear in a ${message.role} turn for Anthropic: dropped.`);
 	}
-	if (message.role === 'user') return nonEmpty([{role: 'user', content: [...results, ...own]}]);
-	return nonEmpty([
-		{role: 'assistant', content: own},
-		{role: 'user', content: results},
-	]);
+	if (message.role === 'user') return addTurn(turns, 'user', results.length === 0 ? own : [...results, ...own]);
+	addTurn(turns, 'assistant', own);
+	addTurn(turns, 'user', results);
 }
 
 function allowedIn(role: Role, block: AnthropicContentBlock): boolean {
@@ -46,18 +49,12 @@ function allowedIn(role: Role, block: AnthropicContentBlock): boolean {
 	return block.type !== 'image';
 }
 
-function nonEmpty(turns: AnthropicMessage[]): AnthropicMessage[] {
-	return turns.filter(turn => turn.content.length > 0);
-}
-
-function mergeSameRole(turns: readonly AnthropicMessage[]): AnthropicMessage[] {
-	const merged: AnthropicMessage[] = [];
-	for (const turn of turns) {
-		const last = merged.at(-1);
-		if (last && last.role === turn.role) merged[merged.length - 1] = {role: last.role, content: [...last.content, ...turn.content]};
-		else merged.push(turn);
-	}
-	return merged;
+/** A turn with content, merged into the last one when the roles match. */
+function addTurn(turns: AnthropicMessage[], role: Role, content: AnthropicContentBlock[]): void {
+	if (content.length === 0) return;
+	const last = turns[turns.length - 1];
+	if (last && last.role === role) turns[turns.length - 1] = {role, content: [...last.content, ...content]};
+	else turns.push({role, content});
 }
 
 /**
@@ -67,20 +64,26 @@ function mergeSameRole(turns: readonly AnthropicMessage[]): AnthropicMessage[] {
  */
 function pairToolResults(turns: readonly AnthropicMessage[], ctx: TranslationContext): AnthropicMessage[] {
 	const out: AnthropicMessage[] = [];
-	for (const [index, turn] of turns.entries()) {
+	for (let index = 0; index < turns.length; index++) {
+		const turn = turns[index];
 		// Turns alternate after merging, so a user turn's predecessor is the assistant turn it answers.
 		const previous = turns[index - 1];
 		if (turn.role === 'assistant') out.push(turn);
-		else out.push(answerTurn(previous ? toolUseIds(previous) : [], turn.content, ctx));
+		else out.push(answerTurn(previous ? toolUseIds(previous) : [], turn, ctx));
 	}
 	return out;
 }
 
 function toolUseIds(turn: AnthropicMessage): string[] {
-	return turn.content.flatMap(block => (block.type === 'tool_use' ? [block.id] : []));
+	const ids: string[] = [];
+	for (const block of turn.content) if (block.type === 'tool_use') ids.push(block.id);
+	return ids;
 }
 
-function answerTurn(callIds: readonly string[], content: readonly AnthropicContentBlock[], ctx: TranslationContext): AnthropicMessage {
+function answerTurn(callIds: readonly string[], turn: AnthropicMessage, ctx: TranslationContext): AnthropicMessage {
+	const {content} = turn;
+	// Nothing to pair (most turns): the turn as it is.
+	if (callIds.length === 0 && !content.some(block => block.type === 'tool_result')) return turn;
 	const results: AnthropicToolResultBlock[] = [];
 	const rest: AnthropicContentBlock[] = [];
 	for (const block of content) {

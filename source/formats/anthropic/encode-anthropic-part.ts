@@ -45,7 +45,9 @@ export function anthropicToolId(id: string): string {
 /** The API rejects empty text blocks ("text content blocks must be non-empty"). */
 function encodeText(part: IRTextPart): AnthropicTextBlock | undefined {
 	if (part.text === '') return undefined;
-	return {type: 'text', text: part.text, cache_control: encodeAnthropicCacheControl(part.cache)};
+	// No `cache_control: undefined` key: a block without one is sent as it is built (see toJsonValue).
+	const cache = encodeAnthropicCacheControl(part.cache);
+	return cache ? {type: 'text', text: part.text, cache_control: cache} : {type: 'text', text: part.text};
 }
 
 function encodeImage(part: IRImagePart): AnthropicImageBlock {

@@ -8,7 +8,7 @@ import {openaiEmbeddings, openaiUpstreamEmbeddings} from './openai-embeddings.js
 import {openaiHttp} from './openai-http.js';
 import {decodeOpenaiError, renderOpenAIError} from './errors.js';
 import {decodeOpenaiRequest, encodeOpenaiRequest} from './request.js';
-import {decodeOpenaiResponse, encodeOpenaiResponse} from './response.js';
+import {decodeOpenaiResponse, encodeOpenaiResponse, encodeOpenaiResponseText} from './response.js';
 import {decodeOpenaiStream, OpenaiStreamDecoder, encodeOpenaiStream, openaiStreamEncoder} from './stream.js';
 import {OpenaiStreamReader} from './read-openai-stream.js';
 import {decodeOpenaiUsage} from './map-openai-usage.js';
@@ -22,6 +22,7 @@ export const openaiAdapter: FormatAdapter = {
 	encodeRequest: encodeOpenaiRequest,
 	decodeResponse: body => decodeOpenaiResponse(body),
 	encodeResponse: encodeOpenaiResponse,
+	encodeResponseText: encodeOpenaiResponseText,
 	decodeStream: decodeOpenaiStream,
 	streamDecoder: ctx => new OpenaiStreamDecoder(ctx),
 	readStream: () => new OpenaiStreamReader(),

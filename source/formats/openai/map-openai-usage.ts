@@ -1,5 +1,5 @@
 import type {IRUsage, JsonObject} from '../../base/ir.js';
-import {asNumber, asObject, type WireObject} from '../wire.js';
+import {asNumber, asObject, jsonNumber, type WireObject} from '../wire.js';
 
 /**
  * OpenAI `usage` → IR. OpenAI's conventions already match the IR: `prompt_tokens` includes
@@ -40,6 +40,12 @@ function reasoningExcluded(prompt: number, completion: number, reasoning: number
  * IR → OpenAI `usage`, in the shape the real API sends (details objects always present).
  * @see https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage
  */
+/** `JSON.stringify(encodeOpenaiUsage(usage))`, the same text, for the whole answers written as text (response.ts). */
+export function encodeOpenaiUsageText(usage: IRUsage): string {
+	const cacheWrite = usage.cacheCreationTokens ? `,"cache_write_tokens":${jsonNumber(usage.cacheCreationTokens)}` : '';
+	return `{"prompt_tokens":${jsonNumber(usage.inputTokens)},"completion_tokens":${jsonNumber(usage.outputTokens)},"total_tokens":${jsonNumber(usage.inputTokens + usage.outputTokens)},"prompt_tokens_details":{"cached_tokens":${jsonNumber(usage.cachedTokens ?? 0)},"audio_tokens":0${cacheWrite}},"completion_tokens_details":{"reasoning_tokens":${jsonNumber(usage.reasoningTokens ?? 0)},"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0}}`;
+}
+
 export function encodeOpenaiUsage(usage: IRUsage): JsonObject {
 	const promptDetails: JsonObject = {cached_tokens: usage.cachedTokens ?? 0, audio_tokens: 0};
 	if (usage.cacheCreationTokens) promptDetails.cache_write_tokens = usage.cacheCreationTokens;

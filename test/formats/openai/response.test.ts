@@ -181,3 +181,31 @@ describe('openai encodeResponse', () => {
 		assert.deepEqual(decode(openaiAdapter.encodeResponse(ir, {model: 'client-model'}, testContext())), ir);
 	});
 });
+
+describe('openai encodeResponseText', () => {
+	const awkward = 'Quotes " and \\ backslashes, a line\nbreak, a tab\t, \u0000 a NUL, \u2028 a line separator, an emoji 😀, a lone surrogate \ud800, </script>';
+	const responses: Array<[string, IRResponse]> = [
+		['plain text', {id: 'msg_1', model: 'm', parts: [{type: 'text', text: 'Hello.'}], finishReason: 'stop', usage: {inputTokens: 12, outputTokens: 8}}],
+		['awkward text in two parts', {id: 'msg_"2"', model: 'm', parts: [{type: 'text', text: awkward}, {type: 'text', text: ' and more'}], finishReason: 'length', usage: {inputTokens: 0, outputTokens: 0}}],
+		['an empty text', {id: 'msg_3', model: 'm', parts: [{type: 'text', text: ''}], finishReason: 'stop', usage: {inputTokens: 1, outputTokens: 0}}],
+		['no parts at all', {id: 'msg_4', model: 'm', parts: [], finishReason: 'content_filter', usage: {inputTokens: 1, outputTokens: 0}}],
+		['every usage field', {id: 'msg_5', model: 'm', parts: [{type: 'text', text: 'x'}], finishReason: 'stop_sequence', usage: {inputTokens: 2095, outputTokens: 503, cachedTokens: 1800, cacheCreationTokens: 200, reasoningTokens: 120}}],
+		['reasoning, text and a tool call', answer],
+		['a tool call only', {...answer, parts: [answer.parts[2]], finishReason: 'stop'}],
+		['a text with a signature', {...answer, parts: [{type: 'text', text: 'signed', signature: {format: 'gemini', value: 'c2ln'}}], finishReason: 'stop'}],
+		[
+			'a text with citations',
+			{...answer, parts: [{type: 'text', text: 'cited', citations: [{url: 'https://example.com', title: 'Example', citedText: 'cited'}]}], finishReason: 'stop'},
+		],
+	];
+	for (const [name, response] of responses) {
+		it(`writes exactly JSON.stringify(encodeResponse(…)), warnings included: ${name}`, t => {
+			t.mock.timers.enable({apis: ['Date'], now: 1_795_728_898_123});
+			const objectCtx = testContext();
+			const textCtx = testContext();
+			const expected = JSON.stringify(openaiAdapter.encodeResponse(response, {model: 'client "model"'}, objectCtx));
+			assert.equal(openaiAdapter.encodeResponseText!(response, {model: 'client "model"'}, textCtx), expected);
+			assert.deepEqual(textCtx.warnings, objectCtx.warnings);
+		});
+	}
+});
