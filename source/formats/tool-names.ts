@@ -20,27 +20,30 @@ const valid = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
 /** Wire alias ↔ client name, for one request. */
 export class ToolNameMap {
-	private readonly originals = new Map<string, string>();
-	private readonly aliases = new Map<string, string>();
+	// Made with the first name: every translated request has a map, most have no tools.
+	private originals: Map<string, string> | null = null;
+	private aliases: Map<string, string> | null = null;
 	/** Whether any name was changed on its way upstream (an answer needs its names restored only then). */
 	renamed = false;
 
 	/** The name to send upstream for a client's tool name. */
 	alias(name: string): string {
-		const known = this.aliases.get(name);
+		const aliases = (this.aliases ??= new Map());
+		const originals = (this.originals ??= new Map());
+		const known = aliases.get(name);
 		if (known !== undefined) return known;
 		let alias = valid.test(name) ? name : shorten(name);
 		// A client name that happens to equal another name's alias keeps the alias unique.
-		if (this.originals.has(alias) && this.originals.get(alias) !== name) alias = shorten(`${name}\u0000${this.originals.size}`);
-		this.aliases.set(name, alias);
-		this.originals.set(alias, name);
+		if (originals.has(alias) && originals.get(alias) !== name) alias = shorten(`${name}\u0000${originals.size}`);
+		aliases.set(name, alias);
+		originals.set(alias, name);
 		if (alias !== name) this.renamed = true;
 		return alias;
 	}
 
 	/** The client's name for a name the provider answered with (unknown names are the provider's own). */
 	original(alias: string): string {
-		return this.originals.get(alias) ?? alias;
+		return this.originals?.get(alias) ?? alias;
 	}
 }
 
@@ -103,6 +106,7 @@ export function aliasToolNames(request: IRRequest, names: ToolNameMap): IRReques
 }
 
 export function restoreToolNames(response: IRResponse, names: ToolNameMap): IRResponse {
+	if (!names.renamed) return response;
 	return {...response, parts: response.parts.map(part => (part.type === 'tool_call' ? {...part, name: names.original(part.name)} : part))};
 }
 

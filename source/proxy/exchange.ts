@@ -8,6 +8,7 @@ import {randomUUID} from 'node:crypto';
 import type {FastifyReply, FastifyRequest} from 'fastify';
 import {eventTypeOf, type EventBus, type RequestFinished} from '../base/events.js';
 import type {IRUsage} from '../base/ir.js';
+import type {IsoTime} from '../base/iso-time.js';
 import {costOf, priceOf} from '../base/prices.js';
 import type {KeyRecord} from '../base/records.js';
 import type {InboundAdapter, InboundCall} from '../formats/adapter.js';
@@ -19,7 +20,7 @@ import type {BodyTee} from './body-text.js';
 import {RefusedKeyError} from './registry.js';
 
 /** What an exchange reports to: the event bus, the scrubber of the current registry snapshot, and the (opt-in) body capture. */
-export type ExchangeDeps = {readonly events: EventBus; readonly registry: {readonly snapshot: {readonly scrubber: Scrubber}}; readonly bodies?: BodyCapture};
+export type ExchangeDeps = {readonly events: EventBus; readonly registry: {readonly snapshot: {readonly scrubber: Scrubber}}; readonly bodies?: BodyCapture; readonly isoTime: IsoTime};
 
 /** What the relay learnt: the channel that answered (or failed last), those tried, and what came back. */
 export type Settlement = {
@@ -67,7 +68,7 @@ export function beginExchange(request: FastifyRequest, reply: FastifyReply, inbo
 	const uuid = randomUUID();
 	// The first 20 hex digits of a UUID (its first four groups).
 	const id = `req_${uuid.slice(0, 8)}${uuid.slice(9, 13)}${uuid.slice(14, 18)}${uuid.slice(19, 23)}`;
-	const exchange: Exchange = {id, started: performance.now(), time: new Date().toISOString(), inbound, key: null, refusedKey: null, call: null, settlement: null, busy: null};
+	const exchange: Exchange = {id, started: performance.now(), time: deps.isoTime.text(), inbound, key: null, refusedKey: null, call: null, settlement: null, busy: null};
 	request.exchange = exchange;
 	void reply.header('x-request-id', exchange.id);
 	// Off (the default), this is the whole cost of body capture: one test.

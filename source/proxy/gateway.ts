@@ -8,6 +8,7 @@ import type {FastifyInstance} from 'fastify';
 import {systemClock, type Clock} from '../base/clock.js';
 import {UserError} from '../base/errors.js';
 import {EventBus} from '../base/events.js';
+import {IsoTime} from '../base/iso-time.js';
 import {gatewayUrl} from '../base/paths.js';
 import {BoundedSignatureMemory} from '../formats/signature.js';
 import {Store} from '../store/index.js';
@@ -110,7 +111,7 @@ export class Gateway {
 		this.bodies = new BodyCapture({...bodyCaptureFromEnv(), ...options.bodies});
 		const {registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, bodies, kept} = this;
 		const surface = surfaceOptions(options.host, options.surface);
-		this.app = createServer({registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, bodies, kept, options: relay, surface});
+		this.app = createServer({registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, bodies, kept, options: relay, surface, isoTime: new IsoTime()});
 	}
 
 	/**

@@ -7,6 +7,7 @@ import type {FastifyInstance, FastifyRequest} from 'fastify';
 import type {EventBus} from '../base/events.js';
 import {GatewayError, invalidRequest} from '../base/errors.js';
 import type {JsonObject} from '../base/ir.js';
+import type {IsoTime} from '../base/iso-time.js';
 import type {InboundAdapter, InboundRoute, WireRequest} from '../formats/adapter.js';
 import {inboundAdapterList} from '../formats/index.js';
 import {authenticateExchange, beginExchange, identify, settle} from './exchange.js';
@@ -17,7 +18,7 @@ import {answerStored, relayStoring, type StoringDeps} from './stored-answers.js'
 import {modelsForKey} from './routing.js';
 import type {SurfaceOptions} from './surface.js';
 
-export type ProxyDeps = RelayDeps & StoringDeps & {readonly events: EventBus; readonly surface: SurfaceOptions; readonly bodies?: BodyCapture};
+export type ProxyDeps = RelayDeps & StoringDeps & {readonly events: EventBus; readonly surface: SurfaceOptions; readonly bodies?: BodyCapture; readonly isoTime: IsoTime};
 
 type Entry = {readonly adapter: InboundAdapter; readonly route: InboundRoute};
 

@@ -58,6 +58,8 @@ export class UsageRecorder {
 	/** A prune asked for by a write (past retention by a quarter) is queued or running. */
 	private pruneQueued = false;
 	private readonly clock: Clock;
+	/** The local day and hour of the last record's minute (`YYYY-MM-DDTHH:MM`): records come in order, most in the same minute. */
+	private lastMinute: {readonly minute: string; readonly day: string; readonly hour: number} | null = null;
 
 	constructor(
 		private readonly store: Store,
@@ -98,17 +100,29 @@ export class UsageRecorder {
 		const record: RequestRecord = event;
 		this.pending.push(record);
 		if (countsTowardUsage(record)) {
-			const time = new Date(record.time);
-			const day = localDay(time);
+			const {day, hour} = this.localHour(record.time);
 			let state = this.days.get(day);
 			if (!state) this.days.set(day, (state = {loaded: false, dirty: false, buckets: new Map()}));
-			const key = bucketKey(time.getHours(), record);
+			const key = bucketKey(hour, record);
 			let bucket = state.buckets.get(key);
-			if (!bucket) state.buckets.set(key, (bucket = emptyBucket(time.getHours(), record)));
+			if (!bucket) state.buckets.set(key, (bucket = emptyBucket(hour, record)));
 			addRecord(bucket, record);
 			state.dirty = true;
 		}
 		return record;
+	}
+
+	/**
+	 * The local day and hour of an ISO time. Every time zone's offset is a whole number of minutes,
+	 * so one minute of UTC is one local day and hour: parsed again only when the minute changes.
+	 */
+	private localHour(iso: string): {readonly day: string; readonly hour: number} {
+		const last = this.lastMinute;
+		if (last && iso.length === 24 && iso.startsWith(last.minute)) return last;
+		const time = new Date(iso);
+		const found = {minute: iso.slice(0, 16), day: localDay(time), hour: time.getHours()};
+		if (iso.length === 24) this.lastMinute = found;
+		return found;
 	}
 
 	/** Subscribe to `request:finished` on a bus; returns the unsubscribe function. */

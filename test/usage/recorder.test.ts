@@ -300,3 +300,34 @@ test('watchRequests: the tail, then records as they land, each once', async () =
 		await Promise.all([store.close(), writerStore.close()]);
 	});
 });
+
+test('each request counts in the local hour and day of its own time, across hour and midnight boundaries in a zone 5:45 off UTC', async () => {
+	const zone = process.env.TZ;
+	process.env.TZ = 'Asia/Kathmandu';
+	try {
+		await withHome(async home => {
+			const store = await Store.open(home);
+			const recorder = new UsageRecorder(store, {adopt: false});
+			// Two days ago, local: an hour boundary (at :15 UTC here) and the next local midnight.
+			const base = new Date(Date.now() - 2 * day);
+			const hour = new Date(base.getFullYear(), base.getMonth(), base.getDate(), base.getHours() + 1).getTime();
+			const midnight = new Date(base.getFullYear(), base.getMonth(), base.getDate() + 1).getTime();
+			const times = [hour - 60_001, hour - 1, hour, hour + 30_000, hour + 59_999, hour + 60_000, midnight - 1, midnight, midnight + 1];
+			for (const time of times) recorder.record(finished({time: new Date(time).toISOString()}));
+			await recorder.close();
+			const expected = new Map<string, number>();
+			for (const time of times) {
+				const date = new Date(time);
+				const group = `${localDay(date)} ${String(date.getHours()).padStart(2, '0')}:00`;
+				expected.set(group, (expected.get(group) ?? 0) + 1);
+			}
+			const rows = await usageSummary(store, {by: 'hour', since: new Date(hour - 2 * 3_600_000)});
+			assert.deepEqual(new Map(rows.map(row => [row.group, row.requests])), expected);
+			assert.equal(expected.size, 4, 'the times fall in four local hours');
+			await store.close();
+		});
+	} finally {
+		if (zone === undefined) delete process.env.TZ;
+		else process.env.TZ = zone;
+	}
+});

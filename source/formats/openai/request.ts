@@ -74,23 +74,19 @@ export function decodeOpenaiRequest(body: unknown, options: DecodeRequestOptions
 	const responseFormat = decodeOpenaiResponseFormat(body.response_format);
 	const reasoning = decodeOpenaiReasoningEffort(body.reasoning_effort, ctx);
 	const user = optionalString(body.user, 'user') ?? optionalString(body.safety_identifier, 'safety_identifier');
-	return {
-		model,
-		system,
-		messages: irMessages,
-		tools,
-		stream,
-		...(choice ? {toolChoice: choice} : {}),
-		...(parallelToolCalls === undefined ? {} : {parallelToolCalls}),
-		...(maxTokens === undefined ? {} : {maxTokens}),
-		...(temperature === undefined ? {} : {temperature}),
-		...(topP === undefined ? {} : {topP}),
-		...(stop ? {stop} : {}),
-		...(responseFormat ? {responseFormat} : {}),
-		...(reasoning ? {reasoning} : {}),
-		...(stream && includeUsage ? {includeUsage: true} : {}),
-		...(user ? {user} : {}),
-	};
+	// Field by field, not ten conditional spreads (each a runtime call): every request an OpenAI client sends to another format is decoded here.
+	const request: {-readonly [K in keyof IRRequest]: IRRequest[K]} = {model, system, messages: irMessages, tools, stream};
+	if (choice) request.toolChoice = choice;
+	if (parallelToolCalls !== undefined) request.parallelToolCalls = parallelToolCalls;
+	if (maxTokens !== undefined) request.maxTokens = maxTokens;
+	if (temperature !== undefined) request.temperature = temperature;
+	if (topP !== undefined) request.topP = topP;
+	if (stop) request.stop = stop;
+	if (responseFormat) request.responseFormat = responseFormat;
+	if (reasoning) request.reasoning = reasoning;
+	if (stream && includeUsage) request.includeUsage = true;
+	if (user) request.user = user;
+	return request;
 }
 
 /**

@@ -1,0 +1,22 @@
+/**
+ * `new Date(ms).toISOString()`, cheaper for times that come in order: the text up to the second is
+ * kept while that second lasts and only the milliseconds are written — every request's log record
+ * carries one (about 360 → 40 ns). Years past 9999 (written in another form) are formatted whole.
+ */
+export class IsoTime {
+	private second = Number.NaN;
+	/** `YYYY-MM-DDTHH:MM:SS.` of `second`, or null when its text has another form. */
+	private head: string | null = null;
+
+	text(ms: number = Date.now()): string {
+		const second = Math.floor(ms / 1000);
+		if (second !== this.second) {
+			const whole = new Date(second * 1000).toISOString();
+			this.second = second;
+			this.head = whole.length === 24 ? whole.slice(0, 20) : null;
+		}
+		const milli = ms - second * 1000;
+		if (this.head === null || !Number.isInteger(milli)) return new Date(ms).toISOString();
+		return `${this.head}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+	}
+}
