@@ -1,25 +1,24 @@
 /** The line `serve` prints (and the TUI's log file keeps) for each finished request. */
 import type {RequestFinished} from '../base/events.js';
 
-/** One human line per request. Never a key: only the key's name. */
+/**
+ * One human line per request, its fields two spaces apart; the empty ones are left out. Never a key:
+ * only the key's name. Concatenated, not an array filtered and joined: `serve` writes one per request.
+ */
 export function formatRequestLine(event: RequestFinished): string {
 	const formats = event.outboundFormat && event.outboundFormat !== event.inboundFormat ? `${event.inboundFormat}→${event.outboundFormat}` : event.inboundFormat;
 	const usage = event.usage ? ` in=${event.usage.inputTokens} out=${event.usage.outputTokens}${event.usage.cachedTokens ? ` cached=${event.usage.cachedTokens}` : ''}` : '';
-	const parts = [
-		event.time,
-		String(event.status),
-		`${event.method} ${event.path}`,
-		formats,
-		event.keyName ? `key=${event.keyName}` : null,
-		event.model ? `model=${event.model}` : null,
-		event.channelName ? `channel=${event.channelName}` : null,
-		event.attempts && event.attempts.length > 1 ? `failover=${event.attempts.join('→')}` : null,
-		event.conversation && event.conversation.state !== 'new' ? `conversation=${event.conversation.id}:${event.conversation.state}` : null,
-		event.stream ? 'stream' : null,
-		`${event.latencyMs}ms${usage}`,
-		event.outcome === 'aborted' ? 'ABORTED' : null,
-		event.error ? `error="${event.error}"` : null,
-		event.warnings.length > 0 ? `warnings="${event.warnings.join('; ')}"` : null,
-	];
-	return parts.filter(Boolean).join('  ');
+	let line = `${event.time}  ${event.status}  ${event.method} ${event.path}`;
+	if (formats) line += `  ${formats}`;
+	if (event.keyName) line += `  key=${event.keyName}`;
+	if (event.model) line += `  model=${event.model}`;
+	if (event.channelName) line += `  channel=${event.channelName}`;
+	if (event.attempts && event.attempts.length > 1) line += `  failover=${event.attempts.join('→')}`;
+	if (event.conversation && event.conversation.state !== 'new') line += `  conversation=${event.conversation.id}:${event.conversation.state}`;
+	if (event.stream) line += '  stream';
+	line += `  ${event.latencyMs}ms${usage}`;
+	if (event.outcome === 'aborted') line += '  ABORTED';
+	if (event.error) line += `  error="${event.error}"`;
+	if (event.warnings.length > 0) line += `  warnings="${event.warnings.join('; ')}"`;
+	return line;
 }
