@@ -7,7 +7,7 @@ import {anthropicHttp} from './anthropic-http.js';
 import {decodeAnthropicCountTokensRequest, decodeAnthropicCountTokensResponse, encodeAnthropicCountTokensRequest, encodeAnthropicCountTokensResponse} from './count-tokens.js';
 import {decodeAnthropicError, renderAnthropicError} from './errors.js';
 import {decodeAnthropicRequest, encodeAnthropicRequest} from './request.js';
-import {decodeAnthropicResponse, encodeAnthropicResponse} from './response.js';
+import {decodeAnthropicResponse, encodeAnthropicResponse, encodeAnthropicResponseText} from './response.js';
 import {decodeAnthropicStream, AnthropicStreamDecoder, encodeAnthropicStream, anthropicStreamEncoder} from './stream.js';
 import {AnthropicStreamReader} from './read-anthropic-stream.js';
 import {decodeAnthropicUsage} from './map-anthropic-usage.js';
@@ -19,6 +19,7 @@ export const anthropicAdapter: FormatAdapter = {
 	encodeRequest: encodeAnthropicRequest,
 	decodeResponse: decodeAnthropicResponse,
 	encodeResponse: encodeAnthropicResponse,
+	encodeResponseText: encodeAnthropicResponseText,
 	decodeStream: decodeAnthropicStream,
 	streamDecoder: ctx => new AnthropicStreamDecoder(ctx),
 	readStream: () => new AnthropicStreamReader(),

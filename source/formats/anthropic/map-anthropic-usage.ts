@@ -4,7 +4,7 @@
  * @see https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching#tracking-cache-performance
  */
 import type {IRUsage} from '../../base/ir.js';
-import {isWireObject, asNumber} from '../wire.js';
+import {isWireObject, asNumber, jsonNumber} from '../wire.js';
 import type {AnthropicUsage} from './schema.js';
 
 /** Usage as far as known: stream `message_start` has no final output count, `message_delta` may omit the input fields. */
@@ -30,6 +30,14 @@ export function decodeAnthropicUsage(usage: unknown): IRUsage {
 
 export function completeUsage(usage: Partial<IRUsage>): IRUsage {
 	return {...usage, inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0};
+}
+
+/** `JSON.stringify(encodeAnthropicUsage(usage))`, the same text, for the whole answers written as text (response.ts). */
+export function encodeAnthropicUsageText(usage: Partial<IRUsage>): string {
+	const cached = usage.cachedTokens ?? 0;
+	const created = usage.cacheCreationTokens ?? 0;
+	const thinking = usage.reasoningTokens ? `,"output_tokens_details":{"thinking_tokens":${jsonNumber(usage.reasoningTokens)}}` : '';
+	return `{"input_tokens":${jsonNumber(Math.max(0, (usage.inputTokens ?? 0) - cached - created))},"cache_creation_input_tokens":${jsonNumber(created)},"cache_read_input_tokens":${jsonNumber(cached)},"output_tokens":${jsonNumber(usage.outputTokens ?? 0)}${thinking}}`;
 }
 
 export function encodeAnthropicUsage(usage: Partial<IRUsage>): AnthropicUsage {

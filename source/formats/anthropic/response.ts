@@ -7,7 +7,7 @@ import {assertNever, type IRResponse, type IRTextPart, type JsonValue} from '../
 import {wrapSignature} from '../signature.js';
 import {GatewayError} from '../../base/errors.js';
 import {decodeAnthropicStopReason, encodeAnthropicStopReason} from './map-anthropic-finish-reason.js';
-import {decodeAnthropicUsage, encodeAnthropicUsage} from './map-anthropic-usage.js';
+import {decodeAnthropicUsage, encodeAnthropicUsage, encodeAnthropicUsageText} from './map-anthropic-usage.js';
 import {decodeToolInput} from '../decode-tool-input.js';
 import {decodeAnthropicCitations, encodeAnthropicCitation} from './map-anthropic-citations.js';
 import {isWireObject, asString, toJsonValue, type WireObject} from '../wire.js';
@@ -57,6 +57,24 @@ export function decodeAnswerBlock(block: WireObject, ctx: TranslationContext): A
 function dropEmptyText(part: IRTextPart, ctx: TranslationContext): boolean {
 	if (part.signature) ctx.warn(`A ${part.signature.format} signature on answer text was dropped: Anthropic text blocks have no slot for it.`);
 	return false;
+}
+
+/**
+ * `JSON.stringify(encodeAnthropicResponse(…))`, the same text, written without building and walking
+ * the object when the answer is plain text (no signatures, citations, reasoning or tool calls): the
+ * answer of a translated request an Anthropic client makes without streaming. Anything else is the
+ * object's.
+ */
+export function encodeAnthropicResponseText(response: IRResponse, options: EncodeResponseOptions, ctx: TranslationContext): string {
+	let content = '';
+	for (const part of response.parts) {
+		if (part.type !== 'text' || part.signature || (part.citations && part.citations.length > 0)) return JSON.stringify(encodeAnthropicResponse(response, options, ctx));
+		// No empty text blocks, as encodeAnthropicResponse (a signature on one is the slow path above).
+		if (part.text !== '') content += `${content === '' ? '' : ','}{"type":"text","text":${JSON.stringify(part.text)}}`;
+	}
+	const id = response.id || `msg_${Date.now().toString(36)}`;
+	const stopSequence = response.stopSequence === undefined ? 'null' : JSON.stringify(response.stopSequence);
+	return `{"id":${JSON.stringify(id)},"type":"message","role":"assistant","model":${JSON.stringify(options.model)},"content":[${content}],"stop_reason":"${encodeAnthropicStopReason(response.finishReason)}","stop_sequence":${stopSequence},"usage":${encodeAnthropicUsageText(response.usage)}}`;
 }
 
 export function encodeAnthropicResponse(response: IRResponse, options: EncodeResponseOptions, ctx: TranslationContext): JsonValue {

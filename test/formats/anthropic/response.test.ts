@@ -155,3 +155,31 @@ describe('encodeResponse', () => {
 		}
 	});
 });
+
+describe('encodeResponseText', () => {
+	const awkward = 'Quotes " and \\ backslashes, a line\nbreak, \u0000 a NUL, \u2028, an emoji 😀, a lone surrogate \ud800';
+	const plain = (parts: IRResponse['parts'], extra: Partial<IRResponse> = {}): IRResponse => ({id: 'msg_1', model: 'm', parts, finishReason: 'stop', usage: {inputTokens: 12, outputTokens: 8}, ...extra});
+	const cases: Array<[string, IRResponse]> = [
+		['plain text', plain([{type: 'text', text: 'Hello.'}])],
+		['awkward text in two blocks, an empty one between', plain([{type: 'text', text: awkward}, {type: 'text', text: ''}, {type: 'text', text: 'more'}], {finishReason: 'length'})],
+		['no parts', plain([], {finishReason: 'content_filter'})],
+		['no id (one is made up), a stop sequence', plain([{type: 'text', text: 'x'}], {id: '', finishReason: 'stop_sequence', stopSequence: '"END"'})],
+		['an empty stop sequence', plain([{type: 'text', text: 'x'}], {stopSequence: ''})],
+		['every usage field', plain([{type: 'text', text: 'x'}], {usage: {inputTokens: 2095, outputTokens: 503, cachedTokens: 1800, cacheCreationTokens: 200, reasoningTokens: 120}})],
+		['cache counts above the input', plain([{type: 'text', text: 'x'}], {usage: {inputTokens: 5, outputTokens: 1, cachedTokens: 9}})],
+		['reasoning, text and a tool call', {id: 'chatcmpl-abc', model: 'gpt-4.1', parts: [{type: 'reasoning', text: 'Thinking…', signature: {format: 'gemini', value: 'CiQB0e2Kb'}}, {type: 'text', text: 'Calling.'}, {type: 'tool_call', id: 'call_42', name: 'lookup', arguments: '{"q":"x"}'}], finishReason: 'tool_calls', usage: {inputTokens: 1, outputTokens: 1}}],
+		['a text with a signature', plain([{type: 'text', text: 'signed', signature: {format: 'gemini', value: 'c2ln'}}])],
+		['an empty text with a signature', plain([{type: 'text', text: '', signature: {format: 'gemini', value: 'c2ln'}}, {type: 'text', text: 'x'}])],
+		['a text with citations', plain([{type: 'text', text: 'cited', citations: [{url: 'https://example.com', title: 'Example', citedText: 'cited'}]}])],
+	];
+	for (const [name, response] of cases) {
+		test(`writes exactly JSON.stringify(encodeResponse(…)), warnings included: ${name}`, t => {
+			t.mock.timers.enable({apis: ['Date'], now: 1_795_728_898_123});
+			const objectCtx = recordingContext();
+			const textCtx = recordingContext();
+			const expected = JSON.stringify(anthropicAdapter.encodeResponse(response, {model: 'client "model"'}, objectCtx));
+			assert.equal(anthropicAdapter.encodeResponseText!(response, {model: 'client "model"'}, textCtx), expected);
+			assert.deepEqual(textCtx.warnings, objectCtx.warnings);
+		});
+	}
+});
