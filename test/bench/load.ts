@@ -89,7 +89,7 @@ export async function closedLoop(target: Target, connections: number, warmupMs: 
 }
 
 /** The same, with the latency of every answered request (ascending), so that rounds can be merged. */
-export async function measuredLoop(target: Target, connections: number, warmupMs: number, durationMs: number): Promise<{result: LoadResult; latencies: number[]}> {
+export async function measuredLoop(target: Target, connections: number, warmupMs: number, durationMs: number, cpuMs: () => number = () => 0): Promise<{result: LoadResult; latencies: number[]; cpuMs: number}> {
 	const pool = newPool(target.origin, connections, 30_000);
 	try {
 		const run = async (ms: number, tally: Tally) => {
@@ -100,9 +100,12 @@ export async function measuredLoop(target: Target, connections: number, warmupMs
 		};
 		await run(warmupMs, {requests: 0, errors: 0, firstError: null, latencies: null});
 		const tally: Tally = {requests: 0, errors: 0, firstError: null, latencies: []};
+		// The CPU of the measured part only (the reader is the caller's: the process under test's, from /proc).
+		const cpuBefore = cpuMs();
 		const seconds = await run(durationMs, tally);
+		const cpuUsed = cpuMs() - cpuBefore;
 		const sorted = (tally.latencies ?? []).sort((a, b) => a - b);
-		return {result: summary(connections, [{requests: tally.requests, errors: tally.errors, firstError: tally.firstError, seconds}], sorted), latencies: sorted};
+		return {result: summary(connections, [{requests: tally.requests, errors: tally.errors, firstError: tally.firstError, seconds}], sorted), latencies: sorted, cpuMs: cpuUsed};
 	} finally {
 		await pool.destroy();
 	}

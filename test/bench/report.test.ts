@@ -72,6 +72,31 @@ test('the throughput targets are judged on the per-round median', () => {
 	assert.deepEqual([translated?.measured, translated?.pass], ['0.80×', false]);
 });
 
+test('the throughput rows print the CPU a request of the process under test, and none for direct', () => {
+	const results: Results = {
+		date: '2026-11-26T00:00:00.000Z',
+		machine: {nproc: 2, cpu: 'test', node: 'v20', memoryGb: 24, platform: 'linux x64', loadAtStart: 0, loadAtEnd: 0},
+		config: {rounds: 3, durationMs: 3000, warmupMs: 500},
+		throughput: [
+			{...row('direct', 'passthrough', [40_000, 40_000, 40_000], 40_000), cpuUsPerRequest: null},
+			{...row('bare relay', 'passthrough', [20_000, 20_000, 20_000], 20_000), cpuUsPerRequest: 47.04},
+			{...row('serve', 'translated', [16_000, 16_000, 16_000], 16_000), cpuUsPerRequest: 56.85},
+		],
+		streams: [],
+		large: [],
+		start: {serveMs: [], keysListMs: []},
+		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: [], bareIdleCpuMsPerS: null},
+		notes: [],
+		checks: [],
+	};
+	const lines = render(results).split('\n');
+	const header = lines.find(line => line.startsWith('target ') && line.includes('CPU µs/req'));
+	assert.ok(header, 'the table has a CPU column');
+	const column = header.indexOf('CPU µs/req');
+	const cell = (target: string) => lines.find(line => line.startsWith(target))!.slice(column, column + 'CPU µs/req'.length).trim();
+	assert.deepEqual([cell('direct'), cell('bare relay'), cell('serve')], ['-', '47.0', '56.9']);
+});
+
 test('a target the bare relay has a figure for says what the relay measured against it, and the summary counts the misses the relay shares', () => {
 	const streams = (target: 'direct' | 'bare relay' | 'serve', mode: 'passthrough' | 'translated', wallSeconds: number, firstByteP99Ms: number, peakRssMb: number | null) => ({
 		target,

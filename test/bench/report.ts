@@ -5,7 +5,8 @@ export type TargetName = 'direct' | 'bare relay' | 'serve' | 'TUI';
 export type Mode = 'passthrough' | 'translated' | 'passthrough stream' | 'translated stream';
 
 /** roundRps: req/s in each round (the rows of a section take their rounds in turn). */
-export type ThroughputRow = {target: TargetName; mode: Mode; result: LoadResult; roundRps?: number[]};
+/** cpuUsPerRequest: the CPU time of the process under test (all its threads, from /proc) over its requests, all rounds; null for direct. */
+export type ThroughputRow = {target: TargetName; mode: Mode; result: LoadResult; roundRps?: number[]; cpuUsPerRequest?: number | null};
 /** listenDrops: connections the kernel dropped meanwhile for a full accept queue (the client retries after 1 s). */
 export type StreamRow = {target: 'direct' | 'bare relay' | 'serve'; mode: 'passthrough' | 'translated'; result: StreamsResult; peakRssMb: number | null; listenDrops: number | null};
 /**
@@ -164,6 +165,7 @@ export function render(results: Results): string {
 	const rounds = Number(config.rounds ?? 1);
 	out.push(`Throughput and latency — non-stream unless marked; ${Number(config.durationMs) / 1000} s per row in ${rounds} round${rounds === 1 ? '' : 's'} that take the rows in turn, each after ${Number(config.warmupMs) / 1000} s of warm-up.`);
 	out.push('Added latency is over direct at the same connections (latencies of all rounds pooled); "vs bare" is req/s over the bare relay (translated rows: over its passthrough), the median of the per-round ratios, "rounds" their lowest and highest.');
+	out.push('CPU µs/req: the CPU time of the process under test, all its threads, per request (from /proc, all rounds) — steadier than req/s on a shared host; the load generator and the fake provider use the same two cores.');
 	const rows = results.throughput.map(row => {
 		const {target, mode, result} = row;
 		const direct = reference(results, 'direct', mode, result.connections);
@@ -176,6 +178,7 @@ export function render(results: Results): string {
 			fixed(result.rps, 0),
 			fixed(result.p50Ms),
 			fixed(result.p99Ms),
+			fixed(row.cpuUsPerRequest, 1),
 			isDirect || !direct ? '' : signed(result.p50Ms - direct.p50Ms),
 			isDirect || !direct ? '' : signed(result.p99Ms - direct.p99Ms),
 			isDirect || target === 'bare relay' || !bare ? '' : `${bare.ratio.toFixed(2)}×`,
@@ -183,7 +186,7 @@ export function render(results: Results): string {
 			result.errors === 0 ? '0' : `${result.errors} (${(result.firstError ?? '').slice(0, 60)})`,
 		];
 	});
-	out.push(table(['target', 'mode', 'conns', 'req/s', 'p50 ms', 'p99 ms', '+p50 ms', '+p99 ms', 'vs bare', 'rounds', 'errors'], rows));
+	out.push(table(['target', 'mode', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', '+p50 ms', '+p99 ms', 'vs bare', 'rounds', 'errors'], rows));
 	out.push('');
 	if (results.streams.length > 0) {
 		out.push(`Concurrent slow streams — ${config.slowChunks} chunks ${config.slowIntervalMs} ms apart, started evenly over ${Number(config.streamRampMs)} ms, stopped at ${Number(config.streamCapMs) / 1000} s.`);

@@ -90,7 +90,8 @@ function request(origin: string, secret: string | null, model: string, options: 
 	};
 }
 
-type Endpoint = {name: TargetName; origin: string; secret: string | null};
+/** pid: the process whose CPU a row's requests cost (null for direct: the fake provider's own). */
+type Endpoint = {name: TargetName; origin: string; secret: string | null; pid: number | null};
 
 /** The modes an endpoint is measured in: direct and the bare relay only speak to the OpenAI endpoint. */
 function targetsOf(endpoint: Endpoint, streaming: boolean, large = false): Array<{mode: Mode; target: Target}> {
@@ -109,17 +110,21 @@ function targetsOf(endpoint: Endpoint, streaming: boolean, large = false): Array
  * ratios to another row are the median of the per-round ratios (report.ts).
  */
 async function measure(results: Results, endpoints: readonly Endpoint[], streaming: boolean, connections: number): Promise<void> {
-	const rows = endpoints.flatMap(endpoint => targetsOf(endpoint, streaming).map(({mode, target}) => ({endpoint, mode, target, rounds: [] as Array<Awaited<ReturnType<typeof measuredLoop>>>})));
+	const rows = endpoints.flatMap(endpoint => targetsOf(endpoint, streaming).map(({mode, target}) => ({endpoint, mode, target, rounds: [] as Array<Awaited<ReturnType<typeof measuredLoop>>>, cpuMs: 0})));
 	for (let round = 0; round < config.rounds; round++) {
 		for (const row of rows) {
-			row.rounds.push(await measuredLoop(row.target, connections, config.warmupMs, config.durationMs / config.rounds));
+			const {pid} = row.endpoint;
+			const measured = await measuredLoop(row.target, connections, config.warmupMs, config.durationMs / config.rounds, () => (pid === null ? 0 : cpuMsOf(pid)));
+			row.rounds.push(measured);
+			row.cpuMs += measured.cpuMs;
 			// What a process does after its load (the usage flush every second, the TUI's redraw) runs here, not in the next row.
 			await sleep(config.pauseMs);
 		}
 	}
-	for (const {endpoint, mode, rounds} of rows) {
+	for (const {endpoint, mode, rounds, cpuMs} of rows) {
 		const result: LoadResult = mergeRounds(rounds);
-		results.throughput.push({target: endpoint.name, mode, result, roundRps: rounds.map(round => round.result.rps)});
+		const cpuUsPerRequest = endpoint.pid === null || result.requests === 0 ? null : (1000 * cpuMs) / result.requests;
+		results.throughput.push({target: endpoint.name, mode, result, roundRps: rounds.map(round => round.result.rps), cpuUsPerRequest});
 		log(`${endpoint.name.padEnd(10)} ${mode.padEnd(18)} @${String(connections).padEnd(3)} ${result.rps.toFixed(0).padStart(6)} req/s (rounds ${rounds.map(round => round.result.rps.toFixed(0)).join(' ')})  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms${result.errors ? `  ${result.errors} errors: ${result.firstError}` : ''}`);
 	}
 }
@@ -129,7 +134,7 @@ async function measure(results: Results, endpoints: readonly Endpoint[], streami
  * above, each row warmed up before each of its rounds; the CPU time of the process under test is
  * read around each measured round.
  */
-async function largeRequests(results: Results, endpoints: ReadonlyArray<Endpoint & {pid: number | null}>): Promise<void> {
+async function largeRequests(results: Results, endpoints: readonly Endpoint[]): Promise<void> {
 	const rows = endpoints.flatMap(endpoint =>
 		[false, true].flatMap(streaming => targetsOf(endpoint, streaming, true).map(({mode, target}) => ({endpoint, mode, target, rounds: [] as Array<Awaited<ReturnType<typeof measuredLoop>>>, cpuMs: 0}))),
 	);
@@ -322,9 +327,9 @@ async function main(): Promise<void> {
 	results.memory.bareIdleMb = bare.child.pid ? memoryOf(bare.child.pid).rssMb : null;
 
 	const endpoints: Endpoint[] = [
-		{name: 'direct', origin: upstreamOrigin, secret: null},
-		{name: 'bare relay', origin: `http://127.0.0.1:${bare.port}`, secret: null},
-		{name: 'serve', origin: serve.url, secret: serveSecret},
+		{name: 'direct', origin: upstreamOrigin, secret: null, pid: null},
+		{name: 'bare relay', origin: `http://127.0.0.1:${bare.port}`, secret: null, pid: bare.child.pid ?? null},
+		{name: 'serve', origin: serve.url, secret: serveSecret, pid: serve.pid},
 	];
 	let tui: Tui | null = null;
 	if (!config.tui) results.notes.push('BENCH_TUI=0: the TUI was not measured.');
@@ -336,7 +341,7 @@ async function main(): Promise<void> {
 		tui = await startTui(tuiHome);
 		await tui.tmux.keys('4');
 		await tui.tmux.waitFor('Live requests', 10_000);
-		endpoints.push({name: 'TUI', origin: tui.url, secret: tuiSecret});
+		endpoints.push({name: 'TUI', origin: tui.url, secret: tuiSecret, pid: tui.pid});
 	}
 	log('warming up every endpoint and mode (not measured)');
 	for (const endpoint of endpoints) {
@@ -362,8 +367,7 @@ async function main(): Promise<void> {
 	// After the slow streams: their peak RSS is read from processes that have not held 200 KB requests.
 	if (config.largeTurns > 0) {
 		log(`large requests: a conversation of ${config.largeTurns} turns at ${config.largeConnections} connections`);
-		const pids = {direct: null, 'bare relay': bare.child.pid ?? null, serve: serve.pid, TUI: null};
-		await largeRequests(results, endpoints.filter(endpoint => endpoint.name !== 'TUI').map(endpoint => ({...endpoint, pid: pids[endpoint.name]})));
+		await largeRequests(results, endpoints.filter(endpoint => endpoint.name !== 'TUI'));
 	}
 
 	await stop(serve.child);
