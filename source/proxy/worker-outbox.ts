@@ -8,6 +8,7 @@
 import {createWriteStream, fstatSync, openSync, type WriteStream} from 'node:fs';
 import {logRotateBytes, rotateLog} from '../base/log-rotation.js';
 import {isFailure, type RequestFinished} from '../base/events.js';
+import {IsoTime} from '../base/iso-time.js';
 import {formatRequestLine} from '../base/request-line.js';
 import {TrafficCounter} from '../base/traffic.js';
 import type {CoreMessage, EventMessage} from './worker-protocol.js';
@@ -22,6 +23,8 @@ export class WorkerOutbox {
 	private failed = 0;
 	private lines: string[] = [];
 	private readonly traffic = new TrafficCounter();
+	/** The log line's time, as the request log record's (toISOString costs 360 ns a line). */
+	private readonly isoTime = new IsoTime();
 	private trafficDirty = true;
 	private trafficSentAt = 0;
 	private log: WriteStream | null;
@@ -71,7 +74,7 @@ export class WorkerOutbox {
 		if (this.recent.length > 2 * recentPerBatch) this.recent = this.recent.slice(-recentPerBatch);
 		this.traffic.record(event);
 		this.trafficDirty = true;
-		if (this.log) this.lines.push(`${new Date().toISOString()} request ${formatRequestLine(event)}`);
+		if (this.log) this.lines.push(`${this.isoTime.text()} request ${formatRequestLine(event)}`);
 	}
 
 	event(message: EventMessage): void {
