@@ -53,10 +53,14 @@ const bytesPerStatement = 1024 * 1024;
  *   each rewriting the pages every transaction touches. One statement writes the batch in one.
  *   `deleteMany` deletes its keys in one statement too: a hundred chunks pruned one by one cost six
  *   times what they cost together.
+ * And one to closing: it waits for the statements in flight and refuses new ones (see disconnect).
  */
 class GatewaySqlite extends KeyvSqlite {
 	/** The connection's settings (see useWal), applied before any other statement runs on it. */
 	private readonly ready: Promise<void>;
+	/** Statements issued and not answered yet. */
+	private readonly inFlight = new Set<Promise<unknown>>();
+	private closing = false;
 
 	constructor(options: ConstructorParameters<typeof KeyvSqlite>[0]) {
 		super(options);
@@ -66,10 +70,30 @@ class GatewaySqlite extends KeyvSqlite {
 		this.ready = useWal(run).catch(() => {});
 		// Every statement waits for the settings: issued one after another, a first write could run
 		// between them (a flaky test saw a connection without its journal_size_limit yet).
-		this.query = async (sql: string, ...parameters: unknown[]) => {
-			await this.ready;
-			return run(sql, ...parameters);
+		this.query = (sql: string, ...parameters: unknown[]) => {
+			if (this.closing) return Promise.reject(new Error('the store is closed: the gateway is stopping'));
+			const statement = this.ready.then(() => run(sql, ...parameters));
+			this.inFlight.add(statement);
+			const settled = () => this.inFlight.delete(statement);
+			statement.then(settled, settled);
+			return statement;
 		};
+	}
+
+	/**
+	 * Close once every statement issued has its answer, and refuse new ones: node-sqlite3
+	 * answers a statement from its thread pool, and an answer that arrives while a worker thread is
+	 * being torn down (the TUI's core, closed and ended under traffic) calls into JavaScript that is
+	 * gone — the whole process aborts (SIGABRT, "napi_throw"). A statement issued after the close
+	 * began (a request still finishing) is refused here, before it reaches the driver.
+	 */
+	override async disconnect(): Promise<void> {
+		// What keyv was already on its way to issue (it serialises first, a few microtasks) still runs.
+		await new Promise(resolve => setImmediate(resolve));
+		this.closing = true;
+		await this.ready;
+		while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+		await super.disconnect();
 	}
 
 	async setMany(entries: Array<{key: string; value: unknown}>): Promise<void> {
