@@ -7,7 +7,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {mergeRounds, type LoadResult} from './load.js';
-import {checksOf, render, throughputRatio, type LargeRow, type Results, type ThroughputRow} from './report.js';
+import {checksOf, newResults, render, throughputRatio, type LargeRow, type Results, type ThroughputRow} from './report.js';
 
 function round(rps: number, seconds: number, latencies: number[], errors = 0): {result: LoadResult; latencies: number[]} {
 	const requests = Math.round(rps * seconds) + errors;
@@ -34,6 +34,11 @@ const row = (target: ThroughputRow['target'], mode: ThroughputRow['mode'], round
 	...(roundRps ? {roundRps} : {}),
 });
 
+/** A run's results with nothing measured, but what a test gives. */
+function resultsWith(parts: Partial<Results>): Results {
+	return {...newResults('2026-11-26T00:00:00.000Z', {nproc: 2, cpu: 'test', node: 'v20', memoryGb: 24, platform: 'linux x64', loadAtStart: 0, loadAtEnd: 0}, {rounds: 3}), ...parts};
+}
+
 test('a ratio between rows of the same rounds is the median of the per-round ratios, with their range', () => {
 	// The third round of the bare relay ran in a slow spell: pooled, serve looks like 0.93×; round by round it is 0.8× twice.
 	const bare = row('bare relay', 'passthrough', [20_000, 20_000, 10_000], 16_667);
@@ -49,22 +54,13 @@ test('rows without matching rounds fall back to the ratio of their pooled figure
 });
 
 test('the throughput targets are judged on the per-round median', () => {
-	const results: Results = {
-		date: '2026-11-26T00:00:00.000Z',
-		machine: {nproc: 2, cpu: 'test', node: 'v20', memoryGb: 24, platform: 'linux x64', loadAtStart: 0, loadAtEnd: 0},
-		config: {rounds: 3},
+	const results = resultsWith({
 		throughput: [
 			row('bare relay', 'passthrough', [20_000, 20_000, 10_000], 16_667),
 			row('serve', 'passthrough', [18_000, 17_400, 9_000], 14_800),
 			row('serve', 'translated', [15_000, 16_000, 14_000], 15_000),
 		],
-		streams: [],
-		large: [],
-		start: {serveMs: [], keysListMs: []},
-		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: [], bareIdleCpuMsPerS: null},
-		notes: [],
-		checks: [],
-	};
+	});
 	const checks = checksOf(results, 32);
 	const passthrough = checks.find(check => check.name === 'serve passthrough throughput @32 vs bare relay');
 	const translated = checks.find(check => check.name === 'serve translated throughput @32 vs bare relay');
@@ -73,22 +69,14 @@ test('the throughput targets are judged on the per-round median', () => {
 });
 
 test('the throughput rows print the CPU a request of the process under test, and none for direct', () => {
-	const results: Results = {
-		date: '2026-11-26T00:00:00.000Z',
-		machine: {nproc: 2, cpu: 'test', node: 'v20', memoryGb: 24, platform: 'linux x64', loadAtStart: 0, loadAtEnd: 0},
+	const results = resultsWith({
 		config: {rounds: 3, durationMs: 3000, warmupMs: 500},
 		throughput: [
 			{...row('direct', 'passthrough', [40_000, 40_000, 40_000], 40_000), cpuUsPerRequest: null},
 			{...row('bare relay', 'passthrough', [20_000, 20_000, 20_000], 20_000), cpuUsPerRequest: 47.04},
 			{...row('serve', 'translated', [16_000, 16_000, 16_000], 16_000), cpuUsPerRequest: 56.85},
 		],
-		streams: [],
-		large: [],
-		start: {serveMs: [], keysListMs: []},
-		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: [], bareIdleCpuMsPerS: null},
-		notes: [],
-		checks: [],
-	};
+	});
 	const lines = render(results).split('\n');
 	const header = lines.find(line => line.startsWith('target ') && line.includes('CPU µs/req'));
 	assert.ok(header, 'the table has a CPU column');
@@ -105,19 +93,12 @@ test('a target the bare relay has a figure for says what the relay measured agai
 		peakRssMb,
 		listenDrops: 0,
 	});
-	const results: Results = {
-		date: '2026-11-26T00:00:00.000Z',
-		machine: {nproc: 2, cpu: 'test', node: 'v20', memoryGb: 24, platform: 'linux x64', loadAtStart: 0, loadAtEnd: 0},
+	const results = resultsWith({
 		config: {rounds: 1, durationMs: 3000, warmupMs: 500, slowChunks: 10, slowIntervalMs: 150, streamRampMs: 500, streamCapMs: 15_000},
-		throughput: [],
 		// The relay misses the wall-time target (1.3× direct) as serve does; serve alone misses first byte (+25 ms against the relay's +15 ms).
 		streams: [streams('direct', 'passthrough', 2, 50, null), streams('bare relay', 'passthrough', 2.6, 65, 140), streams('serve', 'passthrough', 2.5, 75, 145)],
-		large: [],
-		start: {serveMs: [], keysListMs: []},
 		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: 64, serveSettledMb: 66, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: [], bareIdleCpuMsPerS: null},
-		notes: [],
-		checks: [],
-	};
+	});
 	results.checks = checksOf(results, 32);
 	const byName = (name: string) => results.checks.find(check => check.name === name);
 	assert.deepEqual(byName('serve 2000 slow streams passthrough: wall vs direct'), {name: 'serve 2000 slow streams passthrough: wall vs direct', target: '≤ 1.2×', measured: '1.25×', pass: false, relay: {measured: '1.30×', pass: false}});
@@ -134,18 +115,10 @@ test('a target the bare relay has a figure for says what the relay measured agai
 
 test('the CPU after each batch is printed per process, with the bare relay idling beside it', () => {
 	const after = (requests: number, tailCpuMs: number, idleCpuMsPerS: number | null) => ({requests, rssMb: 120, settledMb: 90, rps: 10_000, errors: 0, tailCpuMs, idleCpuMsPerS});
-	const results: Results = {
-		date: '2026-11-26T00:00:00.000Z',
-		machine: {nproc: 2, cpu: 'test', node: 'v20', memoryGb: 24, platform: 'linux x64', loadAtStart: 0, loadAtEnd: 0},
+	const results = resultsWith({
 		config: {rounds: 1},
-		throughput: [],
-		streams: [],
-		large: [],
-		start: {serveMs: [], keysListMs: []},
 		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [after(10_000, 130, 1.25), after(100_000, 210, 2)], tuiAfterRequests: [], bareIdleCpuMsPerS: 0.5},
-		notes: [],
-		checks: [],
-	};
+	});
 	const printed = render(results);
 	assert.match(printed, /After load \(CPU time of the whole process, all threads\): serve after 10000 requests: 130 ms in the second after the last answer, then 1\.3 ms a second idle; 100000 requests: 210 ms in the second after the last answer, then 2\.0 ms a second idle; TUI after not measured; the bare relay idles at 0\.5 ms a second\./);
 });
@@ -158,18 +131,10 @@ test('the large requests are printed with the CPU a request and the median of th
 		roundRps,
 		cpuUsPerRequest,
 	});
-	const results: Results = {
-		date: '2026-11-26T00:00:00.000Z',
-		machine: {nproc: 2, cpu: 'test', node: 'v20', memoryGb: 24, platform: 'linux x64', loadAtStart: 0, loadAtEnd: 0},
+	const results = resultsWith({
 		config: {rounds: 3, largeTurns: 100, largeConnections: 4, largeMs: 2000, largeBytes: 180_000},
-		throughput: [],
-		streams: [],
 		large: [row('direct', 'passthrough', [3000, 3000, 3000], null), row('bare relay', 'passthrough', [1000, 1000, 1000], 1100.4), row('serve', 'passthrough', [1200, 1500, 900], 700), row('bare relay', 'passthrough stream', [1000, 1000, 1000], 1000), row('serve', 'translated stream', [800, 700, 900], 1260)],
-		start: {serveMs: [], keysListMs: []},
-		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: [], bareIdleCpuMsPerS: null},
-		notes: [],
-		checks: [],
-	};
+	});
 	const printed = render(results);
 	assert.match(printed, /Large requests — a conversation of 100 turns \(176 KB of JSON, a coding agent's context\) at 4 connections, 2 s per row in 3 rounds/);
 	assert.match(printed, /bare relay\s+passthrough\s+1000\s+2\.00\s+5\.00\s+1100\s+0\n/);

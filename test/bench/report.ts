@@ -42,6 +42,22 @@ export type Results = {
 	checks: Check[];
 };
 
+/** A run's results before anything is measured. */
+export function newResults(date: string, machine: Results['machine'], config: Results['config']): Results {
+	return {
+		date,
+		machine,
+		config,
+		throughput: [],
+		streams: [],
+		large: [],
+		start: {serveMs: [], keysListMs: []},
+		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: [], bareIdleCpuMsPerS: null},
+		notes: [],
+		checks: [],
+	};
+}
+
 export function median(values: readonly number[]): number {
 	const sorted = [...values].sort((a, b) => a - b);
 	if (sorted.length === 0) return Number.NaN;

@@ -23,7 +23,7 @@ import {availableParallelism, cpus, loadavg, totalmem} from 'node:os';
 import {join, resolve} from 'node:path';
 import {closedLoop, concurrentStreams, fixedCount, measuredLoop, mergeRounds, type LoadResult, type Target} from './load.js';
 import {cleanupNow, cli, cpuMsOf, installCleanup, listenDrops, memoryOf, resetPeak, root, sampleRss, startHelper, startServe, startTui, stop, stopTui, tempDir, type Serve, type Tui} from './procs.js';
-import {checksOf, render, type Mode, type Results, type StreamRow, type TargetName} from './report.js';
+import {checksOf, newResults, render, type Mode, type Results, type StreamRow, type TargetName} from './report.js';
 
 const numberEnv = (name: string, fallback: number) => {
 	const value = Number(process.env[name] ?? fallback);
@@ -291,18 +291,11 @@ async function idleMemory(results: Results, upstream: string): Promise<void> {
 async function main(): Promise<void> {
 	installCleanup();
 	const cpu = cpus()[0]?.model ?? 'unknown CPU';
-	const results: Results = {
-		date: new Date().toISOString(),
-		machine: {nproc: availableParallelism(), cpu, node: process.version, memoryGb: Math.round(totalmem() / 2 ** 30), platform: `${process.platform} ${process.arch}`, loadAtStart: loadavg()[0], loadAtEnd: Number.NaN},
-		config: {...config, streams: config.streams.join(','), rssRequests: config.rssRequests.join(','), tui: String(config.tui), largeBytes: Buffer.byteLength(JSON.stringify(conversation(config.largeTurns)))},
-		throughput: [],
-		streams: [],
-		large: [],
-		start: {serveMs: [], keysListMs: []},
-		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: [], bareIdleCpuMsPerS: null},
-		notes: [],
-		checks: [],
-	};
+	const results: Results = newResults(
+		new Date().toISOString(),
+		{nproc: availableParallelism(), cpu, node: process.version, memoryGb: Math.round(totalmem() / 2 ** 30), platform: `${process.platform} ${process.arch}`, loadAtStart: loadavg()[0], loadAtEnd: Number.NaN},
+		{...config, streams: config.streams.join(','), rssRequests: config.rssRequests.join(','), tui: String(config.tui), largeBytes: Buffer.byteLength(JSON.stringify(conversation(config.largeTurns)))},
+	);
 	if (process.platform !== 'linux') throw new Error('the bench reads /proc: it runs on Linux only');
 
 	log('starting the fake upstream and the bare relay');
