@@ -233,6 +233,11 @@ export type IRError = {
 	readonly retryAfter?: string;
 };
 
+/** An answer's text part with nothing but its text (no signature, no citations): what an encoder may write as plain text. */
+export function isPlainText(part: IRResponse['parts'][number]): part is IRTextPart {
+	return part.type === 'text' && !part.signature && !(part.citations && part.citations.length > 0);
+}
+
 export function assertNever(value: never, what = 'value'): never {
 	throw new Error(`Unexpected ${what}: ${JSON.stringify(value)}`);
 }

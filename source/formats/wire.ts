@@ -37,10 +37,10 @@ export const asJsonObject = (value: unknown): JsonObject | undefined => (isJsonO
 export const asArray = (value: unknown): readonly unknown[] | undefined => (Array.isArray(value) ? value : undefined);
 
 /** JSON's whitespace: space, line feed, carriage return, tab (character codes). */
+export const isJsonSpace = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+
 /** A number as JSON.stringify writes it (finite numbers as String() does; NaN and the infinities as null), for JSON written as text. */
 export const jsonNumber = (value: number): string => (Number.isFinite(value) ? String(value) : 'null');
-
-export const isJsonSpace = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 
 /** Whether `text` has the outline of a JSON object (`{` … `}`, whitespace around): a cheap check where a parse is not needed. */
 export function looksLikeJsonObject(text: string): boolean {

@@ -3,7 +3,7 @@
  * @see https://docs.anthropic.com/en/api/messages#response-content
  */
 import type {EncodeResponseOptions, TranslationContext} from '../adapter.js';
-import {assertNever, type IRResponse, type IRTextPart, type JsonValue} from '../../base/ir.js';
+import {assertNever, isPlainText, type IRResponse, type IRTextPart, type JsonValue} from '../../base/ir.js';
 import {wrapSignature} from '../signature.js';
 import {GatewayError} from '../../base/errors.js';
 import {decodeAnthropicStopReason, encodeAnthropicStopReason} from './map-anthropic-finish-reason.js';
@@ -68,7 +68,7 @@ function dropEmptyText(part: IRTextPart, ctx: TranslationContext): boolean {
 export function encodeAnthropicResponseText(response: IRResponse, options: EncodeResponseOptions, ctx: TranslationContext): string {
 	let content = '';
 	for (const part of response.parts) {
-		if (part.type !== 'text' || part.signature || (part.citations && part.citations.length > 0)) return JSON.stringify(encodeAnthropicResponse(response, options, ctx));
+		if (!isPlainText(part)) return JSON.stringify(encodeAnthropicResponse(response, options, ctx));
 		// No empty text blocks, as encodeAnthropicResponse (a signature on one is the slow path above).
 		if (part.text !== '') content += `${content === '' ? '' : ','}{"type":"text","text":${JSON.stringify(part.text)}}`;
 	}

@@ -4,7 +4,7 @@
  */
 import {GatewayError} from '../../base/errors.js';
 import type {EncodeResponseOptions, TranslationContext} from '../adapter.js';
-import {assertNever, type IRResponse, type IRToolCallPart, type JsonObject, type JsonValue} from '../../base/ir.js';
+import {assertNever, isPlainText, type IRResponse, type IRToolCallPart, type JsonObject, type JsonValue} from '../../base/ir.js';
 import {decodeOpenaiUsage, encodeOpenaiUsage, encodeOpenaiUsageText} from './map-openai-usage.js';
 import {decodeOpenaiError} from './errors.js';
 import {newResponseId, newToolCallId, toChatCompletionId} from './ids.js';
@@ -123,7 +123,7 @@ function plainText(parts: readonly ResponsePart[]): string | null | undefined {
 	if (parts.length === 0) return null;
 	let text = '';
 	for (const part of parts) {
-		if (part.type !== 'text' || part.signature || (part.citations && part.citations.length > 0)) return undefined;
+		if (!isPlainText(part)) return undefined;
 		text += part.text;
 	}
 	return text;
