@@ -152,13 +152,16 @@ export async function fixedCount(targets: readonly Target[], connections: number
 	}
 }
 
+/** One run of `concurrentStreams`: its figures, and every stream's time to its first byte (ascending) for pooling rounds. */
+export type StreamsRun = {result: StreamsResult; firstBytesMs: number[]};
+
 /**
  * `count` streaming requests, each on its own connection, started evenly over `rampMs` (0: all at
  * once — then a listen backlog of 511 makes the kernel drop SYNs, which clients retry after 1 s). A stream is complete
  * when it answered 200 and ended with [DONE]; all still running at `capMs` are aborted, and one
  * with no byte by then counts as a first byte at `capMs`.
  */
-export async function concurrentStreams(target: Target, count: number, capMs: number, rampMs: number): Promise<StreamsResult> {
+export async function concurrentStreams(target: Target, count: number, capMs: number, rampMs: number): Promise<StreamsRun> {
 	const pool = newPool(target.origin, count, capMs + 5_000);
 	const abort = new AbortController();
 	setMaxListeners(count + 16, abort.signal); // one listener per request in flight
@@ -198,12 +201,36 @@ export async function concurrentStreams(target: Target, count: number, capMs: nu
 	// A stream that got no byte before the cap counts as the cap (a lower bound), not as nothing.
 	const sorted = [...firstBytes, ...Array.from({length: count - firstBytes.length}, () => capMs)].sort((a, b) => a - b);
 	return {
-		streams: count,
-		completed,
-		firstError,
-		wallSeconds: (ended - started) / 1000,
-		capped: abort.signal.aborted,
-		firstByteP50Ms: percentile(sorted, 50),
-		firstByteP99Ms: percentile(sorted, 99),
+		result: {
+			streams: count,
+			completed,
+			firstError,
+			wallSeconds: (ended - started) / 1000,
+			capped: abort.signal.aborted,
+			firstByteP50Ms: percentile(sorted, 50),
+			firstByteP99Ms: percentile(sorted, 99),
+		},
+		firstBytesMs: sorted,
+	};
+}
+
+/**
+ * Rounds of the same streams as one row: `streams` per round, `completed` the fewest any round
+ * finished (all complete means every round), the median round's wall time, first-byte percentiles
+ * of every round's streams pooled, and the first error any round met.
+ */
+export function mergeStreamRounds(runs: readonly StreamsRun[]): StreamsResult {
+	if (runs.length === 0) throw new Error('mergeStreamRounds needs at least one round');
+	const pooled = runs.flatMap(run => run.firstBytesMs).sort((a, b) => a - b);
+	const walls = runs.map(run => run.result.wallSeconds).sort((a, b) => a - b);
+	const middle = Math.floor(walls.length / 2);
+	return {
+		streams: runs[0].result.streams,
+		completed: Math.min(...runs.map(run => run.result.completed)),
+		firstError: runs.find(run => run.result.firstError !== null)?.result.firstError ?? null,
+		wallSeconds: walls.length % 2 === 1 ? walls[middle] : (walls[middle - 1] + walls[middle]) / 2,
+		capped: runs.some(run => run.result.capped),
+		firstByteP50Ms: percentile(pooled, 50),
+		firstByteP99Ms: percentile(pooled, 99),
 	};
 }

@@ -7,8 +7,13 @@ export type Mode = 'passthrough' | 'translated' | 'passthrough stream' | 'transl
 /** roundRps: req/s in each round (the rows of a section take their rounds in turn). */
 /** cpuUsPerRequest: the CPU time of the process under test (all its threads, from /proc) over its requests, all rounds; null for direct. */
 export type ThroughputRow = {target: TargetName; mode: Mode; result: LoadResult; roundRps?: number[]; cpuUsPerRequest?: number | null};
-/** listenDrops: connections the kernel dropped meanwhile for a full accept queue (the client retries after 1 s). */
-export type StreamRow = {target: 'direct' | 'bare relay' | 'serve'; mode: 'passthrough' | 'translated'; result: StreamsResult; peakRssMb: number | null; listenDrops: number | null};
+/**
+ * The slow streams of one target and count, over the rounds (load.ts `mergeStreamRounds`): `roundWalls`
+ * is each round's wall time in s, in the order the rounds ran (rows of the same count took their
+ * rounds in turn); `peakRssMb` the highest of the rounds; listenDrops: connections the kernel dropped
+ * meanwhile for a full accept queue, all rounds (the client retries after 1 s).
+ */
+export type StreamRow = {target: 'direct' | 'bare relay' | 'serve'; mode: 'passthrough' | 'translated'; result: StreamsResult; roundWalls?: number[]; peakRssMb: number | null; listenDrops: number | null};
 /**
  * A row of the large requests: `cpuUsPerRequest` is the CPU time of the process under test (all its
  * threads) per request over the measured rounds; null for direct (the fake provider's own).
@@ -100,6 +105,23 @@ export function throughputRatio(row: ThroughputRow | undefined, base: Throughput
 	return {ratio: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios)};
 }
 
+/**
+ * Wall time of `row` over `base` (slow streams of the same count): the median of the per-round
+ * ratios when both ran the same rounds, else the ratio of their (median) wall times; with the lowest
+ * and highest per-round ratio.
+ */
+export function wallRatio(row: StreamRow | undefined, base: StreamRow | undefined): {ratio: number; low: number; high: number} | undefined {
+	if (!row || !base || base.result.wallSeconds <= 0) return undefined;
+	const a = row.roundWalls ?? [];
+	const b = base.roundWalls ?? [];
+	if (a.length === 0 || a.length !== b.length || b.some(wall => wall <= 0)) {
+		const ratio = row.result.wallSeconds / base.result.wallSeconds;
+		return {ratio, low: ratio, high: ratio};
+	}
+	const ratios = a.map((wall, index) => wall / b[index]);
+	return {ratio: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios)};
+}
+
 function rssAfter(rows: readonly RssAfter[]): string {
 	return rows.map(item => `after ${item.requests} requests ${item.rssMb.toFixed(1)} MB, ${item.settledMb.toFixed(1)} MB once idle (${item.rps.toFixed(0)} req/s, ${item.errors} errors)`).join('; ') || 'not measured';
 }
@@ -138,7 +160,7 @@ export function checksOf(results: Results, connections: number): Check[] {
 		const bare = results.streams.find(item => item.target === 'bare relay' && item.result.streams === largest);
 		const label = `serve ${largest} slow streams ${mode}`;
 		checks.push(check(`${label}: all complete`, `${largest}/${largest}`, row?.result.completed, v => v === largest, v => `${v}/${largest}`, bare?.result.completed));
-		checks.push(check(`${label}: wall vs direct`, '≤ 1.2×', row && direct ? row.result.wallSeconds / direct.result.wallSeconds : undefined, v => v <= 1.2, times, bare && direct ? bare.result.wallSeconds / direct.result.wallSeconds : undefined));
+		checks.push(check(`${label}: wall vs direct`, '≤ 1.2×', wallRatio(row, direct)?.ratio, v => v <= 1.2, times, wallRatio(bare, direct)?.ratio));
 		checks.push(check(`${label}: first byte p99 over direct`, '≤ 20 ms', row && direct ? row.result.firstByteP99Ms - direct.result.firstByteP99Ms : undefined, v => v <= 20, ms, bare && direct ? bare.result.firstByteP99Ms - direct.result.firstByteP99Ms : undefined));
 		checks.push(check(`${label}: peak RSS`, '≤ 150 MB', row?.peakRssMb ?? undefined, v => v <= 150, v => `${v.toFixed(1)} MB`, bare?.peakRssMb ?? undefined));
 	}
@@ -205,31 +227,36 @@ export function render(results: Results): string {
 	out.push(table(['target', 'mode', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', '+p50 ms', '+p99 ms', 'vs bare', 'rounds', 'errors'], rows));
 	out.push('');
 	if (results.streams.length > 0) {
-		out.push(`Concurrent slow streams — ${config.slowChunks} chunks ${config.slowIntervalMs} ms apart, started evenly over ${Number(config.streamRampMs)} ms, stopped at ${Number(config.streamCapMs) / 1000} s.`);
-		const streamRows = results.streams.map(({target, mode, result, peakRssMb, listenDrops}) => {
-			const direct = results.streams.find(item => item.target === 'direct' && item.result.streams === result.streams)?.result;
-			const bare = results.streams.find(item => item.target === 'bare relay' && item.result.streams === result.streams)?.result;
+		const streamRounds = Number(config.streamRounds ?? 1);
+		out.push(`Concurrent slow streams — ${config.slowChunks} chunks ${config.slowIntervalMs} ms apart, started evenly over ${Number(config.streamRampMs)} ms, stopped at ${Number(config.streamCapMs) / 1000} s; ${streamRounds} round${streamRounds === 1 ? '' : 's'} of each count that take the rows in turn.`);
+		out.push('completed: the fewest of any round; wall s: the median round; "vs direct" and "vs bare": the median of the per-round wall ratios, "rounds" the lowest and highest over direct; first byte: every round\'s streams pooled; peak RSS: the highest round.');
+		const streamRows = results.streams.map(row => {
+			const {target, mode, result, peakRssMb, listenDrops} = row;
+			const direct = results.streams.find(item => item.target === 'direct' && item.result.streams === result.streams);
+			const bare = results.streams.find(item => item.target === 'bare relay' && item.result.streams === result.streams);
 			const isDirect = target === 'direct';
-			const overBare = target === 'serve' && bare;
+			const overDirect = isDirect ? undefined : wallRatio(row, direct);
+			const overBare = target === 'serve' ? wallRatio(row, bare) : undefined;
 			return [
 				target,
 				isDirect ? 'openai endpoint' : mode,
 				String(result.streams),
 				`${result.completed}${result.capped ? ' (capped)' : ''}`,
 				fixed(result.wallSeconds),
-				isDirect || !direct ? '' : `${(result.wallSeconds / direct.wallSeconds).toFixed(2)}×`,
-				overBare ? `${(result.wallSeconds / bare.wallSeconds).toFixed(2)}×` : '',
+				overDirect ? `${overDirect.ratio.toFixed(2)}×` : '',
+				overDirect && overDirect.low !== overDirect.high ? `${overDirect.low.toFixed(2)}–${overDirect.high.toFixed(2)}` : '',
+				overBare ? `${overBare.ratio.toFixed(2)}×` : '',
 				fixed(result.firstByteP50Ms),
 				fixed(result.firstByteP99Ms),
-				isDirect || !direct ? '' : signed(result.firstByteP99Ms - direct.firstByteP99Ms),
-				overBare ? signed(result.firstByteP99Ms - bare.firstByteP99Ms) : '',
+				isDirect || !direct ? '' : signed(result.firstByteP99Ms - direct.result.firstByteP99Ms),
+				overBare && bare ? signed(result.firstByteP99Ms - bare.result.firstByteP99Ms) : '',
 				fixed(peakRssMb, 1),
 				listenDrops === null ? '-' : String(listenDrops),
 				(result.firstError ?? '').slice(0, 60),
 			];
 		});
-		out.push(table(['target', 'mode', 'streams', 'completed', 'wall s', 'vs direct', 'vs bare', '1st byte p50', 'p99 ms', '+p99 ms', '+p99 bare', 'peak RSS MB', 'SYN drops', 'first error'], streamRows));
-		out.push('vs bare / +p99 bare: serve against the bare relay in the same run. SYN drops: connections the kernel dropped for a full listen queue during the run (machine-wide); each costs its client a 1 s retry.');
+		out.push(table(['target', 'mode', 'streams', 'completed', 'wall s', 'vs direct', 'rounds', 'vs bare', '1st byte p50', 'p99 ms', '+p99 ms', '+p99 bare', 'peak RSS MB', 'SYN drops', 'first error'], streamRows));
+		out.push('vs bare / +p99 bare: serve against the bare relay in the same run. SYN drops: connections the kernel dropped for a full listen queue during the run (machine-wide, all rounds); each costs its client a 1 s retry.');
 		out.push('');
 	}
 	if (results.large.length > 0) {

@@ -9,6 +9,7 @@
  *   BENCH_PRIME_MS=1000      a first, unmeasured warm-up of every endpoint and mode
  *   BENCH_STREAMS=1000,2000  BENCH_SLOW_CHUNKS=10  BENCH_SLOW_INTERVAL_MS=150  BENCH_STREAM_CAP_MS=15000
  *   BENCH_STREAM_RAMP_MS=500  the streams start evenly over this time (0: all in the same instant)
+ *   BENCH_STREAM_ROUNDS=3    rounds of each count, taking the rows (direct, bare relay, serve passthrough, translated) in turn
  *   BENCH_RSS_REQUESTS=10000,100000   cumulative request counts after which the RSS of serve and of the TUI is read
  *   BENCH_RSS_SETTLE_MS=40000   and read again after this long idle (past the gateway's trim after 30 s quiet)
  *   BENCH_IDLE_SETTLE_MS=40000   idle RSS is read 2 s after start and again this long after start (past the start-up trim)
@@ -21,7 +22,7 @@ import {spawnSync} from 'node:child_process';
 import {writeFileSync} from 'node:fs';
 import {availableParallelism, cpus, loadavg, totalmem} from 'node:os';
 import {join, resolve} from 'node:path';
-import {closedLoop, concurrentStreams, fixedCount, measuredLoop, mergeRounds, type LoadResult, type Target} from './load.js';
+import {closedLoop, concurrentStreams, fixedCount, measuredLoop, mergeRounds, mergeStreamRounds, type LoadResult, type StreamsRun, type Target} from './load.js';
 import {cleanupNow, cli, cpuMsOf, installCleanup, listenDrops, memoryOf, resetPeak, root, sampleRss, startHelper, startServe, startTui, stop, stopTui, tempDir, type Serve, type Tui} from './procs.js';
 import {checksOf, newResults, render, type Mode, type Results, type StreamRow, type TargetName} from './report.js';
 
@@ -44,6 +45,7 @@ const config = {
 	slowIntervalMs: numberEnv('BENCH_SLOW_INTERVAL_MS', 150),
 	streamCapMs: numberEnv('BENCH_STREAM_CAP_MS', 15_000),
 	streamRampMs: numberEnv('BENCH_STREAM_RAMP_MS', 500),
+	streamRounds: Math.max(1, Math.round(numberEnv('BENCH_STREAM_ROUNDS', 3))),
 	rssRequests: listEnv('BENCH_RSS_REQUESTS', '10000,100000').sort((a, b) => a - b),
 	rssSettleMs: numberEnv('BENCH_RSS_SETTLE_MS', 40_000),
 	idleSettleMs: numberEnv('BENCH_IDLE_SETTLE_MS', 40_000),
@@ -173,19 +175,30 @@ async function slowStreams(results: Results, upstream: string, bare: {origin: st
 		{target: 'serve', mode: 'translated', request: request(translating.url, serveSecret, 'bench-translated', {stream: true, slow: true}), pid: translating.pid},
 	];
 	for (const count of config.streams) {
-		for (const item of cases) {
-			const {pid} = item;
-			const resetWorked = pid !== null && resetPeak(pid);
-			const sampled = pid === null ? null : sampleRss(pid);
-			const dropsBefore = listenDrops();
-			const result = await concurrentStreams(item.request, count, config.streamCapMs, config.streamRampMs);
-			const highest = sampled ? sampled() : null;
-			const peakRssMb = highest === null || pid === null ? null : Math.max(highest, resetWorked ? memoryOf(pid).peakMb : 0);
-			const dropsAfter = listenDrops();
-			const drops = dropsBefore === null || dropsAfter === null ? null : dropsAfter - dropsBefore;
-			results.streams.push({target: item.target, mode: item.mode, result, peakRssMb, listenDrops: drops});
-			log(`${count} slow streams ${item.target} ${item.mode}: ${result.completed} completed in ${result.wallSeconds.toFixed(2)} s, first byte p99 ${result.firstByteP99Ms.toFixed(1)} ms${peakRssMb === null ? '' : `, peak RSS ${peakRssMb.toFixed(1)} MB`}${drops ? `, ${drops} SYN drops` : ''}${result.firstError ? ` (${result.firstError})` : ''}`);
-			await sleep(1000);
+		const measured = cases.map(() => ({runs: [] as StreamsRun[], peakRssMb: null as number | null, listenDrops: 0 as number | null}));
+		for (let round = 0; round < config.streamRounds; round++) {
+			for (const [index, item] of cases.entries()) {
+				const {pid} = item;
+				const resetWorked = pid !== null && resetPeak(pid);
+				const sampled = pid === null ? null : sampleRss(pid);
+				const dropsBefore = listenDrops();
+				const run = await concurrentStreams(item.request, count, config.streamCapMs, config.streamRampMs);
+				const highest = sampled ? sampled() : null;
+				const peakRssMb = highest === null || pid === null ? null : Math.max(highest, resetWorked ? memoryOf(pid).peakMb : 0);
+				const dropsAfter = listenDrops();
+				const drops = dropsBefore === null || dropsAfter === null ? null : dropsAfter - dropsBefore;
+				const row = measured[index];
+				row.runs.push(run);
+				if (peakRssMb !== null) row.peakRssMb = Math.max(row.peakRssMb ?? 0, peakRssMb);
+				row.listenDrops = row.listenDrops === null || drops === null ? null : row.listenDrops + drops;
+				const {result} = run;
+				log(`${count} slow streams ${item.target} ${item.mode}, round ${round + 1}: ${result.completed} completed in ${result.wallSeconds.toFixed(2)} s, first byte p99 ${result.firstByteP99Ms.toFixed(1)} ms${peakRssMb === null ? '' : `, peak RSS ${peakRssMb.toFixed(1)} MB`}${drops ? `, ${drops} SYN drops` : ''}${result.firstError ? ` (${result.firstError})` : ''}`);
+				await sleep(config.pauseMs);
+			}
+		}
+		for (const [index, item] of cases.entries()) {
+			const {runs, peakRssMb, listenDrops: drops} = measured[index];
+			results.streams.push({target: item.target, mode: item.mode, result: mergeStreamRounds(runs), roundWalls: runs.map(run => run.result.wallSeconds), peakRssMb, listenDrops: drops});
 		}
 	}
 	if (!resetPeak(serve.pid)) results.notes.push('the kernel refused to reset VmHWM (/proc/PID/clear_refs): peak RSS is the highest VmRSS sampled every 50 ms.');

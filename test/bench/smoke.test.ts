@@ -34,6 +34,7 @@ test('the bench runs every section and measures every target (tiny settings)', {
 			BENCH_SLOW_CHUNKS: '3',
 			BENCH_SLOW_INTERVAL_MS: '50',
 			BENCH_STREAM_RAMP_MS: '50',
+			BENCH_STREAM_ROUNDS: '2',
 			BENCH_RSS_REQUESTS: '100,200',
 			BENCH_RSS_SETTLE_MS: '0',
 			BENCH_IDLE_SETTLE_MS: '2100',
@@ -63,7 +64,10 @@ test('the bench runs every section and measures every target (tiny settings)', {
 		}
 		// Slow streams: both sizes, each target, all complete.
 		assert.equal(results.streams.length, 8);
-		for (const row of results.streams) assert.equal(row.result.completed, row.result.streams, `${row.target} ${row.mode} ${row.result.streams}: ${row.result.firstError}`);
+		for (const row of results.streams) {
+			assert.equal(row.result.completed, row.result.streams, `${row.target} ${row.mode} ${row.result.streams}: ${row.result.firstError}`);
+			assert.equal(row.roundWalls?.length, 2, `${row.target} ${row.mode} ${row.result.streams}: one wall time per round`);
+		}
 		// Large requests: direct, the bare relay and serve (passed through and translated), streamed and not; CPU read for the processes under test.
 		assert.deepEqual(results.large.map(row => `${row.target} ${row.mode}`), ['direct passthrough', 'direct passthrough stream', 'bare relay passthrough', 'bare relay passthrough stream', 'serve passthrough', 'serve translated', 'serve passthrough stream', 'serve translated stream']);
 		for (const row of results.large) {
