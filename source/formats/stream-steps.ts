@@ -45,26 +45,49 @@ const nothingLater: LaterFrames = {hasMore: false, more: () => ''};
  * after a terminal event (`finish` or `error`) or the end, nothing more is written.
  */
 export function stepEncoder(encode: (event: IRStreamEvent) => string, endEarly: () => string, later: LaterFrames = nothingLater): StreamEncoder {
-	let done = false;
-	return {
-		get hasMore() {
-			return later.hasMore;
-		},
-		more: () => later.more(),
-		get done() {
-			return done;
-		},
-		push(event) {
-			if (done) return '';
-			if (event.type === 'finish' || event.type === 'error') done = true;
-			return encode(event);
-		},
-		end() {
-			if (done) return '';
-			done = true;
-			return endEarly();
-		},
-	};
+	return new StepEncoder(encode, endEarly, later);
+}
+
+/**
+ * A class, not an object literal with getters: in Node 20's V8 an object literal's getter is kept
+ * in an accessor pair allocated in the old generation, so every young object its closure reaches
+ * — here the format's state, the client's parsed request among it — outlived each young-generation
+ * collection and was promoted, to be freed only by a full one. A translated stream's every request
+ * went that way: about 6 KB a small request, 250 KB one with a coding agent's context
+ * (test/formats/stream-encoder-memory.test.ts). A class's getters are on its prototype, made once.
+ */
+class StepEncoder implements StreamEncoder {
+	private ended = false;
+
+	constructor(
+		private readonly encode: (event: IRStreamEvent) => string,
+		private readonly endEarly: () => string,
+		private readonly later: LaterFrames,
+	) {}
+
+	get done(): boolean {
+		return this.ended;
+	}
+
+	get hasMore(): boolean {
+		return this.later.hasMore;
+	}
+
+	more(): string {
+		return this.later.more();
+	}
+
+	push(event: IRStreamEvent): string {
+		if (this.ended) return '';
+		if (event.type === 'finish' || event.type === 'error') this.ended = true;
+		return this.encode(event);
+	}
+
+	end(): string {
+		if (this.ended) return '';
+		this.ended = true;
+		return this.endEarly();
+	}
 }
 
 /** The generator form of a decoder: stops reading (and so ends the message source) at the terminal event. */

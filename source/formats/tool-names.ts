@@ -13,6 +13,7 @@
 import {createHash} from 'node:crypto';
 import type {IRPart, IRRequest, IRResponse, IRStreamEvent} from '../base/ir.js';
 import type {FormatAdapter, TranslationContext} from './adapter.js';
+import type {SseMessage} from './sse.js';
 import type {StreamDecoder} from './stream-steps.js';
 
 const maxLength = 64;
@@ -121,15 +122,31 @@ export async function* restoreStreamToolNames(events: AsyncIterable<IRStreamEven
 
 /** The step form of restoreStreamToolNames: the decoder itself when no name was renamed. */
 function restoreToolNamesStep(decoder: StreamDecoder, names: ToolNameMap): StreamDecoder {
-	if (!names.renamed) return decoder;
-	const restore = (events: IRStreamEvent[]) => events.map(event => restoreEventToolName(event, names));
-	return {
-		push: message => restore(decoder.push(message)),
-		end: () => restore(decoder.end()),
-		get done() {
-			return decoder.done;
-		},
-	};
+	return names.renamed ? new RestoringDecoder(decoder, names) : decoder;
+}
+
+/** A class, not an object literal with a getter: see StepEncoder in stream-steps.ts. */
+class RestoringDecoder implements StreamDecoder {
+	constructor(
+		private readonly decoder: StreamDecoder,
+		private readonly names: ToolNameMap,
+	) {}
+
+	get done(): boolean {
+		return this.decoder.done;
+	}
+
+	push(message: SseMessage): IRStreamEvent[] {
+		return this.restore(this.decoder.push(message));
+	}
+
+	end(): IRStreamEvent[] {
+		return this.restore(this.decoder.end());
+	}
+
+	private restore(events: IRStreamEvent[]): IRStreamEvent[] {
+		return events.map(event => restoreEventToolName(event, this.names));
+	}
 }
 
 /**

@@ -47,12 +47,10 @@ export async function translate(attempt: Attempt): Promise<AttemptResult> {
 
 /**
  * The input-token estimate a stream encoder may ask for, as a closure over the tokenizer and the IR
- * only. Written inline in `translate` it closed over that function's scope — the attempt, and with it
- * the reply, the request and the upstream call — and a translated stream's whole request stayed in
- * the heap long past its end: V8's young-generation collections copied and promoted about 6 KB a
- * request (`--trace-gc-nvp`: 1.2 MB promoted per scavenge against 0.5 MB, each scavenge 2.9 ms against
- * 2.0, one connection streaming), about a tenth of a translated stream's CPU. What held it was not
- * found — a heap snapshot shows none of it, so it is garbage only a full collection frees.
+ * only: the encoder keeps it for the whole stream, and a closure written inside `translate` would
+ * keep that function's whole scope — the attempt, the reply, the upstream call — as long. (While the
+ * step encoders were object literals with getters, that scope went to V8's old generation with every
+ * translated stream: see StepEncoder in formats/stream-steps.ts.)
  */
 function estimateOf(tokenizer: Tokenizer, ir: IRRequest): () => number {
 	return () => tokenizer.estimate(ir);

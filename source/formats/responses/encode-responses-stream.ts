@@ -17,7 +17,7 @@
 import type {EncodeStreamOptions, TranslationContext} from '../adapter.js';
 import {assertNever, type JsonObject, type IRBlockStart, type IRError, type IRFinishReason, type IRStreamEvent, type IRUsage} from '../../base/ir.js';
 import {sseFrame} from '../sse.js';
-import {encodeWith, stepEncoder, type StreamEncoder} from '../stream-steps.js';
+import {encodeWith, stepEncoder, type LaterFrames, type StreamEncoder} from '../stream-steps.js';
 import {echoRequest, encodeResponseObject, type ResponseBase} from './encode-response-object.js';
 import {toolKinds, type ToolKinds} from './decode-responses-tools.js';
 import {encodeResponsesUsage} from './map-responses-usage.js';
@@ -170,29 +170,12 @@ function eventsFor(state: State, event: IRStreamEvent): StreamEvent[] {
  */
 export function responsesStreamEncoder(options: EncodeStreamOptions, ctx: TranslationContext, onFinal?: (response: JsonObject) => void): StreamEncoder {
 	const state: State = {sequence: 0, options, kinds: toolKinds(options.request), items: [], byBlock: new Map(), ctx, warnedSignature: false, ...(onFinal ? {onFinal} : {})};
-	/** The events of the last push or end not yet encoded, from `next` on. */
-	let waiting: readonly StreamEvent[] = [];
-	let next = 0;
-	const later = {
-		get hasMore() {
-			return next < waiting.length;
-		},
-		more(): string {
-			let text = '';
-			while (next < waiting.length && text.length < eagerBytes) text += frame(state, waiting[next++]!);
-			if (next >= waiting.length) waiting = [];
-			return text;
-		},
-	};
-	const take = (events: readonly StreamEvent[]): string => {
-		waiting = events;
-		next = 0;
-		return later.more();
-	};
+	const later = new LaterEvents(state);
+	const take = (events: readonly StreamEvent[]): string => later.take(events);
 	return stepEncoder(
 		event => {
 			// A message's text delta, once the response has begun, is most of a stream: its one frame is built here.
-			if (event.type === 'text-delta' && state.base && next >= waiting.length) {
+			if (event.type === 'text-delta' && state.base && !later.hasMore) {
 				const item = state.byBlock.get(event.index);
 				if (item?.kind === 'message') return textDeltaFrame(state, item, event.text);
 			}
@@ -201,6 +184,36 @@ export function responsesStreamEncoder(options: EncodeStreamOptions, ctx: Transl
 		() => take([...start(state), ...failureEvents(state.base!, outputOf(state), {kind: 'upstream', status: 502, message: 'The upstream stream ended before the answer was complete.'})]),
 		later,
 	);
+}
+
+/**
+ * The events of the last push or end not yet encoded, built into frames as they are asked for. A
+ * class, not an object literal with a getter: see StepEncoder in stream-steps.ts (the getter's closure
+ * would keep the stream's state, the client's request among it, in the old generation).
+ */
+class LaterEvents implements LaterFrames {
+	private waiting: readonly StreamEvent[] = [];
+	private next = 0;
+
+	constructor(private readonly state: State) {}
+
+	get hasMore(): boolean {
+		return this.next < this.waiting.length;
+	}
+
+	/** `events` are the ones waiting now: the first frames of them, up to `eagerBytes`. */
+	take(events: readonly StreamEvent[]): string {
+		this.waiting = events;
+		this.next = 0;
+		return this.more();
+	}
+
+	more(): string {
+		let text = '';
+		while (this.next < this.waiting.length && text.length < eagerBytes) text += frame(this.state, this.waiting[this.next++]!);
+		if (this.next >= this.waiting.length) this.waiting = [];
+		return text;
+	}
 }
 
 /** The generator form (the step wrapped): each later frame of an event is encoded when the consumer takes it. */
