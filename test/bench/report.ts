@@ -88,38 +88,34 @@ function reference(results: Results, against: 'direct' | 'bare relay', mode: Mod
 	return find(results, against, referenceMode(mode), connections);
 }
 
+/** A ratio of two rows: the median of the per-round ratios, with the lowest and highest. */
+export type RoundRatio = {ratio: number; low: number; high: number};
+
 /**
- * req/s of `row` over req/s of `base`: the median of the per-round ratios when both were measured
- * in the same rounds (each round's pair ran minutes apart at most, seconds usually), else the ratio
- * of their pooled figures; with the lowest and highest per-round ratio.
+ * `value` over `base`: the median of the per-round ratios when both were measured in the same
+ * rounds (each round's pair ran minutes apart at most, seconds usually), else the ratio of the
+ * rows' own figures (`whole`); undefined when the base is not positive.
  */
-export function throughputRatio(row: ThroughputRow | undefined, base: ThroughputRow | undefined): {ratio: number; low: number; high: number} | undefined {
-	if (!row || !base || base.result.rps <= 0) return undefined;
-	const a = row.roundRps ?? [];
-	const b = base.roundRps ?? [];
-	if (a.length === 0 || a.length !== b.length || b.some(rps => rps <= 0)) {
-		const ratio = row.result.rps / base.result.rps;
+function roundRatio(rounds: readonly number[] | undefined, baseRounds: readonly number[] | undefined, whole: number, baseWhole: number): RoundRatio | undefined {
+	if (baseWhole <= 0) return undefined;
+	const a = rounds ?? [];
+	const b = baseRounds ?? [];
+	if (a.length === 0 || a.length !== b.length || b.some(value => value <= 0)) {
+		const ratio = whole / baseWhole;
 		return {ratio, low: ratio, high: ratio};
 	}
-	const ratios = a.map((rps, index) => rps / b[index]);
+	const ratios = a.map((value, index) => value / b[index]);
 	return {ratio: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios)};
 }
 
-/**
- * Wall time of `row` over `base` (slow streams of the same count): the median of the per-round
- * ratios when both ran the same rounds, else the ratio of their (median) wall times; with the lowest
- * and highest per-round ratio.
- */
-export function wallRatio(row: StreamRow | undefined, base: StreamRow | undefined): {ratio: number; low: number; high: number} | undefined {
-	if (!row || !base || base.result.wallSeconds <= 0) return undefined;
-	const a = row.roundWalls ?? [];
-	const b = base.roundWalls ?? [];
-	if (a.length === 0 || a.length !== b.length || b.some(wall => wall <= 0)) {
-		const ratio = row.result.wallSeconds / base.result.wallSeconds;
-		return {ratio, low: ratio, high: ratio};
-	}
-	const ratios = a.map((wall, index) => wall / b[index]);
-	return {ratio: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios)};
+/** req/s of `row` over req/s of `base` (see roundRatio: pooled req/s when the rounds do not pair). */
+export function throughputRatio(row: ThroughputRow | undefined, base: ThroughputRow | undefined): RoundRatio | undefined {
+	return row && base ? roundRatio(row.roundRps, base.roundRps, row.result.rps, base.result.rps) : undefined;
+}
+
+/** Wall time of `row` over `base`, slow streams of the same count (see roundRatio: the median rounds' walls when the rounds do not pair). */
+export function wallRatio(row: StreamRow | undefined, base: StreamRow | undefined): RoundRatio | undefined {
+	return row && base ? roundRatio(row.roundWalls, base.roundWalls, row.result.wallSeconds, base.result.wallSeconds) : undefined;
 }
 
 function rssAfter(rows: readonly RssAfter[]): string {
