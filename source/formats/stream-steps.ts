@@ -49,10 +49,12 @@ export function stepEncoder(encode: (event: IRStreamEvent) => string, endEarly: 
 }
 
 /**
- * A class, not an object literal with getters: in Node 20's V8 an object literal's getter is kept
- * in an accessor pair allocated in the old generation, so every young object its closure reaches
- * — here the format's state, the client's parsed request among it — outlived each young-generation
- * collection and was promoted, to be freed only by a full one. A translated stream's every request
+ * A class, not an object literal with getters: in Node 20's V8 an object literal's getter closure is
+ * held from outside the young generation (its accessor pair, as far as measured: a literal whose
+ * closures are plain properties, or whose getter closes over nothing, does not do it), so every
+ * young object the getter's closure reaches — here the format's state, the client's parsed request
+ * among it — outlived each young-generation collection and was promoted, to be freed only by a full
+ * one. A translated stream's every request
  * went that way: about 6 KB a small request, 250 KB one with a coding agent's context
  * (test/formats/stream-encoder-memory.test.ts). A class's getters are on its prototype, made once.
  */

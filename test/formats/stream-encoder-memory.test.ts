@@ -1,7 +1,7 @@
 /**
  * A stream encoder must not keep its stream's state in V8's old generation. The step encoders were
- * object literals with getters (`get done()`); V8 keeps a literal's getter in an accessor pair in the
- * old generation, and everything the getter's closure reaches — the format's state, the options with
+ * object literals with getters (`get done()`); Node 20's V8 holds a literal's getter closure from
+ * outside the young generation (its accessor pair, as far as measured), and everything it reaches — the format's state, the options with
  * the client's parsed request — then survives every young-generation collection and is promoted, to
  * be freed only by a full collection: about 6 KB a small translated stream, 250 KB one with a coding
  * agent's context, and a third of a translated stream's CPU went to the collector. Pinned by memory,
