@@ -35,13 +35,14 @@ export const defaultIdleTrim = {quietMs: 30_000, secondPassMs: 6_000, tickMs: 1_
 /**
  * V8's `gc()` without starting Node with `--expose-gc`: the flag is turned on just long enough to
  * create one small context that has the function, so no other context (the gateway's own, a
- * user's `vm`) ever sees a `gc` global. Undefined if this Node refuses the flag.
+ * user's `vm`) ever sees a `gc` global. A full collection by default; `{type: 'minor'}` collects the
+ * young generation only (tests of what gets promoted). Undefined if this Node refuses the flag.
  */
-export function exposeGc(): (() => void) | undefined {
+export function exposeGc(): ((options?: {readonly type: 'minor' | 'major'}) => void) | undefined {
 	try {
 		setFlagsFromString('--expose-gc');
 		const gc: unknown = runInNewContext('gc');
-		return typeof gc === 'function' ? () => void gc() : undefined;
+		return typeof gc === 'function' ? options => void (options ? gc(options) : gc()) : undefined;
 	} catch {
 		return undefined;
 	} finally {

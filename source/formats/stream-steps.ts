@@ -54,9 +54,9 @@ export function stepEncoder(encode: (event: IRStreamEvent) => string, endEarly: 
  * closures are plain properties, or whose getter closes over nothing, does not do it), so every
  * young object the getter's closure reaches — here the format's state, the client's parsed request
  * among it — outlived each young-generation collection and was promoted, to be freed only by a full
- * one. A translated stream's every request
- * went that way: about 6 KB a small request, 250 KB one with a coding agent's context
- * (test/formats/stream-encoder-memory.test.ts). A class's getters are on its prototype, made once.
+ * one. A translated stream's every request went that way: about 6 KB a small request, 250 KB one
+ * with a coding agent's context (test/formats/stream-encoder-memory.test.ts). A class's getters are
+ * on its prototype, made once.
  */
 class StepEncoder implements StreamEncoder {
 	private ended = false;

@@ -6,6 +6,7 @@
 import {setMaxListeners} from 'node:events';
 import {performance} from 'node:perf_hooks';
 import {Pool} from 'undici';
+import {median} from './report.js';
 
 /** One kind of request against one server. */
 export type Target = {
@@ -222,13 +223,11 @@ export async function concurrentStreams(target: Target, count: number, capMs: nu
 export function mergeStreamRounds(runs: readonly StreamsRun[]): StreamsResult {
 	if (runs.length === 0) throw new Error('mergeStreamRounds needs at least one round');
 	const pooled = runs.flatMap(run => run.firstBytesMs).sort((a, b) => a - b);
-	const walls = runs.map(run => run.result.wallSeconds).sort((a, b) => a - b);
-	const middle = Math.floor(walls.length / 2);
 	return {
 		streams: runs[0].result.streams,
 		completed: Math.min(...runs.map(run => run.result.completed)),
 		firstError: runs.find(run => run.result.firstError !== null)?.result.firstError ?? null,
-		wallSeconds: walls.length % 2 === 1 ? walls[middle] : (walls[middle - 1] + walls[middle]) / 2,
+		wallSeconds: median(runs.map(run => run.result.wallSeconds)),
 		capped: runs.some(run => run.result.capped),
 		firstByteP50Ms: percentile(pooled, 50),
 		firstByteP99Ms: percentile(pooled, 99),

@@ -1,32 +1,20 @@
 /**
  * A stream encoder must not keep its stream's state in V8's old generation. The step encoders were
  * object literals with getters (`get done()`); Node 20's V8 holds a literal's getter closure from
- * outside the young generation (its accessor pair, as far as measured), and everything it reaches — the format's state, the options with
- * the client's parsed request — then survives every young-generation collection and is promoted, to
- * be freed only by a full collection: about 6 KB a small translated stream, 250 KB one with a coding
+ * outside the young generation (its accessor pair, as far as measured), and everything it reaches —
+ * the format's state, the options with the client's parsed request — then survives every
+ * young-generation collection and is promoted, to be freed only by a full collection: about 6 KB a small translated stream, 250 KB one with a coding
  * agent's context, and a third of a translated stream's CPU went to the collector. Pinned by memory,
  * not by a timing: streams are encoded with a fresh 16 KB request each, then only young-generation
  * collections run, and the old generation may not grow by a fraction of what the requests weighed.
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {getHeapSpaceStatistics, setFlagsFromString} from 'node:v8';
-import {runInNewContext} from 'node:vm';
+import {getHeapSpaceStatistics} from 'node:v8';
+import {exposeGc} from '../../source/base/idle-trim.js';
 import type {InboundFormat, IRStreamEvent} from '../../source/base/ir.js';
 import {adapters, inboundAdapters} from '../../source/formats/index.js';
 import {loadChunks, recordingContext} from './anthropic/fixtures.js';
-
-type Gc = (options?: {type: 'minor' | 'major'}) => void;
-
-/** V8's gc(), which takes the kind of collection (Node's own --expose-gc, turned on for one context only). */
-function v8Gc(): Gc {
-	try {
-		setFlagsFromString('--expose-gc');
-		return runInNewContext('gc') as Gc;
-	} finally {
-		setFlagsFromString('--no-expose-gc');
-	}
-}
 
 const oldSpaceUsed = () => getHeapSpaceStatistics().find(space => space.space_name === 'old_space')!.space_used_size;
 
@@ -45,7 +33,8 @@ function events(): IRStreamEvent[] {
 }
 
 test('the step encoders of every client format leave their streams to the young generation', () => {
-	const gc = v8Gc();
+	const gc = exposeGc();
+	assert.ok(gc, 'this Node exposes V8 gc() through --expose-gc at run time');
 	const stream = events();
 	assert.ok(stream.some(event => event.type === 'finish'), 'the recorded stream ends with a finish');
 	const streams = 600;

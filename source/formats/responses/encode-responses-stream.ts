@@ -171,7 +171,6 @@ function eventsFor(state: State, event: IRStreamEvent): StreamEvent[] {
 export function responsesStreamEncoder(options: EncodeStreamOptions, ctx: TranslationContext, onFinal?: (response: JsonObject) => void): StreamEncoder {
 	const state: State = {sequence: 0, options, kinds: toolKinds(options.request), items: [], byBlock: new Map(), ctx, warnedSignature: false, ...(onFinal ? {onFinal} : {})};
 	const later = new LaterEvents(state);
-	const take = (events: readonly StreamEvent[]): string => later.take(events);
 	return stepEncoder(
 		event => {
 			// A message's text delta, once the response has begun, is most of a stream: its one frame is built here.
@@ -179,9 +178,9 @@ export function responsesStreamEncoder(options: EncodeStreamOptions, ctx: Transl
 				const item = state.byBlock.get(event.index);
 				if (item?.kind === 'message') return textDeltaFrame(state, item, event.text);
 			}
-			return take(event.type === 'start' || state.base ? eventsFor(state, event) : [...start(state), ...eventsFor(state, event)]);
+			return later.take(event.type === 'start' || state.base ? eventsFor(state, event) : [...start(state), ...eventsFor(state, event)]);
 		},
-		() => take([...start(state), ...failureEvents(state.base!, outputOf(state), {kind: 'upstream', status: 502, message: 'The upstream stream ended before the answer was complete.'})]),
+		() => later.take([...start(state), ...failureEvents(state.base!, outputOf(state), {kind: 'upstream', status: 502, message: 'The upstream stream ended before the answer was complete.'})]),
 		later,
 	);
 }
