@@ -28,7 +28,10 @@ import type {Hangup} from './hangup.js';
  * only the frames its pattern points at are parsed, and those it hides are cut out; the other bytes
  * go as they came. An empty piece: nothing to send yet.
  */
-class Outgoing {
+export class Outgoing {
+	/** The frames `hiding` points at, parsed: made at the first such frame, one per stream. */
+	private frames: HiddenFrames | null = null;
+
 	constructor(
 		private readonly meter: StreamMeter,
 		private readonly hiding: StreamHiding | undefined,
@@ -47,47 +50,74 @@ class Outgoing {
 
 	/** Whole frames (scrubbed already), without those the client must not see. */
 	private shown(piece: Uint8Array | string): Uint8Array | string {
-		if (!this.hiding || piece.length === 0) return piece;
-		if (typeof piece === 'string') return withoutHidden(piece, piece, this.hiding, (from, to) => piece.slice(from, to), parts => parts.join(''));
-		const bytes = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+		const hiding = this.hiding;
+		if (!hiding || piece.length === 0) return piece;
+		if (typeof piece === 'string') return this.withoutHidden(hiding, piece, piece, (from, to) => piece.slice(from, to), parts => parts.join(''));
+		const bytes = Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
 		// Latin-1 is a character a byte: the text's indexes are the bytes' (the pattern and the separators are ASCII).
-		return withoutHidden(bytes, bytes.toString('latin1'), this.hiding, (from, to) => bytes.subarray(from, to), parts => Buffer.concat(parts));
+		return this.withoutHidden(hiding, bytes, bytes.toString('latin1'), (from, to) => bytes.subarray(from, to), parts => Buffer.concat(parts));
+	}
+
+	/**
+	 * `piece` without the frames `hiding` hides: each frame that `hiding.near` matches in `text` (the
+	 * piece's text, index for index) is parsed alone, and cut out when its message is hidden. A piece
+	 * nothing matches is returned as it is.
+	 */
+	private withoutHidden<T extends Uint8Array | string>(hiding: StreamHiding, piece: T, text: string, slice: (from: number, to: number) => T, join: (parts: T[]) => T): T {
+		let match = text.search(hiding.near);
+		if (match === -1) return piece;
+		const frames = (this.frames ??= new HiddenFrames(hiding));
+		const kept: T[] = [];
+		let copied = 0;
+		while (match !== -1) {
+			const start = lastFrameEnd(text, match);
+			const end = nextFrameEnd(text, match);
+			if (frames.allHidden(slice(start, end))) {
+				kept.push(slice(copied, start));
+				copied = end;
+			}
+			match = frames.nextMatch(text, end);
+		}
+		if (copied === 0) return piece;
+		kept.push(slice(copied, text.length));
+		return join(kept);
 	}
 }
 
 /**
- * `piece` without the frames `hiding` hides: each frame that `hiding.near` matches in `text` (the
- * piece's text, index for index) is parsed alone, and cut out when its message is hidden. A piece
- * nothing matches is returned as it is.
+ * Whether a span of whole frames is all hidden: one message, normally; a span of two (frames ended
+ * by a blank line stream-scrub.ts does not name, `\n\r\n`) is cut only if every message in it is.
+ * One parser for the stream, fed one span at a time (each ends with its frames, so nothing of one
+ * is left over for the next), and the pattern made global, to search on from an index without
+ * slicing the text.
  */
-function withoutHidden<T extends Uint8Array | string>(piece: T, text: string, hiding: StreamHiding, slice: (from: number, to: number) => T, join: (parts: T[]) => T): T {
-	let match = text.search(hiding.near);
-	if (match === -1) return piece;
-	const kept: T[] = [];
-	let copied = 0;
-	while (match !== -1) {
-		const start = lastFrameEnd(text, match);
-		const end = nextFrameEnd(text, match);
-		// One message, normally; a span of two (frames ended by a blank line stream-scrub.ts does not
-		// name, `\n\r\n`) is cut only if every message in it is hidden.
-		let messages = 0;
-		let hidden = 0;
-		const feed = new SseFeed(message => {
-			messages++;
-			if (hiding.test(message)) hidden++;
+class HiddenFrames {
+	private messages = 0;
+	private hidden = 0;
+	private readonly feed: SseFeed;
+	private readonly near: RegExp;
+
+	constructor(hiding: StreamHiding) {
+		this.feed = new SseFeed(message => {
+			this.messages++;
+			if (hiding.test(message)) this.hidden++;
 		});
-		feed.push(slice(start, end));
-		feed.end();
-		if (messages > 0 && hidden === messages) {
-			kept.push(slice(copied, start));
-			copied = end;
-		}
-		const next = text.slice(end).search(hiding.near);
-		match = next === -1 ? -1 : end + next;
+		this.near = new RegExp(hiding.near.source, hiding.near.flags.includes('g') ? hiding.near.flags : `${hiding.near.flags}g`);
 	}
-	if (copied === 0) return piece;
-	kept.push(slice(copied, text.length));
-	return join(kept);
+
+	allHidden(span: Uint8Array | string): boolean {
+		this.messages = 0;
+		this.hidden = 0;
+		this.feed.push(span);
+		this.feed.end();
+		return this.messages > 0 && this.hidden === this.messages;
+	}
+
+	/** Where the pattern next matches in `text` at or after `from`, or -1. */
+	nextMatch(text: string, from: number): number {
+		this.near.lastIndex = from;
+		return this.near.exec(text)?.index ?? -1;
+	}
 }
 
 /** How the provider's body ended, as the pipe saw it. */

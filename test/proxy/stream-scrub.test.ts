@@ -1,0 +1,137 @@
+/**
+ * The frame ends a passed-through stream is cut at (stream-scrub.ts). `lastFrameEnd` and
+ * `nextFrameEnd` take a fast path for streams framed by LF alone and for chunks that end with their
+ * frame; here they are held, on texts and bytes of every framing mixed at random, to the plain
+ * definition — the furthest (or nearest) end of `\n\n`, `\r\n\r\n` or `\r\r` that starts at or before
+ * (at or after) the index — and `OutboundStreamScrub` to forwarding exactly the whole frames; the
+ * passed-through stream of an OpenAI client that did not ask for usage loses every usage-only frame,
+ * and only those, however the provider's writes split it.
+ */
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {OutboundStreamScrub, lastFrameEnd, nextFrameEnd} from '../../source/proxy/stream-scrub.js';
+import {Scrubber} from '../../source/base/secrets.js';
+import {Outgoing} from '../../source/proxy/passthrough-stream.js';
+import {StreamMeter} from '../../source/proxy/meter.js';
+import {inboundAdapters} from '../../source/formats/index.js';
+import {openaiHttp} from '../../source/formats/openai/openai-http.js';
+import type {TranslationContext} from '../../source/formats/adapter.js';
+
+const separators = ['\n\n', '\r\n\r\n', '\r\r'] as const;
+
+function expectedLast(text: string, from: number): number {
+	let end = 0;
+	for (const separator of separators) {
+		const at = text.lastIndexOf(separator, from);
+		if (at !== -1) end = Math.max(end, at + separator.length);
+	}
+	return end;
+}
+
+function expectedNext(text: string, from: number): number {
+	let end = text.length;
+	for (const separator of separators) {
+		const at = text.indexOf(separator, from);
+		if (at !== -1) end = Math.min(end, at + separator.length);
+	}
+	return end;
+}
+
+/** A deterministic generator (no flaky seeds): xorshift32. */
+function randomOf(seed: number): (below: number) => number {
+	let state = seed;
+	return below => {
+		state ^= state << 13;
+		state ^= state >>> 17;
+		state ^= state << 5;
+		return (state >>> 0) % below;
+	};
+}
+
+const pieces = ['data: {"a":1}', 'x', '\n', '\r', '\n\n', '\r\n', '\r\n\r\n', '\r\r', ': ping', 'event: e', 'é'];
+
+function randomText(random: (below: number) => number, lfOnly: boolean): string {
+	let text = '';
+	const count = random(30);
+	for (let index = 0; index < count; index++) {
+		const piece = pieces[random(pieces.length)]!;
+		text += lfOnly ? piece.replaceAll('\r', '') : piece;
+	}
+	return text;
+}
+
+test('lastFrameEnd and nextFrameEnd find what the three separators define, on text and on bytes, LF-only or mixed', () => {
+	const random = randomOf(0x9e3779b9);
+	for (let round = 0; round < 4000; round++) {
+		const text = randomText(random, round % 2 === 0);
+		// Latin-1 keeps a character a byte, as the proxy reads bytes.
+		const bytes = Buffer.from(text, 'latin1');
+		const latin = bytes.toString('latin1');
+		assert.equal(lastFrameEnd(latin), expectedLast(latin, latin.length), JSON.stringify(latin));
+		assert.equal(lastFrameEnd(bytes), expectedLast(latin, latin.length), JSON.stringify(latin));
+		for (const from of [0, random(latin.length + 1), latin.length - 1]) {
+			if (from < 0) continue;
+			assert.equal(lastFrameEnd(latin, from), expectedLast(latin, from), `${JSON.stringify(latin)} from ${from}`);
+			assert.equal(lastFrameEnd(bytes, from), expectedLast(latin, from), `${JSON.stringify(latin)} from ${from} (bytes)`);
+			assert.equal(nextFrameEnd(latin, from), expectedNext(latin, from), `${JSON.stringify(latin)} next from ${from}`);
+		}
+	}
+});
+
+test('the scrub forwards whole frames only, whatever the chunks and the framing, and the rest at the end', () => {
+	const random = randomOf(12345);
+	const scrubber = new Scrubber(['sk-never-shown-0123456789']);
+	for (let round = 0; round < 2000; round++) {
+		const text = randomText(random, round % 3 === 0);
+		const bytes = Buffer.from(text, 'latin1');
+		const scrub = new OutboundStreamScrub(scrubber, 'sse');
+		let sent = '';
+		let at = 0;
+		while (at < bytes.length) {
+			const size = 1 + random(12);
+			const piece = scrub.push(bytes.subarray(at, at + size));
+			at += size;
+			const out = typeof piece === 'string' ? piece : Buffer.from(piece).toString('latin1');
+			// Everything sent so far ends where a frame ends.
+			sent += out;
+			assert.equal(lastFrameEnd(sent), sent.length === 0 ? 0 : sent.length, `${JSON.stringify(text)}: sent ${JSON.stringify(sent)}`);
+		}
+		const rest = scrub.end();
+		sent += typeof rest === 'string' ? rest : Buffer.from(rest).toString('latin1');
+		assert.equal(sent, text);
+	}
+});
+
+test('every usage-only frame is cut, and nothing else, however the chunks fall and whatever the framing', () => {
+	const random = randomOf(777);
+	const hides = openaiHttp.passthrough({model: 'gpt-4o-mini', stream: true, messages: []}, {call: {operation: 'generate', model: 'gpt-4o-mini', stream: true, sse: true}, upstreamModel: 'gpt-4o-mini', headers: {}}).hides;
+	assert.ok(hides, 'a client that did not ask for usage has its usage frame hidden');
+	const ctx = {warn: (message: string) => assert.fail(message)} as unknown as TranslationContext;
+	const chunk = (choices: unknown[], extra: object = {}) => JSON.stringify({id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices, ...extra});
+	const usage = (tokens: number) => chunk([], {usage: {prompt_tokens: tokens, completion_tokens: 1, total_tokens: tokens + 1}});
+	for (let round = 0; round < 500; round++) {
+		const end = ['\n\n', '\r\n\r\n', '\r\r'][random(3)]!;
+		const line = end === '\r\n\r\n' ? '\r\n' : end[0]!;
+		const frames: Array<{text: string; hidden: boolean}> = [];
+		for (let index = 0; index < 1 + random(6); index++) {
+			const kind = random(4);
+			if (kind === 0) frames.push({text: `data: ${usage(index + 1)}${end}`, hidden: true});
+			else if (kind === 1) frames.push({text: `: keep-alive${end}`, hidden: false});
+			else if (kind === 2) frames.push({text: `id: ${index}${line}data: ${chunk([{index: 0, delta: {content: `é${index}`}, finish_reason: null}])}${end}`, hidden: false});
+			else frames.push({text: `data: ${chunk([], {usage: null})}${end}`, hidden: false});
+		}
+		frames.push({text: `data: [DONE]${end}`, hidden: false});
+		const bytes = Buffer.from(frames.map(frame => frame.text).join(''));
+		const outgoing = new Outgoing(new StreamMeter(inboundAdapters.openai, 'sse', ctx), hides, new OutboundStreamScrub(new Scrubber([]), 'sse'));
+		const sent: Buffer[] = [];
+		for (let at = 0; at < bytes.length; ) {
+			const size = random(3) === 0 ? bytes.length : 1 + random(80);
+			const piece = outgoing.push(bytes.subarray(at, at + size));
+			sent.push(Buffer.from(piece));
+			at += size;
+		}
+		sent.push(Buffer.from(outgoing.end()));
+		const expected = frames.filter(frame => !frame.hidden).map(frame => frame.text).join('');
+		assert.equal(Buffer.concat(sent).toString('utf8'), expected, JSON.stringify(frames.map(frame => frame.text)));
+	}
+});
