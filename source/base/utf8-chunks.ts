@@ -1,3 +1,5 @@
+import {asBuffer} from './bytes.js';
+
 /**
  * UTF-8 bytes → text, chunk by chunk, as a body arrives: a character split between two chunks is
  * held back (at most three bytes) until the rest of it comes, and a byte-order mark at the very
@@ -11,7 +13,7 @@ export class Utf8Chunks {
 	private started = false;
 
 	decode(chunk: Uint8Array): string {
-		let bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+		let bytes = asBuffer(chunk);
 		if (this.held) {
 			bytes = Buffer.concat([this.held, bytes]);
 			this.held = null;

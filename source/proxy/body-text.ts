@@ -5,6 +5,7 @@
  */
 import type {CapturedBody} from '../base/events.js';
 import {maskSecret, type Scrubber} from '../base/secrets.js';
+import {asBuffer} from '../base/bytes.js';
 
 /** Header names whose values are credentials, whatever they hold. */
 const credentialHeader = /^(authorization|proxy-authorization|x-api-key|x-goog-api-key|api-key|cookie|set-cookie)$/i;
@@ -99,7 +100,7 @@ export class BodyTee {
 			if (this.room > 0) this.keep(Buffer.from(chunk.slice(0, this.room), coding));
 		} else if (chunk instanceof Uint8Array) {
 			this.total += chunk.byteLength;
-			if (this.room > 0) this.keep(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+			if (this.room > 0) this.keep(asBuffer(chunk));
 		}
 	}
 

@@ -18,6 +18,7 @@ import {upstreamFailure, type UpstreamResponse} from './upstream.js';
 import type {BodySink} from './upstream-body.js';
 import {headerValue} from './upstream-errors.js';
 import type {Hangup} from './hangup.js';
+import {asBuffer} from '../base/bytes.js';
 
 /**
  * What goes to the client, one piece per chunk the provider sent, worked out as the chunk arrives
@@ -53,7 +54,7 @@ export class Outgoing {
 		const hiding = this.hiding;
 		if (!hiding || piece.length === 0) return piece;
 		if (typeof piece === 'string') return this.withoutHidden(hiding, piece, piece, (from, to) => piece.slice(from, to), parts => parts.join(''));
-		const bytes = Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+		const bytes = asBuffer(piece);
 		// Latin-1 is a character a byte: the text's indexes are the bytes' (the pattern and the separators are ASCII).
 		return this.withoutHidden(hiding, bytes, bytes.toString('latin1'), (from, to) => bytes.subarray(from, to), parts => Buffer.concat(parts));
 	}

@@ -9,6 +9,7 @@
  *   whole lines, each scrubbed.
  */
 import type {Scrubber} from '../base/secrets.js';
+import {asBuffer} from '../base/bytes.js';
 
 const errorWord = Buffer.from('error');
 const quotedError = Buffer.from('"error"');
@@ -82,7 +83,7 @@ export class OutboundStreamScrub {
 
 	/** What may be written now (possibly nothing). */
 	push(chunk: Uint8Array): Uint8Array | string {
-		const buffer = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+		const buffer = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : asBuffer(chunk);
 		if (this.framing === 'json-array' && !this.erroring) {
 			if (!buffer.includes(quotedError)) return this.keep(buffer, buffer.length);
 			this.erroring = true;
