@@ -1,7 +1,7 @@
 /**
  * The shapes persisted in the store, versioned (`v`) and validated on every read.
  */
-import {z} from 'zod';
+import * as z from 'zod';
 import {formats} from './ir.js';
 
 const isoDate = z.string().refine(value => !Number.isNaN(Date.parse(value)), 'not an ISO-8601 date');

@@ -1,6 +1,6 @@
 /** One entity collection of the store: values are validated against a zod schema on every read. */
 import type Keyv from 'keyv';
-import type {z} from 'zod';
+import type * as z from 'zod';
 import {InvalidRecordError, StoreError} from './errors.js';
 import type {Sealer} from './sealing.js';
 

@@ -13,7 +13,7 @@
 import Keyv from 'keyv';
 import {dirname} from 'node:path';
 import {randomUUID} from 'node:crypto';
-import type {z} from 'zod';
+import type * as z from 'zod';
 import {resolveHome} from '../base/paths.js';
 import {reasonOf, type Backend} from './backend.js';
 import {Collection} from './collection.js';

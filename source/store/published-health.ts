@@ -1,5 +1,5 @@
 /** The channel health a running gateway publishes, so `channels list` in another process can show it. */
-import {z} from 'zod';
+import * as z from 'zod';
 import type {Store} from './index.js';
 
 const healthSchema = z.object({

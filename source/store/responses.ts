@@ -13,7 +13,7 @@
  * without lost updates; deleting is idempotent. A body sealed with a master key this gateway no
  * longer has reads as missing, like an expired response.
  */
-import {z} from 'zod';
+import * as z from 'zod';
 import type {JsonObject} from '../base/ir.js';
 import {Collection} from './collection.js';
 import type {Namespace, Store} from './index.js';

@@ -11,7 +11,7 @@
  * - `usage:<instance>:<day>` — the instance's totals for one local day: one bucket per
  *   (hour, key, channel, model), each with a latency histogram, so percentiles can be summed.
  */
-import {z} from 'zod';
+import * as z from 'zod';
 import {formats, inboundFormats} from '../base/ir.js';
 import type {Store} from './index.js';
 import type {RequestRecord} from '../base/usage-types.js';

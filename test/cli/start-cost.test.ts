@@ -70,6 +70,15 @@ test('keys list loads neither the proxy, the TUI nor the takeover editors', asyn
 	assert.ok(matching(sources, /source\/cli\/keys\.ts$/).length === 1, 'the keys command itself is loaded');
 });
 
+test('keys list loads of zod only what validating stored records needs: not its error messages in 40 other languages', async () => {
+	// `import {z} from 'zod'` takes zod's whole namespace object, and with it every export the bundler
+	// cannot drop (`z.locales`, `z.fromJSONSchema`, …): 587 KB of chunk parsed and evaluated at every
+	// start of every command. `import * as z` lets it keep only the schemas and checks used.
+	const sources = await sourcesLoadedBy(['keys', 'list']);
+	assert.ok(matching(sources, /node_modules\/zod\//).length > 0, 'zod itself is loaded (it validates the stored keys)');
+	assert.deepEqual(matching(sources, /node_modules\/zod\/v4\/(locales\/(?!en\.js$)|classic\/from-json-schema)/), []);
+});
+
 test('serve loads the proxy but not the TUI, the takeover editors or the tokenizer ranks', async () => {
 	const sources = await sourcesLoadedBy(['serve', '--port', '0'], true);
 	assert.ok(matching(sources, /source\/proxy\/gateway\.ts$/).length === 1, 'the gateway is loaded');

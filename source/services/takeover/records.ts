@@ -7,7 +7,7 @@
  */
 import {createHash} from 'node:crypto';
 import {join} from 'node:path';
-import {z} from 'zod';
+import * as z from 'zod';
 import {UserError} from '../../base/errors.js';
 import type {KeyPath, Scalar} from './config-doc.js';
 import {readText, removeFile, writeAtomic} from './files.js';
