@@ -1,12 +1,17 @@
 /**
- * React's development build cost the TUI half its time: the CLI sets NODE_ENV=production before React
- * loads, unless the user set NODE_ENV. Checked on the real CLI, by a preload that reports NODE_ENV on exit.
+ * React's development build cost the TUI half its time, and its warnings would be written over the
+ * TUI's screen. The build fixes NODE_ENV as "production" in the bundle, so the built CLI carries
+ * React's production build only, whatever NODE_ENV the user's shell exports; from the sources, the CLI
+ * sets NODE_ENV=production before React loads unless the user set it. Checked on the real build.
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
+import {readdirSync, readFileSync} from 'node:fs';
+import {fileURLToPath} from 'node:url';
 import {cliArgs} from '../helpers/cli.js';
 
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const reportOnExit = `data:text/javascript,process.on('exit', () => process.stderr.write('NODE_ENV=' + process.env.NODE_ENV + '\\n'))`;
 
 function nodeEnvOf(env: Record<string, string | undefined>): string {
@@ -15,7 +20,15 @@ function nodeEnvOf(env: Record<string, string | undefined>): string {
 	return /NODE_ENV=(\S+)/.exec(ran.stderr)?.[1] ?? '';
 }
 
-test('the CLI runs React in production unless NODE_ENV says otherwise', () => {
+test('the CLI sets NODE_ENV=production unless NODE_ENV says otherwise', () => {
 	assert.equal(nodeEnvOf({NODE_ENV: undefined}), 'production');
 	assert.equal(nodeEnvOf({NODE_ENV: 'development'}), 'development');
+});
+
+test('the build holds React\'s production build only, and no NODE_ENV test a shell could switch', () => {
+	const chunks = readdirSync(dist).filter(name => name.endsWith('.js'));
+	const sources = chunks.flatMap(name => (JSON.parse(readFileSync(`${dist}${name}.map`, 'utf8')) as {sources: string[]}).sources);
+	assert.ok(sources.some(source => /node_modules\/react-reconciler\/cjs\/react-reconciler\.production\.js$/.test(source)), 'the reconciler is bundled');
+	assert.deepEqual(sources.filter(source => /node_modules\/(react|react-reconciler|scheduler)\/.*development/.test(source)), []);
+	for (const name of chunks) assert.doesNotMatch(readFileSync(`${dist}${name}`, 'utf8'), /process\.env\.NODE_ENV\b/, `${name} reads NODE_ENV at run time`);
 });
