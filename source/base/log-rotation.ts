@@ -4,7 +4,7 @@
  * log begins: when the TUI starts, and while it runs (the gateway worker, which writes the request
  * lines, checks after each batch). The UI thread appends its rare lines by path, so they follow.
  */
-import {renameSync, statSync} from 'node:fs';
+import {realpathSync, renameSync, statSync} from 'node:fs';
 
 export const logRotateBytes = 20 * 1024 * 1024;
 
@@ -17,10 +17,18 @@ export function logSize(path: string): number {
 	}
 }
 
-/** Move the log to `.1` (one old generation kept). False when it could not be moved: keep appending. */
+/**
+ * Move the log to `.1` (one old generation kept). False when it could not be moved: keep appending.
+ * Only a regular file is moved. A log that is a link is followed: the file it names is moved (and
+ * the link, opened again, makes a new one there), so a log the user sends elsewhere stays where they
+ * sent it. A log that is not a file — linked to `/dev/null` to keep no log, or a FIFO a collector
+ * reads — is never moved: a rename would put a regular file in the device's place.
+ */
 export function rotateLog(path: string): boolean {
 	try {
-		renameSync(path, `${path}.1`);
+		const file = realpathSync(path);
+		if (!statSync(file).isFile()) return false;
+		renameSync(file, `${file}.1`);
 		return true;
 	} catch {
 		return false;

@@ -2,12 +2,15 @@
  * The TUI's log file gets a line per request for as long as the TUI is used: when it starts with a
  * log past the rotation size, or the gateway worker's writes take it past that size while it runs,
  * the old log becomes `gateway-tui.log.1` (replacing the one before) and a new one begins; below it,
- * lines are appended. Both stay 0600.
+ * lines are appended. Both stay 0600. Only a regular file is moved: a log linked elsewhere is
+ * rotated where it lives, and one linked to a FIFO or /dev/null is never moved.
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {existsSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {execFileSync, spawn} from 'node:child_process';
+import {existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
+import {rotateLog} from '../../source/base/log-rotation.js';
 import {openLogFile} from '../../source/ui/log-file.js';
 import {WorkerOutbox} from '../../source/proxy/worker-outbox.js';
 import {tempHome} from '../helpers/gateway.js';
@@ -64,6 +67,49 @@ test('while the TUI runs, the worker moves the log to .1 once its request lines 
 		const ids = [...(old + current).matchAll(/model=m_(\d{5})/g)].map(match => Number(match[1]));
 		assert.deepEqual(ids, Array.from({length: id}, (_, n) => n + 1), 'every request line, in order, across the two');
 		for (const file of [path, `${path}.1`]) assert.equal(statSync(file).mode & 0o777, 0o600, file);
+	} finally {
+		rmSync(home, {recursive: true, force: true});
+	}
+});
+
+test('a log linked elsewhere is rotated where it lives, and one linked to a FIFO or /dev/null is never moved', async () => {
+	const home = tempHome();
+	const path = join(home, 'gateway-tui.log');
+	try {
+		// Linked to a file in another directory: the file is moved to .1 beside it, and the link stays.
+		const elsewhere = join(home, 'elsewhere');
+		mkdirSync(elsewhere);
+		const target = join(elsewhere, 'gateway.log');
+		writeFileSync(target, 'x'.repeat(2000), {mode: 0o600});
+		symlinkSync(target, path);
+		const log = openLogFile(home, 1000);
+		log.write('info', 'after the rotation');
+		assert.equal(readFileSync(`${target}.1`, 'utf8'), 'x'.repeat(2000), 'the old log, beside the file the link names');
+		assert.equal(lstatSync(path).isSymbolicLink(), true, 'the link is still a link');
+		assert.match(readFileSync(target, 'utf8'), /^\S+ info after the rotation\n$/, 'the new log is made through the link');
+		assert.equal(existsSync(`${path}.1`), false);
+
+		// Linked to a FIFO (a collector reading the lines; here a reader that drains it): the worker's
+		// writes go past the size again and again, and nothing is renamed.
+		rmSync(path);
+		const fifo = join(elsewhere, 'lines.fifo');
+		execFileSync('mkfifo', [fifo]);
+		const reader = spawn('cat', [fifo], {stdio: ['ignore', 'pipe', 'ignore']});
+		let read = '';
+		reader.stdout.on('data', (chunk: Buffer) => (read += chunk));
+		symlinkSync(fifo, path);
+		const outbox = new WorkerOutbox(() => {}, path, 1000, 500);
+		for (let batch = 0; batch < 10; batch++) {
+			for (let i = 0; i < 5; i++) outbox.request(finished({model: `m_${batch}_${i}`}));
+			outbox.flush();
+		}
+		await outbox.close();
+		await new Promise(resolve => reader.once('close', resolve));
+		assert.equal(lstatSync(fifo).isFIFO(), true, 'the FIFO is still a FIFO');
+		assert.equal(lstatSync(path).isSymbolicLink(), true, 'the link is still a link');
+		assert.equal(existsSync(`${fifo}.1`) || existsSync(`${path}.1`), false, 'nothing moved');
+		assert.equal([...read.matchAll(/model=m_\d_\d/g)].length, 50, 'every line reached the reader');
+		assert.equal(rotateLog(path), false, 'a log that is no file is not moved');
 	} finally {
 		rmSync(home, {recursive: true, force: true});
 	}
