@@ -7,6 +7,7 @@ import type {Command} from 'commander';
 import {UserError} from '../base/errors.js';
 import {defaultHost, defaultPort} from '../base/paths.js';
 import {homeOf, storeUrlOf} from './context.js';
+import {withoutFetch} from '../base/without-fetch.js';
 import {allowHostHelp, bodyLimitHelp, captureBodiesFlag, captureBodiesHelp, collectHosts, parsePort, serve, surfaceFlags, type StoreChoice, type SurfaceFlags} from './serve.js';
 
 export function registerDefault(program: Command): void {
@@ -38,7 +39,7 @@ export async function startDefault(where: StoreChoice, host: string, port: numbe
 	// The core's worker first, from a small module: it boots beside this thread's loading of the UI.
 	const {startCore} = await import('../ui/start-core.js');
 	const core = startCore(options);
-	const {runTui} = await import('../ui/run.js').catch(async (failure: unknown) => {
+	const {runTui} = await withoutFetch(() => import('../ui/run.js')).catch(async (failure: unknown) => {
 		await core.abandon();
 		throw failure;
 	});
