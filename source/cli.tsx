@@ -10,8 +10,8 @@ import {buildProgram} from './cli/program.js';
 // React's development build costs the UI half its time (user-timing marks, extra checks), and its
 // warnings would be written over the TUI's screen. The build fixes NODE_ENV as "production" in the
 // bundle (esbuild's --define), so a NODE_ENV=development exported for the user's own projects does not
-// reach it; run from the sources (the tests, under tsx), React reads it when first loaded, which is
-// after this line. (Written through \`env\`: the define would replace \`process.env.NODE_ENV\` here too.)
+// reach it; run from the sources (under tsx), React reads it when first loaded, which is
+// after this line. (Written through `env`: the define would replace `process.env.NODE_ENV` here too.)
 const env = process.env;
 env.NODE_ENV ??= 'production';
 

@@ -3,7 +3,8 @@
  * log past the rotation size, or the gateway worker's writes take it past that size while it runs,
  * the old log becomes `gateway-tui.log.1` (replacing the one before) and a new one begins; below it,
  * lines are appended. Both stay 0600. Only a regular file is moved: a log linked elsewhere is
- * rotated where it lives, and one linked to a FIFO or /dev/null is never moved.
+ * rotated where it lives, and one linked to what is no regular file (a FIFO, /dev/null) is never
+ * moved; the test uses a FIFO, never the machine's /dev/null, which a regression would replace.
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
@@ -72,7 +73,7 @@ test('while the TUI runs, the worker moves the log to .1 once its request lines 
 	}
 });
 
-test('a log linked elsewhere is rotated where it lives, and one linked to a FIFO or /dev/null is never moved', async () => {
+test('a log linked elsewhere is rotated where it lives, and one linked to what is no regular file (a FIFO here, as /dev/null is not one either) is never moved', async () => {
 	const home = tempHome();
 	const path = join(home, 'gateway-tui.log');
 	try {

@@ -16,6 +16,7 @@ function loadUi(wrapped: boolean): {undici: boolean; fetch: string} {
 	const load = wrapped
 		? `const {withoutFetch} = await import('./source/base/without-fetch.ts'); await withoutFetch(() => import('./source/ui/run.tsx'));`
 		: `await import('./source/ui/run.tsx');`;
+	// undici is looked for before `typeof fetch` is read: reading it loads undici (the property is a lazy getter).
 	const script = `${load} console.log(JSON.stringify({undici: process.moduleLoadList.some(name => name.includes('undici')), fetch: typeof fetch}));`;
 	const ran = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {cwd: root, encoding: 'utf8', env: {...process.env, NODE_NO_WARNINGS: '1'}});
 	assert.equal(ran.status, 0, ran.stderr);
