@@ -2,14 +2,14 @@
  * Token counting where the channel's provider has no counting endpoint (OpenAI-compatible
  * channels): OpenAI's o200k_base BPE over the request's text, plus the documented per-message
  * overhead. An estimate for non-OpenAI models behind OpenAI-compatible APIs, but a real tokenizer.
- * Loaded on first use (its tables take time and memory), once per gateway: the o200k_base ranks
- * (about 2 MB of text) are required then, from js-tiktoken's own file — never at start, and left
- * out of the build's bundle.
+ * Loaded on first use (its tables take ~100 ms and ~13 MB, bpe.ts), once per gateway: the
+ * o200k_base ranks (about 2 MB of text) are required then, from js-tiktoken's own file — never at
+ * start, and left out of the build's bundle.
  * @see https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken
  */
 import {createRequire} from 'node:module';
-import {Tiktoken, type TiktokenBPE} from 'js-tiktoken/lite';
 import type {IRRequest} from '../base/ir.js';
+import {BytePairCounter, type BpeRanks} from './bpe.js';
 
 /** Images count as a fixed 85 tokens each (OpenAI's "low detail" price), as no pixels are decoded here. */
 const imageTokens = 85;
@@ -54,7 +54,7 @@ type Budget = {chars: number; runChars: number};
 type Counted = {tokens?: number; runChars: number; starved?: number};
 
 export class Tokenizer {
-	private encoding: Tiktoken | undefined;
+	private encoding: BytePairCounter | undefined;
 	/** Counts of whole texts, least recently used first (a Map keeps insertion order). */
 	private readonly remembered = new Map<string, Counted>();
 	private rememberedSize = 0;
@@ -129,7 +129,7 @@ export class Tokenizer {
 	 * one encode call, as each call has a fixed cost), and past it their bytes are counted.
 	 */
 	private exact(text: string, budget: Pick<Budget, 'runChars'>): number {
-		this.encoding ??= new Tiktoken(load(ranksModule) as TiktokenBPE);
+		this.encoding ??= new BytePairCounter(load(ranksModule) as BpeRanks);
 		let beyond = 0;
 		const spaced = text.replace(longRun, run => {
 			const sliced = Math.min(run.length, Math.max(0, budget.runChars));
@@ -137,9 +137,9 @@ export class Tokenizer {
 			beyond += Buffer.byteLength(run.slice(sliced));
 			return run.slice(0, sliced).replace(sliceOf, '$& ');
 		});
-		// No special tokens: a prompt that mentions `<|endoftext|>` is text, as a provider reads it (the default, "all
-		// disallowed", throws on it; that failed count_tokens and translated streams to Anthropic clients).
-		return (spaced ? this.encoding.encode(spaced, [], []).length : 0) + beyond;
+		// No special tokens: a prompt that mentions `<|endoftext|>` is text, as a provider reads it (js-tiktoken's
+		// default, "all disallowed", threw on it; that failed count_tokens and translated streams to Anthropic clients).
+		return (spaced ? this.encoding.count(spaced) : 0) + beyond;
 	}
 
 	/** The tokens of a request as `count_tokens` reports them: exact within the budget, an upper bound past it. */

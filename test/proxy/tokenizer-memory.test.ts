@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
-import {Tiktoken} from 'js-tiktoken/lite';
 import type {IRRequest} from '../../source/base/ir.js';
+import {BytePairCounter} from '../../source/proxy/bpe.js';
 import {Tokenizer} from '../../source/proxy/tokenizer.js';
 
 const prose = 'Some earlier turn of a long coding session, with code: function f(x) { return x * 2; } '.repeat(20);
@@ -23,18 +23,18 @@ function conversation(turns: number): IRRequest {
 	};
 }
 
-/** The characters js-tiktoken encodes during `run` (its own class, watched from outside). */
+/** The characters the byte-pair counter counts during `run` (its class, watched from outside). */
 function encodedChars(run: () => void): number {
-	const encode = Tiktoken.prototype.encode;
+	const count = BytePairCounter.prototype.count;
 	let chars = 0;
-	Tiktoken.prototype.encode = function (this: Tiktoken, ...args: Parameters<Tiktoken['encode']>) {
-		chars += args[0].length;
-		return encode.apply(this, args);
+	BytePairCounter.prototype.count = function (this: BytePairCounter, text: string) {
+		chars += text.length;
+		return count.call(this, text);
 	};
 	try {
 		run();
 	} finally {
-		Tiktoken.prototype.encode = encode;
+		BytePairCounter.prototype.count = count;
 	}
 	return chars;
 }
