@@ -92,6 +92,18 @@ function request(origin: string, secret: string | null, model: string, options: 
 	};
 }
 
+/** An Anthropic client's request (Claude Code's format) for a model of the OpenAI channel: translated both ways. */
+function anthropicRequest(origin: string, secret: string, model: string, stream: boolean): Target {
+	const body = {model, max_tokens: 32, system: 'You are a coding agent.', messages: [{role: 'user', content: 'Say hello in five words.'}], ...(stream ? {stream: true} : {})};
+	return {
+		origin,
+		path: '/v1/messages',
+		headers: {'content-type': 'application/json', 'x-api-key': secret, 'anthropic-version': '2023-06-01'},
+		body: JSON.stringify(body),
+		expect: stream ? 'event: message_stop' : '"stop_reason"',
+	};
+}
+
 /** pid: the process whose CPU a row's requests cost (null for direct: the fake provider's own). */
 type Endpoint = {name: TargetName; origin: string; secret: string | null; pid: number | null};
 
@@ -101,6 +113,8 @@ function targetsOf(endpoint: Endpoint, streaming: boolean, large = false): Array
 	const make = (model: string) => request(endpoint.origin, endpoint.secret, model, {stream: streaming, large});
 	const modes: Array<{mode: Mode; target: Target}> = [{mode: streaming ? 'passthrough stream' : 'passthrough', target: make('bench-model')}];
 	if (gateway) modes.push({mode: streaming ? 'translated stream' : 'translated', target: make('bench-translated')});
+	// The large requests compare passthrough with translation one way only: no Anthropic client there.
+	if (endpoint.secret !== null && !large) modes.push({mode: streaming ? 'anthropic client stream' : 'anthropic client', target: anthropicRequest(endpoint.origin, endpoint.secret, 'bench-model', streaming)});
 	return modes;
 }
 

@@ -53,10 +53,10 @@ test('the bench runs every section and measures every target (tiny settings)', {
 		assert.equal(code, 0, `the bench failed:\n${stderr.slice(-3000)}`);
 		const results = JSON.parse(readFileSync(out, 'utf8')) as Results;
 
-		// Throughput: direct, the bare relay, serve (and the TUI) at 1 and 8 connections, streamed and not, without an error.
+		// Throughput: direct, the bare relay, serve (and the TUI; each passed through, translated and from an Anthropic client) at 1 and 8 connections, streamed and not, without an error.
 		const targets = new Set(results.throughput.map(row => row.target));
 		assert.deepEqual([...targets].sort(), (hasTmux ? ['TUI', 'bare relay', 'direct', 'serve'] : ['bare relay', 'direct', 'serve']).sort());
-		assert.equal(results.throughput.length, hasTmux ? 18 : 12);
+		assert.equal(results.throughput.length, hasTmux ? 24 : 15);
 		for (const row of results.throughput) {
 			assert.equal(row.result.errors, 0, `${row.target} ${row.mode} @${row.result.connections}: ${row.result.firstError}`);
 			assert.ok(row.result.requests > 0, `${row.target} ${row.mode} @${row.result.connections} sent nothing`);
@@ -91,7 +91,7 @@ test('the bench runs every section and measures every target (tiny settings)', {
 		assert.match(stdout, /After load \(CPU time[^\n]*serve after 100 requests: \d+ ms in the second after the last answer/);
 
 		// Every target of the issue, each measured (the TUI's only with tmux), and the same list printed.
-		assert.equal(results.checks.length, 24);
+		assert.equal(results.checks.length, 29);
 		for (const check of results.checks) {
 			if (!hasTmux && check.name.startsWith('TUI')) continue;
 			assert.notEqual(check.measured, 'not measured', check.name);
