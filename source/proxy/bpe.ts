@@ -58,8 +58,17 @@ export class BytePairCounter {
 	/** The number of tokens `text` encodes to. */
 	count(text: string): number {
 		let tokens = 0;
-		for (const match of text.matchAll(this.pattern)) {
+		// `exec` from the start, not `matchAll` (its iterator and copy of the pattern cost as much as a short text's work).
+		const pattern = this.pattern;
+		pattern.lastIndex = 0;
+		for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
 			const piece = match[0];
+			if (piece === '') {
+				// The encoding's pattern matches nothing empty; were it to, this steps on a character as matchAll would (a
+				// whole surrogate pair: a `u` pattern set inside one starts again at its first half).
+				pattern.lastIndex += (text.codePointAt(pattern.lastIndex) ?? 0) > 0xffff ? 2 : 1;
+				continue;
+			}
 			const bytes = ascii.test(piece) ? piece : Buffer.from(piece, 'utf8').toString('latin1');
 			tokens += this.ranks.has(bytes) ? 1 : this.merged(bytes);
 		}

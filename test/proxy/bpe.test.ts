@@ -104,4 +104,7 @@ test('a rank file it cannot read is an error, not a wrong count', () => {
 	assert.equal(small.size, 3, 'h, i and "hi", blank lines skipped');
 	assert.equal(small.count('hi'), 1);
 	assert.equal(small.count('ih'), 2);
+	// A pattern that can match nothing steps on, as matchAll would, instead of looping.
+	const emptyMatching = new BytePairCounter({pat_str: 'h*', bpe_ranks: '! 0 aA== aQ==\n! 2 aGg='});
+	assert.equal(emptyMatching.count('ihhh😀'), 2, '"hhh" is "hh" and "h"; "i" and the emoji match nothing');
 });
