@@ -2,7 +2,7 @@
  * Token counting where the channel's provider has no counting endpoint (OpenAI-compatible
  * channels): OpenAI's o200k_base BPE over the request's text, plus the documented per-message
  * overhead. An estimate for non-OpenAI models behind OpenAI-compatible APIs, but a real tokenizer.
- * Loaded on first use (its tables take ~100 ms and ~13 MB, bpe.ts), once per gateway: the
+ * Loaded on first use (its tables take ~90 ms and ~12 MB, bpe.ts), once per gateway: the
  * o200k_base ranks (about 2 MB of text) are required then, from js-tiktoken's own file — never at
  * start, and left out of the build's bundle.
  * @see https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken
