@@ -109,12 +109,12 @@ type Endpoint = {name: TargetName; origin: string; secret: string | null; pid: n
 
 /** The modes an endpoint is measured in: direct and the bare relay only speak to the OpenAI endpoint. */
 function targetsOf(endpoint: Endpoint, streaming: boolean, large = false): Array<{mode: Mode; target: Target}> {
-	const gateway = endpoint.secret !== null;
 	const make = (model: string) => request(endpoint.origin, endpoint.secret, model, {stream: streaming, large});
 	const modes: Array<{mode: Mode; target: Target}> = [{mode: streaming ? 'passthrough stream' : 'passthrough', target: make('bench-model')}];
-	if (gateway) modes.push({mode: streaming ? 'translated stream' : 'translated', target: make('bench-translated')});
+	if (endpoint.secret === null) return modes;
+	modes.push({mode: streaming ? 'translated stream' : 'translated', target: make('bench-translated')});
 	// The large requests compare passthrough with translation one way only: no Anthropic client there.
-	if (endpoint.secret !== null && !large) modes.push({mode: streaming ? 'anthropic client stream' : 'anthropic client', target: anthropicRequest(endpoint.origin, endpoint.secret, 'bench-model', streaming)});
+	if (!large) modes.push({mode: streaming ? 'anthropic client stream' : 'anthropic client', target: anthropicRequest(endpoint.origin, endpoint.secret, 'bench-model', streaming)});
 	return modes;
 }
 
