@@ -59,7 +59,8 @@ export class RedrawFrames {
 	arrived(count: number): void {
 		const now = this.now();
 		// The first request after a quiet second is shown at once, however busy the window before was.
-		if (now - this.lastArrival >= 1000) {
+		const first = now - this.lastArrival >= 1000;
+		if (first) {
 			this.busyNow = false;
 			this.windowStart = now;
 			this.windowCount = 0;
@@ -67,7 +68,13 @@ export class RedrawFrames {
 		this.lastArrival = now;
 		this.windowCount += count;
 		const elapsed = now - this.windowStart;
-		if (elapsed < 1000) return;
+		if (elapsed < 1000) {
+			// `busyPerSecond` requests before the window's second is out: busy from here, not from the
+			// second's end. A burst's first second was otherwise drawn at the quiet pace — the log four
+			// times, each other view once — while the gateway was at its busiest.
+			if (!first && this.windowCount >= this.busyPerSecond) this.busyNow = true;
+			return;
+		}
 		this.busyNow = this.windowCount >= (this.busyPerSecond * elapsed) / 1000;
 		this.windowStart += elapsed;
 		this.windowCount = 0;

@@ -89,6 +89,40 @@ test('the live log redraws at its quick pace for a few requests a second, and at
 	stop();
 });
 
+test('a burst is drawn at the frame pace from its second batch, not from the end of its first second', async () => {
+	const events = new EventBus();
+	let now = 10_000;
+	const frames = new RedrawFrames({busyPerSecond: 20, frameMs: 200, now: () => now});
+	const stop = frames.listen(events);
+	const log = createRequestLog(events, {intervalMs: 0, frames});
+	let notified = 0;
+	const off = log.subscribe(() => notified++);
+	// A person's pace: one request every 60 ms is 16 a second, under the threshold — every one shows at once.
+	for (let index = 0; index < 16; index++, now += 60) {
+		events.emit('request:finished', event(`p${index}`));
+		await delay(5);
+		assert.equal(frames.busy, false, `request ${index + 1} of 16 in a second`);
+	}
+	assert.equal(notified, 16);
+	// A quiet second, then the worker's first batch of a burst: shown at once, as the first request after quiet always is.
+	now += 1500;
+	events.emit('requests:batch', {recent: [event('b1')], count: 300, failed: 0});
+	await delay(10);
+	assert.equal(frames.busy, false);
+	assert.equal(notified, 17, 'the burst\'s first batch is shown at once');
+	// Its second batch, 100 ms later: busy at once (300 + 300 in 100 ms), so this batch waits for the frame.
+	now += 100;
+	events.emit('requests:batch', {recent: [event('b2')], count: 300, failed: 0});
+	assert.ok(frames.busy, 'busy from the second batch, not after a whole second of redraws at the quiet pace');
+	await delay(30);
+	assert.equal(notified, 17, 'the second batch waits for the frame');
+	await delay(250);
+	assert.equal(notified, 18);
+	assert.equal(log.getSnapshot().entries[0]!.id, 'b2');
+	off();
+	stop();
+});
+
 test('under load every view with a change publishes in the same frame, once; setNow does not wait', async () => {
 	let now = 0;
 	const frames = new RedrawFrames({busyPerSecond: 20, frameMs: 100, now: () => now});
