@@ -66,7 +66,7 @@ export function createModel(store: Store, events: EventBus, options: ModelOption
 		traffic: createTraffic(events, {frames}),
 		usage: options.storedUsage
 			? createUsageView(events, options.storedUsage, {delayMs: options.usageDelayMs ?? 1200, pollMs: 5000, frames})
-			: createUsageView(events, session.summary, {delayMs: options.usageDelayMs ?? 200, frames}),
+			: createUsageView(events, session.summaries, {delayMs: options.usageDelayMs ?? 200, frames}),
 		usageSource: options.storedUsage ? 'stored' : 'session',
 		limits: createLimitView(events, () => data.snapshot.current.keys, options.limitUse ?? (keys => persistedUse(store, keys)), {pollMs: options.limitPollMs ?? (options.limitUse ? 2000 : 5000), frames}),
 		health,

@@ -11,7 +11,7 @@ import {crashText} from '../base/close-on-crash.js';
 import {IdleTrim} from '../base/idle-trim.js';
 import {systemClock} from '../base/clock.js';
 import {onRequestsFinished} from './request-events.js';
-import {usageSummary} from '../store/usage-summary.js';
+import {usageSummaries} from '../store/usage-summary.js';
 import {Store} from '../store/index.js';
 import {listKeys} from '../store/keys.js';
 import {listChannels} from '../store/channels.js';
@@ -55,7 +55,7 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 	const model = createModel(store, events, {
 		afterChange: () => gateway?.reload(),
 		pollMs: gateway ? undefined : 1000,
-		storedUsage: query => usageSummary(store, query),
+		storedUsage: queries => usageSummaries(store, queries),
 		serving: gateway !== null,
 		limitUse: gateway ? keys => gateway.limitUse(keys) : undefined,
 	});

@@ -7,8 +7,11 @@
 import type {EventBus, RequestFinished} from '../base/events.js';
 import type {UsageGroupBy, UsageQuery, UsageRow} from '../base/usage-types.js';
 
-/** Anything that answers usage queries: this session's counts, or the persisted summary. */
-export type UsageSource = (query: UsageQuery) => Promise<UsageRow[]>;
+/**
+ * Anything that answers usage queries, several at a time (the rows of each, in order): this
+ * session's counts, or the persisted summary (which reads the store once for all of them).
+ */
+export type UsageSource = (queries: readonly UsageQuery[]) => Promise<UsageRow[][]>;
 
 type Bucket = {
 	hour: number;
@@ -55,7 +58,9 @@ export class SessionUsage {
 		this.buckets.set(id, bucket);
 	}
 
-	readonly summary: UsageSource = async query => {
+	readonly summaries: UsageSource = async queries => queries.map(query => this.summary(query));
+
+	summary(query: UsageQuery): UsageRow[] {
 		const since = query.since ? floorHour(query.since.getTime()) : -Infinity;
 		const rows = new Map<string, UsageRow>();
 		for (const bucket of this.buckets.values()) {

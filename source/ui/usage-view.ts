@@ -40,12 +40,7 @@ export function startOfToday(now = new Date()): Date {
 
 export async function readUsage(source: UsageSource, now = new Date()): Promise<UsageSnapshot> {
 	const since = startOfToday(now);
-	const [todayByKey, todayByModel, allByKey, allByModel] = await Promise.all([
-		source({by: 'key', since}),
-		source({by: 'model', since}),
-		source({by: 'key'}),
-		source({by: 'model'}),
-	]);
+	const [todayByKey = [], todayByModel = [], allByKey = [], allByModel = []] = await source([{by: 'key', since}, {by: 'model', since}, {by: 'key'}, {by: 'model'}]);
 	return {today: {byKey: todayByKey, byModel: todayByModel}, all: {byKey: allByKey, byModel: allByModel}, error: null};
 }
 

@@ -15,9 +15,9 @@ const row = (requests: number): UsageRow => ({group: 'ci', id: 'key_1', requests
 test('a poll that reads the same numbers publishes nothing; changed numbers are published', async () => {
 	let requests = 3;
 	let reads = 0;
-	const view = createUsageView(new EventBus(), async () => {
-		reads++;
-		return [row(requests)];
+	const view = createUsageView(new EventBus(), async queries => {
+		reads += queries.length;
+		return queries.map(() => [row(requests)]);
 	}, {delayMs: 10, pollMs: 20});
 	let published = 0;
 	const unsubscribe = view.subscribe(() => published++);

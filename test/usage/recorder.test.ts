@@ -8,7 +8,8 @@ import {rmSync} from 'node:fs';
 import {Store} from '../../source/store/index.js';
 import {journals} from '../../source/store/usage.js';
 import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
-import {recentRequests, usageSummary, watchRequests, type RequestRecord} from '../../source/store/usage-summary.js';
+import {recentRequests, usageSummaries, usageSummary, watchRequests, type RequestRecord} from '../../source/store/usage-summary.js';
+import type {UsageQuery} from '../../source/base/usage-types.js';
 import {binValue, latencyBin, localDay, percentile} from '../../source/store/usage-buckets.js';
 import {EventBus, eventTypeOf} from '../../source/base/events.js';
 import {retentionFromEnv} from '../../source/store/usage-retention.js';
@@ -139,6 +140,44 @@ test('a new process adopts a cleanly closed instance and adds to its totals; two
 		assert.equal((await usageSummary(store, {by: 'key'}))[0]!.requests, 4);
 		assert.equal((await recentRequests(store, 10)).length, 4);
 		await Promise.all([store.close(), otherStore.close()]);
+	});
+});
+
+test('several groupings from one read: the rows of each query as asked alone, the store read once for all of them', async () => {
+	await withHome(async home => {
+		const store = await Store.open(home);
+		const recorder = new UsageRecorder(store, {adopt: false});
+		// Two days, two keys, two models, two channels, one request without a channel.
+		recorder.record(finished({time: ago(2 * day)}));
+		recorder.record(finished({keyId: 'key_b', keyName: 'beta', model: 'gpt-4o'}));
+		recorder.record(finished({model: 'gpt-4o', channelId: 'ch_2', channelName: 'second', usage: {inputTokens: 40, outputTokens: 9}}));
+		recorder.record(finished({channelId: null, channelName: null, status: 404, outcome: 'error', usage: null}));
+		await recorder.flush();
+		const today = new Date(new Date().setHours(0, 0, 0, 0));
+		const queries: UsageQuery[] = [{by: 'key', since: today}, {by: 'model', since: today}, {by: 'key'}, {by: 'model'}, {by: 'channel'}, {by: 'day'}, {by: 'hour'}, {by: 'key', routedOnly: true}];
+		const alone = [];
+		for (const query of queries) alone.push(await usageSummary(store, query));
+		// Count what the store is asked for, under the collections the summaries read.
+		const reads: Record<string, number> = {};
+		for (const namespace of ['usage', 'journals', 'keys', 'channels'] as const) {
+			const keyv = store.raw(namespace);
+			const get = keyv.get.bind(keyv);
+			keyv.get = ((...args: Parameters<typeof get>) => {
+				reads[`${namespace} get`] = (reads[`${namespace} get`] ?? 0) + 1;
+				return get(...args);
+			}) as typeof keyv.get;
+			const iterator = keyv.iterator!.bind(keyv);
+			keyv.iterator = ((...args: Parameters<typeof iterator>) => {
+				reads[`${namespace} list`] = (reads[`${namespace} list`] ?? 0) + 1;
+				return iterator(...args);
+			}) as typeof keyv.iterator;
+		}
+		const together = await usageSummaries(store, queries);
+		assert.deepEqual(together, alone);
+		assert.ok(alone[0]!.length === 2 && alone[2]!.length === 2 && alone[5]!.length === 2, 'two keys today and in all, two days');
+		assert.deepEqual(reads, {'journals list': 1, 'keys list': 1, 'channels list': 1, 'usage get': 2}, 'each collection read once, each day document once');
+		await recorder.close();
+		await store.close();
 	});
 });
 
