@@ -47,80 +47,79 @@ test('changes reach React at most once per interval, the last one always', async
 	assert.equal(store.getSnapshot(), 100);
 });
 
-test('the live log redraws at its quick pace for a few requests a second, and at the next frame under load', async () => {
+/** A request log drawn in frames of `frameMs` on a clock the test moves (`clock.now`), counting its redraws. */
+function framedLog(frameMs: number, clock: {now: number}) {
 	const events = new EventBus();
-	let now = 0;
-	const frames = new RedrawFrames({busyPerSecond: 20, frameMs: 200, now: () => now});
+	const frames = new RedrawFrames({busyPerSecond: 20, frameMs, now: () => clock.now});
 	const stop = frames.listen(events);
 	const log = createRequestLog(events, {intervalMs: 0, frames});
-	let notified = 0;
-	const off = log.subscribe(() => notified++);
+	const counted = {redraws: 0};
+	const off = log.subscribe(() => counted.redraws++);
+	return {events, frames, log, counted, dispose: () => (off(), stop())};
+}
+
+test('the live log redraws at its quick pace for a few requests a second, and at the next frame under load', async () => {
+	const clock = {now: 0};
+	const {events, frames, log, counted, dispose} = framedLog(200, clock);
 	events.emit('request:finished', event('1'));
 	await delay(10);
-	assert.equal(notified, 1, 'one request: shown at once');
+	assert.equal(counted.redraws, 1, 'one request: shown at once');
 	// Batches 100 ms apart, as the worker sends them, from `from` to `to` on the fake clock.
 	const load = (from: number, to: number, count: number) => {
-		for (now = from; now <= to; now += 100) events.emit('requests:batch', {recent: [event(`b${now}`)], count, failed: 0});
-		now = to;
+		for (clock.now = from; clock.now <= to; clock.now += 100) events.emit('requests:batch', {recent: [event(`b${clock.now}`)], count, failed: 0});
+		clock.now = to;
 	};
 	load(100, 1000, 50);
 	assert.ok(frames.busy);
 	await delay(30);
-	const beforeFrame = notified;
-	now = 1050;
+	const beforeFrame = counted.redraws;
+	clock.now = 1050;
 	events.emit('requests:batch', {recent: [event('2')], count: 50, failed: 0});
 	await delay(30);
-	assert.equal(notified, beforeFrame, 'under load the redraw waits for the frame');
+	assert.equal(counted.redraws, beforeFrame, 'under load the redraw waits for the frame');
 	await delay(250);
-	assert.equal(notified, beforeFrame + 1);
+	assert.equal(counted.redraws, beforeFrame + 1);
 	assert.equal(log.getSnapshot().total, 551);
 	// Load that goes on, then stops: the first request after a quiet second shows at once, though
 	// the window it ends was busy.
 	load(1100, 2500, 100);
 	assert.ok(frames.busy);
 	await delay(250);
-	const before = notified;
-	now = 4000;
+	const before = counted.redraws;
+	clock.now = 4000;
 	events.emit('request:finished', event('3'));
 	await delay(10);
-	assert.equal(notified, before + 1, 'after a quiet spell the first request is shown at once again');
+	assert.equal(counted.redraws, before + 1, 'after a quiet spell the first request is shown at once again');
 	assert.equal(frames.busy, false);
-	off();
-	stop();
+	dispose();
 });
 
 test('a burst is drawn at the frame pace from its second batch, not from the end of its first second', async () => {
-	const events = new EventBus();
-	let now = 10_000;
-	const frames = new RedrawFrames({busyPerSecond: 20, frameMs: 200, now: () => now});
-	const stop = frames.listen(events);
-	const log = createRequestLog(events, {intervalMs: 0, frames});
-	let notified = 0;
-	const off = log.subscribe(() => notified++);
+	const clock = {now: 10_000};
+	const {events, frames, log, counted, dispose} = framedLog(200, clock);
 	// A person's pace: one request every 60 ms is 16 a second, under the threshold — every one shows at once.
-	for (let index = 0; index < 16; index++, now += 60) {
+	for (let index = 0; index < 16; index++, clock.now += 60) {
 		events.emit('request:finished', event(`p${index}`));
 		await delay(5);
 		assert.equal(frames.busy, false, `request ${index + 1} of 16 in a second`);
 	}
-	assert.equal(notified, 16);
+	assert.equal(counted.redraws, 16);
 	// A quiet second, then the worker's first batch of a burst: shown at once, as the first request after quiet always is.
-	now += 1500;
+	clock.now += 1500;
 	events.emit('requests:batch', {recent: [event('b1')], count: 300, failed: 0});
 	await delay(10);
 	assert.equal(frames.busy, false);
-	assert.equal(notified, 17, 'the burst\'s first batch is shown at once');
+	assert.equal(counted.redraws, 17, 'the burst\'s first batch is shown at once');
 	// Its second batch, 100 ms later: busy at once (300 + 300 in 100 ms), so this batch waits for the frame.
-	now += 100;
+	clock.now += 100;
 	events.emit('requests:batch', {recent: [event('b2')], count: 300, failed: 0});
 	assert.ok(frames.busy, 'busy from the second batch, not after a whole second of redraws at the quiet pace');
 	await delay(30);
-	assert.equal(notified, 17, 'the second batch waits for the frame');
+	assert.equal(counted.redraws, 17, 'the second batch waits for the frame');
 	await delay(250);
-	assert.equal(notified, 18);
+	assert.equal(counted.redraws, 18);
 	assert.equal(log.getSnapshot().entries[0]!.id, 'b2');
-	off();
-	stop();
+	dispose();
 });
 
 test('under load every view with a change publishes in the same frame, once; setNow does not wait', async () => {
