@@ -14,6 +14,8 @@ import {join} from 'node:path';
 import {rotateLog} from '../../source/base/log-rotation.js';
 import {openLogFile} from '../../source/ui/log-file.js';
 import {WorkerOutbox} from '../../source/proxy/worker-outbox.js';
+import {formatRequestLine} from '../../source/base/request-line.js';
+import type {RequestFinished} from '../../source/base/events.js';
 import {tempHome} from '../helpers/gateway.js';
 import {finished} from '../usage/events.js';
 
@@ -68,6 +70,37 @@ test('while the TUI runs, the worker moves the log to .1 once its request lines 
 		const ids = [...(old + current).matchAll(/model=m_(\d{5})/g)].map(match => Number(match[1]));
 		assert.deepEqual(ids, Array.from({length: id}, (_, n) => n + 1), 'every request line, in order, across the two');
 		for (const file of [path, `${path}.1`]) assert.equal(statSync(file).mode & 0o777, 0o600, file);
+	} finally {
+		rmSync(home, {recursive: true, force: true});
+	}
+});
+
+test('the worker writes each batch\'s request lines as they were formatted, byte for byte: batches of one line and of thousands, names in any script', async () => {
+	const home = tempHome();
+	const path = join(home, 'gateway-tui.log');
+	try {
+		const outbox = new WorkerOutbox(() => {}, path, 1000, 100 * 1024 * 1024);
+		const names = ['agent', 'équipe-café', '团队-北京', 'команда', '🤖-bot', 'a'.repeat(300)];
+		const events: RequestFinished[] = [];
+		// Batch sizes: one line, a few, then thousands (past the first buffer's 64 KB several times), then one again.
+		for (const size of [1, 7, 3000, 1, 12_000, 2]) {
+			for (let i = 0; i < size; i++) {
+				// The batch of 3,000: names of 300 characters of three bytes each, a line's bytes thrice its characters.
+				const event = finished({keyName: size === 3000 ? '团'.repeat(300) : names[events.length % names.length]!, model: `m_${events.length}`});
+				events.push(event);
+				outbox.request(event);
+			}
+			outbox.flush();
+		}
+		await outbox.close();
+		const lines = readFileSync(path, 'utf8').split('\n');
+		assert.equal(lines.pop(), '', 'the file ends with a line break');
+		assert.equal(lines.length, events.length);
+		lines.forEach((line, index) => {
+			const expected = `request ${formatRequestLine(events[index]!)}`;
+			assert.equal(line.slice(line.indexOf(' ') + 1), expected, `line ${index + 1}`);
+			assert.match(line, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z /);
+		});
 	} finally {
 		rmSync(home, {recursive: true, force: true});
 	}
