@@ -90,7 +90,8 @@ export class Gateway {
 	url = '';
 	private readonly publisher: HealthPublisher;
 	private readonly stops: Array<() => void> = [];
-	private closed = false;
+	/** The close under way or done: a second caller waits for the same one (see close). */
+	private closing: Promise<void> | null = null;
 
 	constructor(
 		readonly store: Store,
@@ -150,9 +151,17 @@ export class Gateway {
 	 * store that went away (a Redis that stopped) must not leave upstream pools, timers or the store's
 	 * own reconnecting client open — the process would never end.
 	 */
-	async close(): Promise<void> {
-		if (this.closed) return;
-		this.closed = true;
+	/**
+	 * Stop listening, save what is held, close the store. A second call — the core's own crash handler
+	 * while the UI's shutdown is closing it, or the other way round — waits for the first one to end:
+	 * answered at once, its caller could end the worker with the store's statements still in flight.
+	 */
+	close(): Promise<void> {
+		this.closing ??= this.closeOnce();
+		return this.closing;
+	}
+
+	private async closeOnce(): Promise<void> {
 		for (const stop of this.stops.splice(0)) stop();
 		const steps: Array<readonly [string, () => Promise<unknown>]> = [
 			['stop listening', () => this.app.close()],

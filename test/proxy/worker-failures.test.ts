@@ -149,3 +149,24 @@ test('a reload the store refuses (a record another version wrote) is a warning, 
 		await setup.close();
 	}
 });
+
+test('a second close waits for the first: the core crashing while the UI shuts it down never ends the worker mid-close', async () => {
+	const home = await sealedHome();
+	try {
+		const gateway = await startGateway({home, host: '127.0.0.1', port: 0});
+		// The store's own close, counted: only once it has closed may the worker end.
+		let storeClosed = false;
+		const close = gateway.store.close.bind(gateway.store);
+		gateway.store.close = async () => {
+			await close();
+			storeClosed = true;
+		};
+		const first = gateway.close();
+		const second = gateway.close();
+		await second;
+		assert.equal(storeClosed, true, 'the second close answered only after the store was closed');
+		await first;
+	} finally {
+		rmSync(home, {recursive: true, force: true});
+	}
+});
