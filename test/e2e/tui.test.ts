@@ -133,8 +133,10 @@ test('gateway-tui on a store sealed with another master key says which key to gi
 test('gateway-tui crashing under traffic closes its core first: the error on the normal screen, exit 1, every answered request stored', {skip: hasTmux() ? false : 'tmux is not installed (apt-get install tmux)', timeout: 30_000}, async () => {
 	const setup = await crashHome();
 	const exitFile = join(setup.home, 'exit-status');
-	// The fault is thrown on the TUI's own thread (--import does not reach the core's worker), with the
-	// core busy: exiting at once ended the worker with a store call in flight (SIGABRT, usage lost).
+	// The fault is thrown on the TUI's own thread with the core busy: exiting at once ended the worker
+	// with a store call in flight (SIGABRT, usage lost). `--import` reaches the core's worker too, so its
+	// own crash handler closes the gateway while the TUI's shutdown is closing it: a second close that
+	// answered at once let that handler end the worker mid-close (SIGABRT, in full runs under load).
 	const tmux = startTmux({dir: setup.home, cwd: root, columns: 120, rows: 40, env: appEnv({GATEWAY_TUI_HOME: setup.home, GATEWAY_TUI_TEST_FAULT_AFTER_MS: '3000'}), command: `node --import ./test/helpers/fault-after.mjs dist/cli.js --port 0 2>&1; echo $? > '${exitFile}'`});
 	try {
 		const first = await tmux.waitFor(/● (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
