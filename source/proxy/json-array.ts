@@ -13,8 +13,9 @@ export class JsonArraySplitter {
 
 	constructor(private readonly onElement: (text: string) => void) {}
 
-	push(chunk: Uint8Array): void {
-		this.split(this.decoder.decode(chunk));
+	/** Bytes, or text decoded from whole characters. */
+	push(chunk: Uint8Array | string): void {
+		this.split(typeof chunk === 'string' ? chunk : this.decoder.decode(chunk));
 	}
 
 	/** The bytes have run out. */

@@ -15,7 +15,7 @@ export type StreamFraming = 'sse' | 'json-array';
 
 export class StreamMeter {
 	private readonly reader: StreamReader;
-	private readonly feed: {push(chunk: Uint8Array): void; end(): void};
+	private readonly feed: {push(chunk: Uint8Array | string): void; end(): void};
 	private broken = false;
 
 	constructor(wire: Pick<InboundAdapter, 'readStream'>, framing: StreamFraming, private readonly ctx: TranslationContext) {
@@ -24,8 +24,11 @@ export class StreamMeter {
 		this.feed = framing === 'sse' ? new SseFeed(read) : new JsonArraySplitter(data => read({data}));
 	}
 
-	/** A chunk of the provider's bytes, as forwarded. */
-	pushBytes(chunk: Uint8Array): void {
+	/**
+	 * A chunk of the provider's answer, as forwarded: its bytes, or their text when the caller has
+	 * decoded them already (whole SSE frames: no character is split between two pieces).
+	 */
+	push(chunk: Uint8Array | string): void {
 		if (!this.broken) this.feed.push(chunk);
 	}
 

@@ -11,69 +11,101 @@ import {answered, failed, gone, scrubberOf, type Attempt, type AttemptResult} fr
 import {failedBeforeAnswer, type FirstByteDeadline} from './call-channel.js';
 import {ClientStream, forwardedHeaders} from './client-stream.js';
 import {toGatewayError} from './errors.js';
-import {StreamMeter} from './meter.js';
+import {StreamMeter, type StreamFraming} from './meter.js';
 import {endStream} from './stream-end.js';
 import {OutboundStreamScrub, lastFrameEnd, nextFrameEnd} from './stream-scrub.js';
 import {upstreamFailure, type UpstreamResponse} from './upstream.js';
 import type {BodySink} from './upstream-body.js';
 import {headerValue} from './upstream-errors.js';
 import type {Hangup} from './hangup.js';
-import {asBuffer} from '../base/bytes.js';
 
 /**
  * What goes to the client, one piece per chunk the provider sent, worked out as the chunk arrives
  * (no generator between the provider's body and the client: a slow stream's every chunk comes
  * alone, and each turn of a generator and its promises cost as much as the chunk's own work): the
- * provider's own bytes in whole frames, the meter reading a copy. When the gateway asked for a frame
+ * provider's own bytes in whole frames, the meter reading them too. When the gateway asked for a frame
  * on its own account (`hiding`: the usage chunk of an OpenAI client that did not ask for usage),
  * only the frames its pattern points at are parsed, and those it hides are cut out; the other bytes
  * go as they came. An empty piece: nothing to send yet.
+ *
+ * An SSE stream's frames are decoded once, here, as whole frames leave the scrub: the meter reads
+ * that text, the scrub looks for an error in it, and the hiding pattern is searched in it — where
+ * every byte is one character (ASCII, most pieces), its indexes are the bytes'. (Each used to decode
+ * or copy the bytes for itself: three passes over every piece.) A JSON-array stream (Gemini without
+ * `alt=sse`) is metered as its bytes come and nothing of it is hidden.
  */
 export class Outgoing {
 	/** The frames `hiding` points at, parsed: made at the first such frame, one per stream. */
 	private frames: HiddenFrames | null = null;
+	/** Whether the first piece has been read (a byte-order mark can only open the stream). */
+	private started = false;
 
 	constructor(
 		private readonly meter: StreamMeter,
+		private readonly framing: StreamFraming,
 		private readonly hiding: StreamHiding | undefined,
 		private readonly scrub: OutboundStreamScrub,
 	) {}
 
 	push(chunk: Uint8Array): Uint8Array | string {
-		this.meter.pushBytes(chunk);
-		return this.shown(this.scrub.push(chunk));
+		if (this.framing === 'json-array') {
+			this.meter.push(chunk);
+			return this.scrub.push(chunk);
+		}
+		return this.readFrames(this.scrub.take(chunk));
 	}
 
 	/** The provider's body ended: what was held back for a whole frame. */
 	end(): Uint8Array | string {
-		return this.shown(this.scrub.end());
+		return this.framing === 'json-array' ? this.scrub.end() : this.readFrames(this.scrub.takeRest());
 	}
 
-	/** Whole frames (scrubbed already), without those the client must not see. */
-	private shown(piece: Uint8Array | string): Uint8Array | string {
+	/** Whole SSE frames, as the provider sent them: read, scrubbed, and without those the client must not see. */
+	private readFrames(ready: Buffer): Uint8Array | string {
+		if (ready.length === 0) return ready;
+		const text = ready.toString('utf8');
+		this.meter.push(this.started || text.charCodeAt(0) !== byteOrderMark ? text : text.slice(1));
+		this.started = true;
+		const piece = this.scrub.clean(ready, text);
 		const hiding = this.hiding;
-		if (!hiding || piece.length === 0) return piece;
-		if (typeof piece === 'string') return this.withoutHidden(hiding, piece, piece, (from, to) => piece.slice(from, to), parts => parts.join(''));
-		const bytes = asBuffer(piece);
-		// Latin-1 is a character a byte: the text's indexes are the bytes' (the pattern and the separators are ASCII).
-		return this.withoutHidden(hiding, bytes, bytes.toString('latin1'), (from, to) => bytes.subarray(from, to), parts => Buffer.concat(parts));
+		if (!hiding) return piece;
+		// The text searched: the piece's own where its indexes are the bytes' — a string, or bytes that
+		// each decoded to one character (ASCII: most pieces; UTF-8 never makes fewer bytes than
+		// characters) — else the bytes read as Latin-1, a character a byte (the pattern and the separators are ASCII).
+		const aligned = typeof piece === 'string' ? piece : text.length === ready.length ? text : null;
+		const searched = aligned ?? ready.toString('latin1');
+		const match = searched.search(hiding.near);
+		if (match === -1) return piece;
+		if (typeof piece === 'string') {
+			const slice = (from: number, to: number) => piece.slice(from, to);
+			return this.withoutHidden(hiding, piece, match, piece, slice, slice, parts => parts.join(''));
+		}
+		const slice = (from: number, to: number) => ready.subarray(from, to);
+		return this.withoutHidden(hiding, ready, match, searched, aligned === null ? slice : (from, to) => searched.slice(from, to), slice, parts => Buffer.concat(parts));
 	}
 
 	/**
-	 * `piece` without the frames `hiding` hides: each frame that `hiding.near` matches in `text` (the
-	 * piece's text, index for index) is parsed alone, and cut out when its message is hidden. A piece
-	 * nothing matches is returned as it is.
+	 * `piece` without the frames `hiding` hides: from `first`, each frame that `hiding.near` matches in
+	 * `text` (the piece's text, index for index) is parsed alone — `frame`: those frames as the parser
+	 * reads them, text or bytes — and cut out when its message is hidden.
 	 */
-	private withoutHidden<T extends Uint8Array | string>(hiding: StreamHiding, piece: T, text: string, slice: (from: number, to: number) => T, join: (parts: T[]) => T): T {
-		let match = text.search(hiding.near);
-		if (match === -1) return piece;
+	private withoutHidden<T extends Uint8Array | string>(
+		hiding: StreamHiding,
+		piece: T,
+		first: number,
+		text: string,
+		frame: (from: number, to: number) => Uint8Array | string,
+		slice: (from: number, to: number) => T,
+		join: (parts: T[]) => T,
+	): T {
+		let match = first;
 		const frames = (this.frames ??= new HiddenFrames(hiding));
 		const kept: T[] = [];
 		let copied = 0;
 		while (match !== -1) {
 			const start = lastFrameEnd(text, match);
 			const end = nextFrameEnd(text, match);
-			if (frames.allHidden(slice(start, end))) {
+			if (frames.allHidden(frame(start, end))) {
 				kept.push(slice(copied, start));
 				copied = end;
 			}
@@ -85,41 +117,57 @@ export class Outgoing {
 	}
 }
 
+/** U+FEFF, which a stream may open with (the SSE parser would read it as part of the first field's name). */
+const byteOrderMark = 0xfeff;
+
 /**
  * Whether a span of whole frames is all hidden: one message, normally; a span of two (frames ended
  * by a blank line stream-scrub.ts does not name, `\n\r\n`) is cut only if every message in it is.
- * One parser for the stream, fed one span at a time (each ends with its frames, so nothing of one
- * is left over for the next), and the pattern made global, to search on from an index without
- * slicing the text.
+ * A span that is one `data:` line and its blank line, ended by LF (what providers send), is read as
+ * it is; any other goes through an SSE parser, one for the stream, made the first time one is
+ * needed, fed one span at a time (each ends with its frames, so nothing of one is left over for the next).
  */
 class HiddenFrames {
 	private messages = 0;
 	private hidden = 0;
-	private readonly feed: SseFeed;
-	private readonly near: RegExp;
+	private feed: SseFeed | null = null;
 
-	constructor(hiding: StreamHiding) {
-		this.feed = new SseFeed(message => {
-			this.messages++;
-			if (hiding.test(message)) this.hidden++;
-		});
-		this.near = new RegExp(hiding.near.source, hiding.near.flags.includes('g') ? hiding.near.flags : `${hiding.near.flags}g`);
-	}
+	constructor(private readonly hiding: StreamHiding) {}
 
 	allHidden(span: Uint8Array | string): boolean {
+		const data = typeof span === 'string' ? onlyData(span) : undefined;
+		if (data !== undefined) return this.hiding.test({data});
 		this.messages = 0;
 		this.hidden = 0;
-		this.feed.push(span);
-		this.feed.end();
+		const feed = (this.feed ??= new SseFeed(message => {
+			this.messages++;
+			if (this.hiding.test(message)) this.hidden++;
+		}));
+		feed.push(span);
+		feed.end();
 		return this.messages > 0 && this.hidden === this.messages;
 	}
 
-	/** Where the pattern next matches in `text` at or after `from`, or -1. */
+	/** Where the pattern next matches in `text` at or after `from`, or -1 (a slice of a flat string is not a copy). */
 	nextMatch(text: string, from: number): number {
-		this.near.lastIndex = from;
-		return this.near.exec(text)?.index ?? -1;
+		if (from >= text.length) return -1;
+		const at = text.slice(from).search(this.hiding.near);
+		return at === -1 ? -1 : from + at;
 	}
 }
+
+/**
+ * The data of a frame that is a single `data:` line ended by `\n\n` — the message an SSE parser
+ * would read from it (one space after the colon dropped) — or undefined for any other frame.
+ */
+export function onlyData(frame: string): string | undefined {
+	const end = frame.length - 2;
+	if (end < 5 || !frame.startsWith('data:') || frame.indexOf('\n') !== end || frame.charCodeAt(end + 1) !== lf || frame.includes('\r')) return undefined;
+	return frame.slice(frame.charCodeAt(5) === space ? 6 : 5, end);
+}
+
+const lf = 0x0a;
+const space = 0x20;
 
 /** How the provider's body ended, as the pipe saw it. */
 type Outcome = {readonly client: ClientStream | null; readonly failure: {readonly error: unknown} | null};
@@ -209,8 +257,9 @@ export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, h
 		const error = new GatewayError('upstream', 502, `Channel "${route.channel.name}" answered a stream request with ${contentType || 'no content type'} instead of a stream. Check its base URL with \`gateway-tui channels test ${route.channel.name}\`.`, {code: 'upstream_invalid_response'});
 		return failed(error, attempt.canFailOver, {kind: 'server', reason: 'an answer that is not a stream'});
 	}
-	const meter = new StreamMeter(inbound, sse ? 'sse' : 'json-array', ctx);
-	const outgoing = new Outgoing(meter, sse ? hiding : undefined, new OutboundStreamScrub(scrubberOf(attempt), sse ? 'sse' : 'json-array'));
+	const framing = sse ? 'sse' : 'json-array';
+	const meter = new StreamMeter(inbound, framing, ctx);
+	const outgoing = new Outgoing(meter, framing, sse ? hiding : undefined, new OutboundStreamScrub(scrubberOf(attempt), framing));
 	let pipe: Pipe | undefined;
 	const {client, failure} = await new Promise<Outcome>(settle => {
 		pipe = new Pipe(attempt, upstream, outgoing, deadline, settle);

@@ -83,6 +83,19 @@ export class OutboundStreamScrub {
 
 	/** What may be written now (possibly nothing). */
 	push(chunk: Uint8Array): Uint8Array | string {
+		return this.clean(this.take(chunk));
+	}
+
+	/** The rest, at the end of the stream. */
+	end(): string | Uint8Array {
+		return this.clean(this.takeRest());
+	}
+
+	/**
+	 * The bytes that may be written now, not yet scrubbed (`clean` does that): whole frames, or for a
+	 * JSON array the chunk as it came until one mentions an error, whole lines from there.
+	 */
+	take(chunk: Uint8Array): Buffer {
 		const buffer = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : asBuffer(chunk);
 		if (this.framing === 'json-array' && !this.erroring) {
 			if (!buffer.includes(quotedError)) return this.keep(buffer, buffer.length);
@@ -92,25 +105,30 @@ export class OutboundStreamScrub {
 		return this.keep(buffer, end);
 	}
 
-	/** The rest, at the end of the stream. */
-	end(): string | Uint8Array {
+	/** What was held back for a whole frame, at the end of the stream, not yet scrubbed. */
+	takeRest(): Buffer {
 		const rest = this.pending;
 		this.pending = noBytes;
-		return this.clean(rest);
+		return rest;
 	}
 
-	private keep(buffer: Buffer, end: number): Uint8Array | string {
+	/**
+	 * `ready` (from `take` or `takeRest`) as it may go out: the bytes themselves, or — when they may
+	 * carry an error — their text with every secret masked. `text`: the bytes decoded as UTF-8, when
+	 * the caller has done that already (the word is then looked for in the text, not the bytes again).
+	 */
+	clean(ready: Buffer, text?: string): Uint8Array | string {
+		if (ready.length === 0) return ready;
+		if (!this.erroring && !(text === undefined ? ready.includes(errorWord) : text.includes('error'))) return ready;
+		return this.scrubber.scrub(text ?? ready.toString('utf8'), this.allowed);
+	}
+
+	private keep(buffer: Buffer, end: number): Buffer {
 		if (end === buffer.length) {
 			this.pending = noBytes;
-			return this.clean(buffer);
+			return buffer;
 		}
 		this.pending = Buffer.from(buffer.subarray(end));
-		return this.clean(buffer.subarray(0, end));
-	}
-
-	private clean(ready: Buffer): Uint8Array | string {
-		if (ready.length === 0) return ready;
-		if (!this.erroring && !ready.includes(errorWord)) return ready;
-		return this.scrubber.scrub(ready.toString('utf8'), this.allowed);
+		return buffer.subarray(0, end);
 	}
 }

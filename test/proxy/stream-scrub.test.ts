@@ -11,7 +11,8 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {OutboundStreamScrub, lastFrameEnd, nextFrameEnd} from '../../source/proxy/stream-scrub.js';
 import {Scrubber} from '../../source/base/secrets.js';
-import {Outgoing} from '../../source/proxy/passthrough-stream.js';
+import {Outgoing, onlyData} from '../../source/proxy/passthrough-stream.js';
+import {SseFeed} from '../../source/formats/sse.js';
 import {StreamMeter} from '../../source/proxy/meter.js';
 import {inboundAdapters} from '../../source/formats/index.js';
 import {openaiHttp} from '../../source/formats/openai/openai-http.js';
@@ -122,7 +123,8 @@ test('every usage-only frame is cut, and nothing else, however the chunks fall a
 		}
 		frames.push({text: `data: [DONE]${end}`, hidden: false});
 		const bytes = Buffer.from(frames.map(frame => frame.text).join(''));
-		const outgoing = new Outgoing(new StreamMeter(inboundAdapters.openai, 'sse', ctx), hides, new OutboundStreamScrub(new Scrubber([]), 'sse'));
+		const meter = new StreamMeter(inboundAdapters.openai, 'sse', ctx);
+		const outgoing = new Outgoing(meter, 'sse', hides, new OutboundStreamScrub(new Scrubber([]), 'sse'));
 		const sent: Buffer[] = [];
 		for (let at = 0; at < bytes.length; ) {
 			const size = random(3) === 0 ? bytes.length : 1 + random(80);
@@ -133,5 +135,57 @@ test('every usage-only frame is cut, and nothing else, however the chunks fall a
 		sent.push(Buffer.from(outgoing.end()));
 		const expected = frames.filter(frame => !frame.hidden).map(frame => frame.text).join('');
 		assert.equal(Buffer.concat(sent).toString('utf8'), expected, JSON.stringify(frames.map(frame => frame.text)));
+		// The meter read every frame, the hidden ones too: the last usage frame's count, and the end.
+		const last = frames.findLastIndex(frame => frame.hidden);
+		const reading = meter.end();
+		assert.equal(reading?.ending, 'complete');
+		assert.equal(reading?.usage?.inputTokens ?? 0, last === -1 ? 0 : last + 1, JSON.stringify(frames.map(frame => frame.text)));
 	}
+});
+
+test('the meter reads a passed-through stream the same however its writes split it: a byte-order mark first, characters split between writes', () => {
+	const random = randomOf(4242);
+	const ctx = {warn: (message: string) => assert.fail(message)} as unknown as TranslationContext;
+	const chunk = (choices: unknown[], extra: object = {}) => JSON.stringify({id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices, ...extra});
+	for (let round = 0; round < 300; round++) {
+		const mark = round % 2 === 0 ? '\ufeff' : '';
+		// The only usage frame first, so a mark left in front of it would lose it.
+		let text = `${mark}data: ${chunk([{index: 0, delta: {content: ''}, finish_reason: null}], {usage: {prompt_tokens: 7 + round, completion_tokens: 3, total_tokens: 10 + round}})}\n\n`;
+		for (let index = 0; index < random(5); index++) text += `data: ${chunk([{index: 0, delta: {content: 'é😀日本'.repeat(1 + random(3))}, finish_reason: null}])}\n\n`;
+		text += `data: ${chunk([{index: 0, delta: {}, finish_reason: 'stop'}])}\n\ndata: [DONE]\n\n`;
+		const bytes = Buffer.from(text);
+		const meter = new StreamMeter(inboundAdapters.openai, 'sse', ctx);
+		const outgoing = new Outgoing(meter, 'sse', undefined, new OutboundStreamScrub(new Scrubber([]), 'sse'));
+		const sent: Buffer[] = [];
+		for (let at = 0; at < bytes.length; ) {
+			const size = 1 + random(40);
+			sent.push(Buffer.from(outgoing.push(bytes.subarray(at, at + size))));
+			at += size;
+		}
+		sent.push(Buffer.from(outgoing.end()));
+		assert.deepEqual(Buffer.concat(sent), bytes, 'the client gets the bytes as they came, the mark included');
+		const reading = meter.end();
+		assert.equal(reading?.ending, 'complete');
+		assert.equal(reading?.usage?.inputTokens, 7 + round);
+		assert.equal(reading?.usage?.outputTokens, 3);
+	}
+});
+
+test('a frame read without the SSE parser (one data line, LF) reads as the parser reads it; any other frame is left to the parser', () => {
+	const random = randomOf(99);
+	const parts = ['data:', 'data: ', 'data:  ', 'event: x\n', 'id: 1\n', ': c\n', '{"a":"b"}', ' x ', '\r', '\n', 'é', 'data', ':'];
+	let read = 0;
+	for (let round = 0; round < 5000; round++) {
+		let frame = round % 3 === 0 ? 'data: ' : '';
+		for (let index = 0; index < random(5); index++) frame += parts[random(parts.length)]!;
+		frame += round % 4 === 0 ? '\r\n\r\n' : '\n\n';
+		const messages: string[] = [];
+		const feed = new SseFeed(message => messages.push(message.data));
+		feed.push(frame);
+		const data = onlyData(frame);
+		if (data === undefined) continue;
+		read++;
+		assert.deepEqual([data], messages, JSON.stringify(frame));
+	}
+	assert.ok(read > 500, `${read} frames read without the parser`);
 });
