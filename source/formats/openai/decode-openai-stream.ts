@@ -122,6 +122,45 @@ const malformed = (data: string): IRStreamEvent => ({type: 'error', error: {kind
 
 const endedEarly: IRStreamEvent = {type: 'error', error: {kind: 'upstream', status: 502, message: openaiStreamProblems.cutOff}};
 
+/*
+ * A plain content delta, as OpenAI and most compatible servers write it (no spaces):
+ *   {"id":"chatcmpl-…","object":"chat.completion.chunk","created":1,"model":"…",…,
+ *    "choices":[{"index":0,"delta":{"content":"…"},"logprobs":null,"finish_reason":null}],…}
+ * The pattern takes one such chunk whole, and only what the decoder would read the same without a
+ * parse: around the one choice, keys with a plain value (a string without escapes, an integer, null,
+ * true, false) that the decoder does not read after the first chunk, or reads as nothing when plain
+ * (`usage`) — never `error`, never a second `choices`; in the choice, `finish_reason` absent or null and other keys
+ * plain, never a second `delta`; in the delta a `role` first, then `content`, then keys that are null
+ * (never `annotations`, never a second `content`). A key's name is lower-case letters, digits and
+ * underscores, so it has no escapes either. Anything else is parsed whole.
+ */
+const plainValue = '(?:"[^"\\\\\\u0000-\\u001f]*"|-?(?:0|[1-9]\\d*)|null|true|false)';
+const otherKey = (except: string) => `"(?!(?:${except})")[a-z0-9_]+":${plainValue}`;
+// `usage` too: a plain value is no usage object, which the decoder reads as none.
+const topKey = otherKey('choices|error');
+const plainChunk = new RegExp(
+	`^\\{(?:${topKey},)*"choices":\\[\\{"index":0,"delta":\\{(?:"role":"assistant",)?"content":"((?:[^"\\\\\\u0000-\\u001f]|\\\\[^\\u0000-\\u001f])*)"(?:,"(?!(?:annotations|content)")[a-z0-9_]+":null)*\\}` +
+		`(?:,(?:"finish_reason":null|${otherKey('delta|finish_reason')}))*\\}\\](?:,${topKey})*\\}$`,
+);
+
+/**
+ * The content of a chunk that is a plain content delta (above) — what JSON.parse and the decoder
+ * would read of it — or undefined for any other chunk, which is then parsed whole. JSON.parse was
+ * most of a translated stream's cost (0.55–0.75 µs a delta, where this takes under 0.1).
+ */
+export function plainContentDelta(data: string): string | undefined {
+	const found = plainChunk.exec(data);
+	if (found === null) return undefined;
+	const raw = found[1]!;
+	if (!raw.includes('\\')) return raw;
+	try {
+		return JSON.parse(`"${raw}"`) as string;
+	} catch {
+		// An escape JSON does not have (`\x`): the whole chunk is not JSON either, and says so when parsed.
+		return undefined;
+	}
+}
+
 /**
  * SSE messages → IR events. The finish waits for the usage chunk (`choices: []`) that follows the
  * `finish_reason` chunk with `stream_options.include_usage`; `[DONE]` or the end of the body ends it.
@@ -146,6 +185,15 @@ export class OpenaiStreamDecoder implements StreamDecoder {
 		if (this.done) return [];
 		const data = message.data;
 		if (data.length < 32 && data.trim() === '[DONE]') return this.close();
+		// Most of a stream is content deltas: read in their plain wire form without a parse (see plainContentDelta).
+		if (this.started) {
+			const content = plainContentDelta(data);
+			if (content !== undefined) {
+				const events: IRStreamEvent[] = [];
+				if (content) textDelta(this.state, 'text', content, events);
+				return events;
+			}
+		}
 		const chunk = parseJsonObject(data);
 		if (!chunk) return this.last(malformed(data));
 		if (chunk.error !== undefined && chunk.error !== null) return this.last({type: 'error', error: decodeOpenaiError(200, chunk)});

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {describe, it} from 'node:test';
 import type {IRStreamEvent} from '../../../source/base/ir.js';
 import {openaiAdapter} from '../../../source/formats/openai/index.js';
+import {OpenaiStreamDecoder, plainContentDelta} from '../../../source/formats/openai/decode-openai-stream.js';
 import {chunkLines, collect, sseMessages, testContext} from './helpers.js';
 
 const decode = async (lines: readonly string[]) => collect(openaiAdapter.decodeStream(sseMessages(lines), testContext()));
@@ -150,5 +151,102 @@ describe('openai decodeStream', () => {
 	it('reports a chunk that is not JSON as an upstream error', async () => {
 		const events = await decode(['{"choices":[{"delta":{"content":"a"}}]}', 'not json']);
 		assert.equal(events.at(-1)?.type, 'error');
+	});
+});
+
+describe('content deltas read without a parse (plainContentDelta)', () => {
+	/** A deterministic generator (no flaky seeds): xorshift32. */
+	function randomOf(seed: number): (below: number) => number {
+		let state = seed;
+		return below => {
+			state ^= state << 13;
+			state ^= state >>> 17;
+			state ^= state << 5;
+			return (state >>> 0) % below;
+		};
+	}
+	const pick = <T>(random: (below: number) => number, items: readonly T[]): T => items[random(items.length)]!;
+
+	const texts = ['Hello', '', ' ', 'line\nbreak', 'quote " inside', 'back\\slash', 'é 漢字 🙂', '\u2028', '\u0000\u001f', '\ud800 lone', '"}]}', 'a\\'];
+	// Raw JSON values, some not JSON at all (the chunk must then fail the same way either way).
+	const values = ['"x"', '""', '"a\\"b"', '"é"', '1', '0', '-3', '01', '1.5', '1e3', 'null', 'true', 'false', '{}', '{"a":1}', '[]', '"\\x"', 'nul'];
+	const topKeys = ['id', 'object', 'created', 'model', 'system_fingerprint', 'service_tier', 'obfuscation', 'provider', 'usage', 'error', 'choices', 'Model', 'x-y'];
+	const choiceKeys = ['logprobs', 'finish_reason', 'native_finish_reason', 'delta', 'index', 'x'];
+	const deltaKeys = ['refusal', 'role', 'content', 'annotations', 'reasoning_content', 'tool_calls'];
+
+	function randomChunk(random: (below: number) => number): string {
+		const text = JSON.stringify(pick(random, texts));
+		// Half the deltas as providers write them; the other half with faults and extras of every kind.
+		if (random(2) === 0) {
+			const extra = pick(random, ['', '"service_tier":"default","system_fingerprint":"fp_1",', '"provider":"OpenAI",', '"system_fingerprint":null,']);
+			const after = pick(random, ['', ',"usage":null', ',"usage":null,"obfuscation":"Qup1"']);
+			const choiceAfter = pick(random, [',"logprobs":null,"finish_reason":null', ',"finish_reason":null,"native_finish_reason":null,"logprobs":null', '']);
+			return `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1770933892,"model":"m",${extra}"choices":[{"index":0,"delta":{${random(4) === 0 ? '"role":"assistant",' : ''}"content":${text}}${choiceAfter}}]${after}}`;
+		}
+		// Mostly the forms providers write, with a fault or an extra now and then.
+		const content = random(10) === 0 ? pick(random, [`"\\x"`, 'null', '1', `"raw\ncontrol"`]) : text;
+		let delta = `${random(3) === 0 ? '"role":"assistant",' : ''}"content":${content}`;
+		for (let index = 0; index < random(3); index++) delta += `,"${pick(random, deltaKeys)}":${random(5) === 0 ? pick(random, values) : 'null'}`;
+		if (random(8) === 0) delta = `"role":"assistant","content":${text}`.split(',').reverse().join(',');
+		let choice = `{"index":${random(8) === 0 ? 1 : 0},"delta":{${delta}}`;
+		for (let index = 0; index < random(4); index++) choice += `,"${pick(random, choiceKeys)}":${random(5) === 0 ? pick(random, values) : random(6) === 0 ? '"stop"' : 'null'}`;
+		choice += '}';
+		const choices = random(10) === 0 ? `[${choice},${choice}]` : random(12) === 0 ? '[]' : `[${choice}]`;
+		const parts = [`"choices":${choices}`];
+		for (let index = 0; index < random(7); index++) {
+			const key = random(4) === 0 ? pick(random, topKeys) : pick(random, topKeys.slice(0, 7));
+			const value = key === 'usage' ? (random(3) === 0 ? '{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}' : 'null') : random(4) === 0 ? pick(random, values) : '"x"';
+			parts.splice(random(parts.length + 1), 0, `"${key}":${value}`);
+		}
+		const chunk = `{${parts.join(',')}}`;
+		return random(20) === 0 ? chunk.replace(':', ': ') : chunk;
+	}
+
+	it('a stream decodes to the same events whether its deltas are read without a parse or parsed whole', () => {
+		const random = randomOf(20261127);
+		let quick = 0;
+		for (let round = 0; round < 1500; round++) {
+			const first = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}';
+			const chunks = [first];
+			for (let index = 0; index < 1 + random(6); index++) chunks.push(randomChunk(random));
+			chunks.push('{"id":"chatcmpl-1","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}', '[DONE]');
+			for (const chunk of chunks.slice(1)) if (plainContentDelta(chunk) !== undefined) quick++;
+			const run = (data: readonly string[]) => {
+				const decoder = new OpenaiStreamDecoder(testContext());
+				const events: IRStreamEvent[] = [];
+				for (const chunk of data) {
+					events.push(...decoder.push({data: chunk}));
+					if (decoder.done) break;
+				}
+				events.push(...decoder.end());
+				return events;
+			};
+			// A space in front is still JSON, but never a plain delta: that stream is parsed whole (an
+			// error that quotes a chunk quotes the space too, and 200 characters of it).
+			const quoted = (events: IRStreamEvent[]) =>
+				events.map(event => (event.type === 'error' ? {...event, error: {...event.error, message: event.error.message.replace(/not JSON: (.*)$/s, (_, data: string) => `not JSON: ${data.trimStart().slice(0, 150)}`)}} : event));
+			assert.deepEqual(quoted(run(chunks)), quoted(run(chunks.map(chunk => ` ${chunk}`))), JSON.stringify(chunks));
+		}
+		assert.ok(quick > 2000, `${quick} deltas read without a parse`);
+	});
+
+	it("reads OpenAI's own deltas, OpenRouter's and vLLM's without a parse, and nothing that says more", () => {
+		const deltas = chunkLines('text').slice(1, -2);
+		assert.ok(deltas.length > 3);
+		for (const data of deltas) assert.equal(plainContentDelta(data), (JSON.parse(data) as {choices: Array<{delta: {content: string}}>}).choices[0]!.delta.content, data);
+		assert.equal(plainContentDelta('{"id":"gen-1","provider":"OpenAI","model":"openai/gpt-4o","object":"chat.completion.chunk","created":1,"choices":[{"index":0,"delta":{"role":"assistant","content":"Hi \\"you\\""},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}'), 'Hi "you"');
+		assert.equal(plainContentDelta('{"id":"cmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"x"},"logprobs":null,"finish_reason":null}]}'), 'x');
+		for (const other of [
+			'{"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":"stop"}]}',
+			'{"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}],"usage":{"prompt_tokens":1}}',
+			'{"choices":[{"index":0,"delta":{"content":"x","content":null},"finish_reason":null}]}',
+			'{"choices":[{"index":0,"delta":{"content":"x","annotations":null},"finish_reason":null}]}',
+			'{"choices":[{"index":0,"delta":{"content":"x"},"delta":{"content":"y"}}]}',
+			'{"choices":[{"index":0,"delta":{"content":"x"}}],"error":null}',
+			'{"choices":[{"index":0,"delta":{"content":"x"}}],"choices":[]}',
+			'{"choices":[{"index":0,"delta":{"content":"x"}}],"n":01}',
+			'{"choices":[{"index":0,"delta":{"reasoning_content":"x","content":null}}]}',
+		])
+			assert.equal(plainContentDelta(other), undefined, other);
 	});
 });
