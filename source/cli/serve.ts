@@ -74,7 +74,7 @@ export function surfaceFlags(options: SurfaceFlags): {allowHosts?: string[]; bod
 export type StoreChoice = {readonly home: string; readonly storeUrl: string};
 
 export async function serve(where: StoreChoice, host: string, port: number, jsonLogs: boolean, probeEveryMs?: number, surface: ReturnType<typeof surfaceFlags> = {}, limitsFail?: 'open' | 'closed'): Promise<void> {
-	// Listening for Ctrl+C / SIGTERM from the start, for the whole run: a signal that arrives while the
+	// Listening for Ctrl+C / SIGTERM / SIGHUP from the start, for the whole run: a signal that arrives while the
 	// gateway starts, or between two listeners, must never fall back to the default (dying without
 	// saving the last second of usage).
 	const stopping = stopSignals();
@@ -113,7 +113,7 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 	if (!isLoopback(host)) {
 		process.stderr.write(`warning: listening on ${host}: other machines can now reach the gateway. Every request still needs a virtual key; requests must be addressed to an IP of this machine or a name given with --allow-host.\n`);
 	}
-	// Ctrl+C, SIGTERM or a crash: the gateway saves what it holds and closes, the last request lines are written, then the store closes.
+	// Ctrl+C, SIGTERM, its terminal closing or a crash: the gateway saves what it holds and closes, the last request lines are written, then the store closes.
 	const shutdown = async () => {
 		await gateway.close();
 		requestLines.flush();
@@ -145,7 +145,16 @@ function withBodies(event: RequestFinished, bodies: RequestBodies | null): Reque
 	return {...event, bodies: rest};
 }
 
-/** The first SIGINT or SIGTERM asks for a clean stop; another one while stopping forces it. */
+/** Signals that ask serve to stop: Ctrl+C, a service manager's stop, and its terminal closing (SIGHUP). */
+const stopSignalNames = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * The first SIGINT, SIGTERM or SIGHUP asks for a clean stop; another one while stopping forces it.
+ * Output that can no longer be written asks for the clean stop too: a terminal that is gone (its
+ * window closed — SIGHUP comes with it — or its SSH connection dropped) or a pipe whose reader went
+ * away fails every write with EIO or EPIPE, which would otherwise be an uncaught error (a crash) at
+ * the next request line. Those listeners stay for the rest of the run: the way out writes too.
+ */
 function stopSignals(): {requested: Promise<void>; dispose(): void} {
 	let asked = false;
 	let resolve: () => void = () => {};
@@ -155,16 +164,24 @@ function stopSignals(): {requested: Promise<void>; dispose(): void} {
 			asked = true;
 			return resolve();
 		}
-		process.stderr.write(`gateway-tui: ${signal} again: stopping now, without saving the last second of usage.\n`);
-		process.exit(130);
+		try {
+			process.stderr.write(`gateway-tui: ${signal} again: stopping now, without saving the last second of usage.\n`);
+		} finally {
+			process.exit(130);
+		}
 	};
-	process.on('SIGINT', onSignal);
-	process.on('SIGTERM', onSignal);
+	const outputGone = () => {
+		if (asked) return;
+		asked = true;
+		resolve();
+	};
+	for (const signal of stopSignalNames) process.on(signal, onSignal);
+	process.stdout.on('error', outputGone);
+	process.stderr.on('error', outputGone);
 	return {
 		requested,
 		dispose() {
-			process.off('SIGINT', onSignal);
-			process.off('SIGTERM', onSignal);
+			for (const signal of stopSignalNames) process.off(signal, onSignal);
 		},
 	};
 }

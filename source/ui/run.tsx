@@ -114,19 +114,26 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 	};
 	core.onCrash(crashed);
 	const unguard = guardProcess(() => instance.unmount(), crashed);
+	// A terminal that is gone (its window closed) is a hang-up, as SIGHUP is: the same way out.
+	terminal.whenGone(() => instance.unmount());
 	try {
 		await instance.waitUntilExit().catch((failure: unknown) => crashed(failure));
 	} finally {
-		detachKeys();
-		untouch();
-		stopTrim();
-		instance.cleanup();
-		terminal.restore();
-		unguard();
-		release();
-		model.dispose();
-		await gateway?.close();
-		await store.close();
+		// The core and the store are closed whatever the steps before them throw: a process left with
+		// its worker running would keep the port, with no terminal to quit it from.
+		try {
+			detachKeys();
+			untouch();
+			stopTrim();
+			instance.cleanup();
+			terminal.restore();
+			unguard();
+			release();
+			model.dispose();
+		} finally {
+			await gateway?.close();
+			await store.close();
+		}
 	}
 	clearTimeout(crash.watchdog);
 	report();

@@ -14,8 +14,14 @@ type Output = NodeJS.WriteStream;
 type Input = NodeJS.ReadStream;
 
 export type TerminalSession = {
-	/** Hand the terminal back; safe to call more than once. */
+	/** Hand the terminal back; safe to call more than once, and when the terminal is gone. */
 	restore(): void;
+	/**
+	 * Call `gone` (once) when the terminal stops working — its window closed, an SSH connection
+	 * dropped: a write to it or a read from it fails (EIO). Without this the failure would be an
+	 * uncaught error, a crash; it is a hang-up, and the app takes the same way out as on SIGHUP.
+	 */
+	whenGone(gone: () => void): void;
 };
 
 export function takeTerminal(stdout: Output, stdin: Input): TerminalSession {
@@ -24,14 +30,40 @@ export function takeTerminal(stdout: Output, stdin: Input): TerminalSession {
 	const restore = () => {
 		if (restored) return;
 		restored = true;
-		if (stdin.isTTY) stdin.setRawMode(false);
+		// The terminal may be gone — its window closed, an SSH connection dropped (SIGHUP) — and then
+		// both of these fail (EIO): there is nothing left to hand back, and the way out must go on.
+		try {
+			if (stdin.isTTY) stdin.setRawMode(false);
+		} catch {
+			// the terminal is gone
+		}
 		// Synchronous: this also runs from 'exit' and crash handlers, where async writes are lost.
 		const fd = (stdout as Output & {fd?: number}).fd;
-		if (typeof fd === 'number') writeSync(fd, leaveAlternateScreen);
-		else stdout.write(leaveAlternateScreen);
+		try {
+			if (typeof fd === 'number') writeSync(fd, leaveAlternateScreen);
+			else stdout.write(leaveAlternateScreen);
+		} catch {
+			// the terminal is gone
+		}
 	};
 	process.once('exit', restore);
-	return {restore};
+	let lost: (() => void) | null = null;
+	let isGone = false;
+	// Kept for the process's life: Ink's last frame, written after restore, may be what fails.
+	const failed = () => {
+		if (isGone) return;
+		isGone = true;
+		lost?.();
+	};
+	stdout.on('error', failed);
+	stdin.on('error', failed);
+	return {
+		restore,
+		whenGone(gone) {
+			lost = gone;
+			if (isGone) gone();
+		},
+	};
 }
 
 /**

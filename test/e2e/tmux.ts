@@ -4,7 +4,7 @@
  * when CI is set), keys sent one at a time as a person types, and the screen read back.
  */
 import {execFileSync, spawnSync} from 'node:child_process';
-import {writeFileSync} from 'node:fs';
+import {readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 
 export function hasTmux(): boolean {
@@ -21,9 +21,54 @@ export type Tmux = {
 	/** Wait until the screen matches; fail with the screen otherwise. */
 	waitFor(pattern: RegExp | string, ms?: number): Promise<string>;
 	kill(): void;
-	/** Kill the server and wait (up to 10 s) until the app in its pane has exited: it writes to its data directory until then. */
+	/** The pid of the process in the pane (the app, when the pane runs it without a shell), or 0 once the server is gone. */
+	panePid(): number;
+	/**
+	 * Kill the server and wait (up to 10 s) until the app in its pane has exited: it writes to its
+	 * data directory until then. An app still running then is killed, and this fails: closing its
+	 * terminal must stop it (it would hold its port with no terminal to quit it from).
+	 */
 	stop(): Promise<void>;
 };
+
+/** The processes `pid` started, and theirs (from /proc; none where there is no /proc). */
+function descendants(pid: number): number[] {
+	const found: number[] = [];
+	let tasks: string[] = [];
+	try {
+		tasks = readdirSync(`/proc/${pid}/task`);
+	} catch {
+		return found;
+	}
+	for (const task of tasks) {
+		let children = '';
+		try {
+			children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
+		} catch {
+			continue;
+		}
+		for (const child of children.split(' ').filter(Boolean).map(Number)) found.push(child, ...descendants(child));
+	}
+	return found;
+}
+
+/** Whether `pid` is a process that has not exited (a zombie has: it waits only to be collected). */
+export function running(pid: number): boolean {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+		return state !== 'Z' && state !== 'X';
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+	}
+	// No /proc (macOS): whether a signal can reach it.
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
 
 const delay = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
@@ -71,20 +116,25 @@ export function startTmux(options: {dir: string; cwd: string; command: string; e
 				// already gone
 			}
 		},
-		async stop() {
-			let pid = 0;
+		panePid() {
 			try {
-				pid = Number(run('display-message', '-p', '#{pane_pid}').trim());
+				return Number(run('display-message', '-p', '#{pane_pid}').trim());
 			} catch {
-				// the server is gone already
+				return 0;
 			}
+		},
+		async stop() {
+			const pane = this.panePid();
+			// The pane's process and what it started (the app, under the shell that some tests run it with).
+			const pids = pane > 0 ? [pane, ...descendants(pane)] : [];
 			this.kill();
 			const deadline = Date.now() + 10_000;
-			while (pid > 0 && Date.now() < deadline) {
-				try {
-					process.kill(pid, 0);
-				} catch {
-					return;
+			for (;;) {
+				const left = pids.filter(running);
+				if (left.length === 0) return;
+				if (Date.now() > deadline) {
+					for (const pid of left) process.kill(pid, 'SIGKILL');
+					throw new Error(`the pane's processes ${left.join(', ')} were still running 10 s after their terminal closed: killed`);
 				}
 				await delay(50);
 			}
