@@ -149,7 +149,7 @@ function withBodies(event: RequestFinished, bodies: RequestBodies | null): Reque
 const stopSignalNames = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
- * The first SIGINT, SIGTERM or SIGHUP asks for a clean stop; another one while stopping forces it.
+ * The first SIGINT, SIGTERM or SIGHUP asks for a clean stop; another SIGINT or SIGTERM while stopping forces it.
  * Output that can no longer be written asks for the clean stop too: a terminal that is gone (its
  * window closed — SIGHUP comes with it — or its SSH connection dropped) or a pipe whose reader went
  * away fails every write with EIO or EPIPE, which would otherwise be an uncaught error (a crash) at
@@ -164,6 +164,9 @@ function stopSignals(): {requested: Promise<void>; dispose(): void} {
 			asked = true;
 			return resolve();
 		}
+		// A closing terminal can hang up more than once (the terminal program, then the kernel as the
+		// terminal goes): only a person's second Ctrl+C or a second SIGTERM forces the stop.
+		if (signal === 'SIGHUP') return;
 		try {
 			process.stderr.write(`gateway-tui: ${signal} again: stopping now, without saving the last second of usage.\n`);
 		} finally {

@@ -127,12 +127,18 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 			stopTrim();
 			instance.cleanup();
 			terminal.restore();
-			unguard();
 			release();
 			model.dispose();
 		} finally {
-			await gateway?.close();
-			await store.close();
+			try {
+				await gateway?.close();
+				await store.close();
+			} finally {
+				// Only now: a signal during the way out (a closing terminal hangs up more than once) must
+				// find the handler, which has nothing left to do, not the default, which ends the process
+				// with the store half closed.
+				unguard();
+			}
 		}
 	}
 	clearTimeout(crash.watchdog);
