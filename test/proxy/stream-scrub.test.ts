@@ -17,6 +17,7 @@ import {StreamMeter} from '../../source/proxy/meter.js';
 import {inboundAdapters} from '../../source/formats/index.js';
 import {openaiHttp} from '../../source/formats/openai/openai-http.js';
 import type {TranslationContext} from '../../source/formats/adapter.js';
+import {randomOf} from '../helpers/random.js';
 
 const separators = ['\n\n', '\r\n\r\n', '\r\r'] as const;
 
@@ -38,16 +39,6 @@ function expectedNext(text: string, from: number): number {
 	return end;
 }
 
-/** A deterministic generator (no flaky seeds): xorshift32. */
-function randomOf(seed: number): (below: number) => number {
-	let state = seed;
-	return below => {
-		state ^= state << 13;
-		state ^= state >>> 17;
-		state ^= state << 5;
-		return (state >>> 0) % below;
-	};
-}
 
 const pieces = ['data: {"a":1}', 'x', '\n', '\r', '\n\n', '\r\n', '\r\n\r\n', '\r\r', ': ping', 'event: e', 'é'];
 

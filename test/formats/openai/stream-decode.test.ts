@@ -4,6 +4,7 @@ import type {IRStreamEvent} from '../../../source/base/ir.js';
 import {openaiAdapter} from '../../../source/formats/openai/index.js';
 import {OpenaiStreamDecoder, plainContentDelta} from '../../../source/formats/openai/decode-openai-stream.js';
 import {chunkLines, collect, sseMessages, testContext} from './helpers.js';
+import {randomOf} from '../../helpers/random.js';
 
 const decode = async (lines: readonly string[]) => collect(openaiAdapter.decodeStream(sseMessages(lines), testContext()));
 
@@ -155,16 +156,6 @@ describe('openai decodeStream', () => {
 });
 
 describe('content deltas read without a parse (plainContentDelta)', () => {
-	/** A deterministic generator (no flaky seeds): xorshift32. */
-	function randomOf(seed: number): (below: number) => number {
-		let state = seed;
-		return below => {
-			state ^= state << 13;
-			state ^= state >>> 17;
-			state ^= state << 5;
-			return (state >>> 0) % below;
-		};
-	}
 	const pick = <T>(random: (below: number) => number, items: readonly T[]): T => items[random(items.length)]!;
 
 	const texts = ['Hello', '', ' ', 'line\nbreak', 'quote " inside', 'back\\slash', 'é 漢字 🙂', '\u2028', '\u0000\u001f', '\ud800 lone', '"}]}', 'a\\'];
