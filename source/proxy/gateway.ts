@@ -149,12 +149,9 @@ export class Gateway {
 	 * Stop serving, save what is held in memory, close connections and (when the gateway opened it) the
 	 * store. Every step runs whatever failed before it, and a failure is a warning, never a throw: a
 	 * store that went away (a Redis that stopped) must not leave upstream pools, timers or the store's
-	 * own reconnecting client open — the process would never end.
-	 */
-	/**
-	 * Stop listening, save what is held, close the store. A second call — the core's own crash handler
-	 * while the UI's shutdown is closing it, or the other way round — waits for the first one to end:
-	 * answered at once, its caller could end the worker with the store's statements still in flight.
+	 * own reconnecting client open — the process would never end. A second call — the core's own crash
+	 * handler while the UI's shutdown is closing it, or the other way round — waits for the first one to
+	 * end: answered at once, its caller could end the worker with the store's statements still in flight.
 	 */
 	close(): Promise<void> {
 		this.closing ??= this.closeOnce();
