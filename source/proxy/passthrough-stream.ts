@@ -13,7 +13,8 @@ import {ClientStream, forwardedHeaders} from './client-stream.js';
 import {toGatewayError} from './errors.js';
 import {StreamMeter, type StreamFraming} from './meter.js';
 import {endStream} from './stream-end.js';
-import {OutboundStreamScrub, lastFrameEnd, nextFrameEnd} from './stream-scrub.js';
+import {OutboundStreamScrub, lastFrameEnd, nextFrameEnd, onlyData} from './stream-scrub.js';
+import {startsWithByteOrderMark} from '../base/utf8-chunks.js';
 import {upstreamFailure, type UpstreamResponse} from './upstream.js';
 import type {BodySink} from './upstream-body.js';
 import {headerValue} from './upstream-errors.js';
@@ -64,7 +65,8 @@ export class Outgoing {
 	private readFrames(ready: Buffer): Uint8Array | string {
 		if (ready.length === 0) return ready;
 		const text = ready.toString('utf8');
-		this.meter.push(this.started || text.charCodeAt(0) !== byteOrderMark ? text : text.slice(1));
+		// A byte-order mark can only open the stream; the SSE parser would read it as part of the first field's name.
+		this.meter.push(this.started || !startsWithByteOrderMark(ready) ? text : text.slice(1));
 		this.started = true;
 		const piece = this.scrub.clean(ready, text);
 		const hiding = this.hiding;
@@ -117,9 +119,6 @@ export class Outgoing {
 	}
 }
 
-/** U+FEFF, which a stream may open with (the SSE parser would read it as part of the first field's name). */
-const byteOrderMark = 0xfeff;
-
 /**
  * Whether a span of whole frames is all hidden: one message, normally; a span of two (frames ended
  * by a blank line stream-scrub.ts does not name, `\n\r\n`) is cut only if every message in it is.
@@ -156,18 +155,6 @@ class HiddenFrames {
 	}
 }
 
-/**
- * The data of a frame that is a single `data:` line ended by `\n\n` — the message an SSE parser
- * would read from it (one space after the colon dropped) — or undefined for any other frame.
- */
-export function onlyData(frame: string): string | undefined {
-	const end = frame.length - 2;
-	if (end < 5 || !frame.startsWith('data:') || frame.indexOf('\n') !== end || frame.charCodeAt(end + 1) !== lf || frame.includes('\r')) return undefined;
-	return frame.slice(frame.charCodeAt(5) === space ? 6 : 5, end);
-}
-
-const lf = 0x0a;
-const space = 0x20;
 
 /** How the provider's body ended, as the pipe saw it. */
 type Outcome = {readonly client: ClientStream | null; readonly failure: {readonly error: unknown} | null};

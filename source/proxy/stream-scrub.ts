@@ -22,6 +22,7 @@ const lfFrameEnd = '\n\n';
 const lfFrameEndBytes = Buffer.from(lfFrameEnd);
 const cr = 0x0d;
 const lf = 0x0a;
+const space = 0x20;
 
 /**
  * Whether `text` has no CR: then its frames can end only with `\n\n`, found with one native search
@@ -69,6 +70,16 @@ export function nextFrameEnd(text: string, from: number): number {
 		if (after !== -1) end = Math.min(end, after + separator.length);
 	}
 	return end;
+}
+
+/**
+ * The data of a frame that is a single `data:` line ended by `\n\n` — the message an SSE parser
+ * would read from it (one space after the colon dropped) — or undefined for any other frame.
+ */
+export function onlyData(frame: string): string | undefined {
+	const end = frame.length - 2;
+	if (end < 5 || !frame.startsWith('data:') || frame.indexOf('\n') !== end || frame.charCodeAt(end + 1) !== lf || frame.includes('\r')) return undefined;
+	return frame.slice(frame.charCodeAt(5) === space ? 6 : 5, end);
 }
 
 export class OutboundStreamScrub {

@@ -9,9 +9,9 @@
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {OutboundStreamScrub, lastFrameEnd, nextFrameEnd} from '../../source/proxy/stream-scrub.js';
+import {OutboundStreamScrub, lastFrameEnd, nextFrameEnd, onlyData} from '../../source/proxy/stream-scrub.js';
 import {Scrubber} from '../../source/base/secrets.js';
-import {Outgoing, onlyData} from '../../source/proxy/passthrough-stream.js';
+import {Outgoing} from '../../source/proxy/passthrough-stream.js';
 import {SseFeed} from '../../source/formats/sse.js';
 import {StreamMeter} from '../../source/proxy/meter.js';
 import {inboundAdapters} from '../../source/formats/index.js';
