@@ -3,7 +3,9 @@
  *
  * Keys are indexed by the SHA-256 of their secret. The view is reloaded whenever the store's
  * revision changes (polled twice a second), so a CLI command in another process — a revocation
- * included — takes effect within a second. lastUsedAt is kept in memory and flushed in batches.
+ * included — takes effect within a second. A secret the view does not know is checked against the
+ * store before it is refused (`recheck`), so a key created elsewhere works on its first request.
+ * lastUsedAt is kept in memory and flushed in batches.
  */
 import {hash, timingSafeEqual} from 'node:crypto';
 import type {EventBus} from '../base/events.js';
@@ -32,6 +34,16 @@ export class RefusedKeyError extends GatewayError {
 	constructor(key: KeyRecord, message: string) {
 		super('authentication', 401, message, {code: 'invalid_api_key'});
 		this.key = {id: key.id, name: key.name};
+	}
+}
+
+/**
+ * A secret no key of the snapshot has: the request waits for `recheck` (a key created a moment ago
+ * in another process) and is answered again before this is sent.
+ */
+export class UnknownKeyError extends GatewayError {
+	constructor() {
+		super('authentication', 401, 'The API key sent is not a gateway virtual key. Check the key, or create one with `gateway-tui keys create --name NAME`.', {code: 'invalid_api_key'});
 	}
 }
 
@@ -114,10 +126,8 @@ export class Registry {
 		const hex = digest.toString('hex');
 		const key = this.current.keysByHash.get(hex);
 		if (!key || !timingSafeEqual(Buffer.from(key.hash, 'hex'), digest)) {
-			const message = this.current.providerKeyHashes.has(hex)
-				? "The API key sent is a provider's real key, not a gateway virtual key. Never give real keys to clients: send a virtual key (`gateway-tui keys create --name NAME`)."
-				: 'The API key sent is not a gateway virtual key. Check the key, or create one with `gateway-tui keys create --name NAME`.';
-			throw new GatewayError('authentication', 401, message, {code: 'invalid_api_key'});
+			if (!this.current.providerKeyHashes.has(hex)) throw new UnknownKeyError();
+			throw new GatewayError('authentication', 401, "The API key sent is a provider's real key, not a gateway virtual key. Never give real keys to clients: send a virtual key (`gateway-tui keys create --name NAME`).", {code: 'invalid_api_key'});
 		}
 		this.authenticated.set(presented, key);
 		return key;
@@ -131,6 +141,51 @@ export class Registry {
 		await recordLastUsed(this.store, batch);
 	}
 
+	/** The store read under way (the poll's or a request's), the one queued after it, and when the last ended. */
+	private reading: Promise<void> | undefined;
+	private queued: Promise<void> | undefined;
+	private readEndedAt = Number.NEGATIVE_INFINITY;
+
+	/** A read starts at least this long after the last one ended (a flood of unknown keys: at most twenty a second). */
+	static readonly recheckSpacingMs = 50;
+
+	/**
+	 * Read the store's revision and reload the view if it moved; settles once a read that started
+	 * after this call has finished. One read at a time, `recheckSpacingMs` apart: calls made while a
+	 * read runs or waits share the next one (a flood of unknown keys never costs a read per request),
+	 * and the poll's reads take the same turns, so an older read never replaces a newer view.
+	 * Rejects when the store cannot be read.
+	 */
+	recheck(): Promise<void> {
+		if (this.queued) return this.queued;
+		if (this.reading) {
+			this.queued = this.reading.then(
+				() => this.next(),
+				() => this.next(),
+			);
+			return this.queued;
+		}
+		const wait = this.readEndedAt + Registry.recheckSpacingMs - performance.now();
+		if (wait > 0) {
+			this.queued = new Promise(resolve => setTimeout(resolve, wait)).then(() => this.next());
+			return this.queued;
+		}
+		this.reading = this.readChanges().finally(() => {
+			this.reading = undefined;
+			this.readEndedAt = performance.now();
+		});
+		return this.reading;
+	}
+
+	private next(): Promise<void> {
+		this.queued = undefined;
+		return this.recheck();
+	}
+
+	private async readChanges(): Promise<void> {
+		if ((await this.store.revision()) !== this.revision) await this.refresh();
+	}
+
 	private busy = false;
 	/** When the store stopped answering the poll (ms since the epoch), while it does not; else null. */
 	private outageSince: number | null = null;
@@ -140,7 +195,7 @@ export class Registry {
 		this.busy = true;
 		try {
 			await this.flush();
-			if ((await this.store.revision()) !== this.revision) await this.refresh();
+			await this.recheck();
 			this.recovered();
 		} catch (error) {
 			this.failedToRead(error);

@@ -1,7 +1,8 @@
 /**
  * Every format's routes, registered from the adapter table: the proxy knows no format by name.
  * Where formats share a route (GET /v1/models), the adapter whose `claims` matches serves it.
- * The key is checked when the request arrives, before its body is read.
+ * The key is checked when the request arrives, before its body is read (a key the registry does not
+ * know is checked against the store once more before it is refused).
  */
 import type {FastifyInstance, FastifyRequest} from 'fastify';
 import type {EventBus} from '../base/events.js';
@@ -16,6 +17,7 @@ import {sendError} from './errors.js';
 import type {RelayDeps} from './relay.js';
 import {answerStored, relayStoring, type StoringDeps} from './stored-answers.js';
 import {modelsForKey} from './routing.js';
+import {UnknownKeyError, type Registry} from './registry.js';
 import type {SurfaceOptions} from './surface.js';
 
 export type ProxyDeps = RelayDeps & StoringDeps & {readonly events: EventBus; readonly surface: SurfaceOptions; readonly bodies?: BodyCapture; readonly isoTime: IsoTime};
@@ -82,6 +84,23 @@ async function handle(deps: ProxyDeps, {adapter, route}: Entry, request: Fastify
 	}
 }
 
+/**
+ * A secret the registry's view does not know may be a key created a moment ago in another process
+ * (the CLI, a second gateway on the store): the store is read once more before the 401 is sent.
+ * When the store cannot be read, the first refusal stands.
+ */
+function authenticateAfterRecheck(request: FastifyRequest, registry: Registry, presented: string | undefined, refusal: UnknownKeyError, done: (error?: Error) => void): void {
+	const again = () => {
+		try {
+			authenticateExchange(request, registry, presented);
+		} catch (error) {
+			return done(error as Error);
+		}
+		done();
+	};
+	registry.recheck().then(again, () => done(refusal));
+}
+
 export function registerFormatRoutes(app: FastifyInstance, deps: ProxyDeps): void {
 	const groups = new Map<string, Entry[]>();
 	for (const adapter of inboundAdapterList) {
@@ -95,13 +114,16 @@ export function registerFormatRoutes(app: FastifyInstance, deps: ProxyDeps): voi
 			url,
 			// Fastify's callback form: an async hook would cost every request a promise and a microtask turn.
 			onRequest: (request, reply, done) => {
+				let presented: string | undefined;
 				try {
 					const wire = wireOf(request);
 					const entry = only ?? claimed(entries, wire);
 					request.gatewayRoute = entry;
 					beginExchange(request, reply, entry.adapter, deps);
-					authenticateExchange(request, deps.registry, entry.adapter.presentedKey(wire));
+					presented = entry.adapter.presentedKey(wire);
+					authenticateExchange(request, deps.registry, presented);
 				} catch (error) {
+					if (error instanceof UnknownKeyError) return authenticateAfterRecheck(request, deps.registry, presented, error, done);
 					return done(error as Error);
 				}
 				done();

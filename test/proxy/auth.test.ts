@@ -5,6 +5,8 @@ import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
 import {generateRequest, send, errorMessage} from '../helpers/wire.js';
 import {addChannel} from '../../source/services/channels.js';
 import {keys} from '../../source/store/keys.js';
+import {createKey} from '../../source/services/keys.js';
+import {Registry} from '../../source/proxy/registry.js';
 
 let gateway: TestGateway;
 const realKey = 'sk-real-provider-key-0123456789';
@@ -73,4 +75,49 @@ test('gemini accepts the key as ?key= and as a Bearer token too; anthropic as Be
 	const [aUrl, aInit] = generateRequest('anthropic', gateway.url, 'not-configured');
 	const anthropicBearer = await send(aUrl, {...aInit, headers: {...aInit.headers, authorization: `Bearer ${key.secret}`}});
 	assert.equal(anthropicBearer.status, 404);
+});
+
+test('a key created in another process (the store changed, the view not yet reloaded) works on its first request', async () => {
+	// What `gateway-tui keys create` in a second terminal does: the store only, no word to the running gateway.
+	for (const format of formats) {
+		const fresh = await createKey(gateway.store, {name: `elsewhere-${format}`});
+		const response = await send(...generateRequest(format, gateway.url, 'not-configured', fresh.secret));
+		assert.equal(response.status, 404, `${format}: authenticated, then the model is unknown: ${response.text}`);
+	}
+	// A revoked key stays refused after the reread (the view is current, nothing to reread for it).
+	const response = await send(...generateRequest('openai', gateway.url, 'm', revoked));
+	assert.equal(response.status, 401);
+});
+
+test('a flood of unknown keys costs the store one read at a time, not one per request', async () => {
+	const store = gateway.store;
+	const revision = store.revision.bind(store);
+	let reads = 0;
+	let inFlight = 0;
+	let most = 0;
+	store.revision = async () => {
+		reads++;
+		most = Math.max(most, ++inFlight);
+		try {
+			return await revision();
+		} finally {
+			inFlight--;
+		}
+	};
+	const started = performance.now();
+	try {
+		const responses = await Promise.all(
+			Array.from({length: 200}, (_, index) => send(...generateRequest(formats[index % formats.length]!, gateway.url, 'm', `sk-gtui-unknown-${String(index).padStart(40, '0')}`))),
+		);
+		for (const response of responses) {
+			assert.equal(response.status, 401, response.text);
+			assert.match(errorMessage(response.body), /not a gateway virtual key/);
+		}
+		const elapsed = performance.now() - started;
+		assert.equal(most, 1, 'one store read at a time');
+		// One read, then reads spaced recheckSpacingMs apart (the poll's reads take the same turns).
+		assert.ok(reads <= 2 + elapsed / Registry.recheckSpacingMs, `${reads} store reads in ${elapsed.toFixed(0)} ms for 200 refused requests`);
+	} finally {
+		store.revision = revision;
+	}
 });
