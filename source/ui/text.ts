@@ -94,6 +94,18 @@ export function budgetWarningText(warning: BudgetWarning): string {
 }
 
 /**
+ * `text` with each of its lines cut every `width` characters, as a terminal shows a long line: for
+ * commands, where a word wrap would leave `export` alone on a line and its variable on the next.
+ */
+export function breakLines(text: string, width: number): string {
+	const room = Math.max(1, width);
+	return text
+		.split('\n')
+		.map(line => (line.length <= room ? line : (line.match(new RegExp(`.{1,${room}}`, 'gu')) ?? [line]).join('\n')))
+		.join('\n');
+}
+
+/**
  * `text` word-wrapped into lines of at most `width` characters, at most `max` of them; the last
  * ends with … when there was more. A word longer than a line is cut into pieces.
  */

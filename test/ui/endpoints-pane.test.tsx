@@ -35,6 +35,24 @@ test('shows the three base URLs and the OpenAI snippet with the first active key
 	assert.match(frame, /export OPENAI_API_KEY='sk-gtui-secret-of-laptop'/);
 });
 
+test('at 80 columns each snippet line starts where a command starts, broken only where the column ends (no `export` alone on a line)', () => {
+	const secret = 'sk-gtui-VptG_khSw8tTq2ifAy-6S32_b-j2Ugyn4MxCjgYFarg';
+	const frame = renderTui(<EndpointsPane {...props({keys: [key('laptop', {secret})], width: 80})} />).lastFrame()!;
+	// The detail column: everything right of the list's border.
+	const detail = frame
+		.split('\n')
+		.filter(line => line.includes('│ ') && line.lastIndexOf('│') > line.indexOf('│'))
+		.map(line => line.slice(line.indexOf('│', line.indexOf('│') + 1) + 2).replace(/\s*│\s*$/, ''));
+	const lines = detail.filter(Boolean);
+	assert.ok(lines.length >= 4, frame);
+	assert.match(lines[0]!, /^export OPENAI_BASE_URL='http:/, frame);
+	assert.ok(!lines.includes('export'), frame);
+	// Joined back, the column's lines are the snippet: nothing dropped, nothing added.
+	const width = lines[0]!.length;
+	const shown = lines.slice(0, 4).map((line, index, all) => line + (line.length === width && index < all.length - 1 ? '' : '\n')).join('');
+	assert.equal(shown.trimEnd(), `export OPENAI_BASE_URL='http://127.0.0.1:11580/v1'\nexport OPENAI_API_KEY='${secret}'`);
+});
+
 test('c copies the focused snippet in one keypress; ↓ and → choose another snippet and key', async () => {
 	const clipboard = fakeClipboard();
 	const status = statusLog();

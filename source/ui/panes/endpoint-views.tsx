@@ -8,7 +8,7 @@ import type {CheckState} from '../hooks/use-takeover.js';
 import type {KeyRecord} from '../../base/records.js';
 import {endpoints, type Endpoint, type Snippet} from '../snippets.js';
 import {checkFailure, tilde, toolStateText} from '../takeover-text.js';
-import {keyStateText} from '../text.js';
+import {breakLines, keyStateText} from '../text.js';
 import {theme} from '../theme.js';
 import {keyState} from '../../store/keys.js';
 
@@ -49,11 +49,12 @@ export function KeyLine({keys, index, tight = false}: {readonly keys: readonly K
 	);
 }
 
-export function SnippetView({snippet}: {readonly snippet: Snippet}) {
+/** A snippet in `width` columns: its lines broken where the column ends, as a terminal would show them when pasted. */
+export function SnippetView({snippet, width}: {readonly snippet: Snippet; readonly width: number}) {
 	return (
 		<>
 			{snippet.note ? <Text color={theme.muted}>{snippet.note}</Text> : null}
-			<Text>{snippet.text}</Text>
+			<Text>{breakLines(snippet.text, width)}</Text>
 			<Text color={theme.muted}>{`c copies this ${snippet.what}`}</Text>
 		</>
 	);

@@ -142,7 +142,7 @@ export function EndpointsPane(props: EndpointsPaneProps) {
 					<Select options={list.map(entry => ({value: entry.id, label: label(entry, takeover.statuses)}))} initialIndex={list.findIndex(entry => entry.id === selected.id)} focused={active} limit={list.length > listHeight ? Math.max(2, listHeight - 1) : listHeight} onHighlight={selectedId.set} />
 				</Box>
 				<Box flexDirection="column" width={inner - listWidth} paddingLeft={1} borderStyle="single" borderTop={false} borderBottom={false} borderRight={false} borderColor={theme.border}>
-					<Detail entry={selected} takeover={takeover} />
+					<Detail entry={selected} takeover={takeover} width={inner - listWidth - 2} />
 				</Box>
 			</Box>
 		</Panel>
@@ -151,8 +151,9 @@ export function EndpointsPane(props: EndpointsPaneProps) {
 
 type PreviewFn = (tool: TakeoverTool, choice: TakeoverChoice & {readonly keyLabel: string}) => Promise<PreviewLine[]>;
 
-function Detail({entry, takeover}: {readonly entry: Entry; readonly takeover: Takeover}) {
-	if (entry.snippet) return <SnippetView snippet={entry.snippet} />;
+/** `width`: the columns inside the detail's border and padding. */
+function Detail({entry, takeover, width}: {readonly entry: Entry; readonly takeover: Takeover; readonly width: number}) {
+	if (entry.snippet) return <SnippetView snippet={entry.snippet} width={width} />;
 	const status = takeover.statuses?.find(item => item.tool === entry.tool);
 	if (!status) return null;
 	return <ToolView status={status} check={takeover.checks.get(status.tool)} busy={takeover.busy === status.tool} />;
