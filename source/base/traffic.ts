@@ -2,15 +2,20 @@
  * Traffic over time, counted from a gateway's finished requests (in the core's thread under the TUI): per minute for the last hour
  * (requests, errors, latencies), tokens per hour for the last day, and per channel. Bounded: a
  * bucket older than its window is dropped, and a minute keeps at most `latencyCap` latencies.
+ *
+ * The requests counted are those the usage totals count (`countsTowardUsage`: a model was named, not
+ * a token count), so the charts and the Usage pane's "Today: N requests, M failed" agree; requests
+ * refused before that (an unknown key, a body that is not JSON) are counted apart as `refused`.
  */
 import {isFailure, type RequestFinished} from './events.js';
+import {countsTowardUsage} from './usage-types.js';
 
 const minuteMs = 60_000;
 const hourMs = 3_600_000;
 /** Latencies kept per minute: a uniform sample (reservoir), so a busy minute costs what a quiet one does to sort. */
 const latencyCap = 256;
 
-type Bucket = {requests: number; errors: number; latencies: number[]};
+type Bucket = {requests: number; errors: number; refused: number; latencies: number[]};
 
 /** Keep a uniform sample of a minute's latencies (Algorithm R). */
 function sample(bucket: Bucket, latency: number): void {
@@ -27,8 +32,8 @@ export type Series = {
 	readonly errors: readonly number[];
 	readonly p50: ReadonlyArray<number | null>;
 	readonly p95: ReadonlyArray<number | null>;
-	/** Over the whole window. */
-	readonly total: {readonly requests: number; readonly errors: number; readonly p50: number | null; readonly p95: number | null};
+	/** Over the whole window; `refused`: failed requests that named no model (not in `requests` or `errors`). */
+	readonly total: {readonly requests: number; readonly errors: number; readonly refused: number; readonly p50: number | null; readonly p95: number | null};
 };
 
 export type TrafficSnapshot = {
@@ -45,11 +50,15 @@ export function percentile(sorted: readonly number[], p: number): number | null 
 }
 
 function add(buckets: Map<number, Bucket>, minute: number, event: RequestFinished): void {
-	const bucket = buckets.get(minute) ?? {requests: 0, errors: 0, latencies: []};
+	const bucket = buckets.get(minute) ?? {requests: 0, errors: 0, refused: 0, latencies: []};
+	buckets.set(minute, bucket);
+	if (!countsTowardUsage(event)) {
+		if (isFailure(event)) bucket.refused++;
+		return;
+	}
 	bucket.requests++;
 	if (isFailure(event)) bucket.errors++;
 	sample(bucket, event.latencyMs);
-	buckets.set(minute, bucket);
 }
 
 function series(buckets: ReadonlyMap<number, Bucket>, lastMinute: number): Series {
@@ -61,7 +70,13 @@ function series(buckets: ReadonlyMap<number, Bucket>, lastMinute: number): Serie
 		errors: minutes.map(bucket => bucket?.errors ?? 0),
 		p50: minutes.map(bucket => percentile(sorted(bucket?.latencies ?? []), 0.5)),
 		p95: minutes.map(bucket => percentile(sorted(bucket?.latencies ?? []), 0.95)),
-		total: {requests: minutes.reduce((sum, bucket) => sum + (bucket?.requests ?? 0), 0), errors: minutes.reduce((sum, bucket) => sum + (bucket?.errors ?? 0), 0), p50: percentile(all, 0.5), p95: percentile(all, 0.95)},
+		total: {
+			requests: minutes.reduce((sum, bucket) => sum + (bucket?.requests ?? 0), 0),
+			errors: minutes.reduce((sum, bucket) => sum + (bucket?.errors ?? 0), 0),
+			refused: minutes.reduce((sum, bucket) => sum + (bucket?.refused ?? 0), 0),
+			p50: percentile(all, 0.5),
+			p95: percentile(all, 0.95),
+		},
 	};
 }
 

@@ -40,3 +40,11 @@ export type UsageQuery = {
 
 /** A persisted request record is the finished event as it was emitted. */
 export type RequestRecord = RequestFinished;
+
+/**
+ * Whether a request counts in the usage totals: it named a model and was not a token count
+ * (Claude Code counts tokens often; those calls are in the request log, not in the totals).
+ */
+export function countsTowardUsage(record: Pick<RequestRecord, 'model' | 'path'>): boolean {
+	return record.model !== null && !/count_?tokens$/i.test(record.path);
+}

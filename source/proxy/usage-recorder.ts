@@ -11,7 +11,8 @@
 import type {EventBus, RequestFinished} from '../base/events.js';
 import type {Store} from '../store/index.js';
 import {chunkId, chunks, dayId, dayTotals, journals, type Bucket, type Journal} from '../store/usage.js';
-import {addRecord, addTotals, bucketKey, countsTowardUsage, emptyBucket, localDay} from '../store/usage-buckets.js';
+import {addRecord, addTotals, bucketKey, emptyBucket, localDay} from '../store/usage-buckets.js';
+import {countsTowardUsage} from '../base/usage-types.js';
 import {claimInstance, newJournal, newOwnerToken} from '../store/usage-instance.js';
 
 import {defaultRetention, pruneStore, withoutPruned, type PruneResult, type Retention} from '../store/usage-retention.js';

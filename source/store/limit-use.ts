@@ -5,7 +5,7 @@
 import type {Store} from './index.js';
 import type {BudgetPeriod, KeyRecord} from '../base/records.js';
 import {recentRequests, usageSummary} from './usage-summary.js';
-import {countsTowardUsage} from './usage-buckets.js';
+import {countsTowardUsage} from '../base/usage-types.js';
 import {periodBounds, type LimitUse} from '../base/periods.js';
 
 /**

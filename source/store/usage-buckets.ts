@@ -57,13 +57,6 @@ export function startOfToday(now = new Date()): Date {
 	return new Date(now.getFullYear(), now.getMonth(), now.getDate());
 }
 
-/**
- * Whether a request counts in the usage totals: it named a model and was not a token count
- * (Claude Code counts tokens often; those calls are in the request log, not in the totals).
- */
-export function countsTowardUsage(record: Pick<RequestRecord, 'model' | 'path'>): boolean {
-	return record.model !== null && !/count_?tokens$/i.test(record.path);
-}
 
 /**
  * The identity of a bucket as one string, for a Map. Key and channel ids are the gateway's own

@@ -51,6 +51,23 @@ test('the counter keeps the last hour per minute and per channel; percentiles of
 	assert.equal(later.snapshot(now + 2 * 3_600_000).lastHour.total.requests, 1, 'older minutes are dropped');
 });
 
+test('the charts count what the totals count: requests refused before they named a model are apart, as "+N refused"', () => {
+	const counter = new TrafficCounter();
+	const at = minutesAgo(2);
+	for (let index = 0; index < 3; index++) counter.record(event(), at);
+	counter.record(event({status: 404, outcome: 'error', channelId: null, model: 'nope'}), at);
+	// An unknown key, a GET of the model list, a token count: in the live log, not in the usage totals.
+	for (let index = 0; index < 9; index++) counter.record(event({status: 401, outcome: 'error', channelId: null, model: null, keyId: null}), at);
+	counter.record(event({status: 200, channelId: null, model: null, path: '/v1/models'}), at);
+	counter.record(event({path: '/v1/messages/count_tokens'}), at);
+	const {total} = counter.snapshot(now).lastHour;
+	assert.deepEqual({requests: total.requests, errors: total.errors, refused: total.refused}, {requests: 4, errors: 1, refused: 9});
+	const usage = {today: {byKey: [{...emptyRow('laptop'), requests: 4, failed: 1}], byModel: []}, all: {byKey: [], byModel: []}, error: null};
+	const frame = renderTui(<UsagePane usage={usage} log={[]} traffic={counter.snapshot(now)} source="session" active width={80} height={19} />).lastFrame()!;
+	assert.match(frame, /req\/min [ ▁-█]+ 4 in 1h/);
+	assert.match(frame, /errors\/min [ ▁-█]+ 1 \+9 refused/);
+});
+
 test('the Usage pane draws requests, errors, tokens and latency; the Channels pane a sparkline per channel and its last hour in the details', async () => {
 	const traffic = busyHour().snapshot(now);
 	const usage = {today: {byKey: [{...emptyRow('laptop'), requests: 131}], byModel: [{...emptyRow('gpt-4o-mini'), requests: 131}]}, all: {byKey: [], byModel: []}, error: null};

@@ -40,7 +40,11 @@ export function Chart({label, values, value, width, combine, color}: ChartProps)
 
 const ms = (value: number | null) => (value === null ? '-' : latency(value));
 
-/** The Usage pane's two lines: requests and errors per minute (last hour), tokens per hour (last day), latency p50 / p95. */
+/**
+ * The Usage pane's two lines: requests and errors per minute (last hour), tokens per hour (last day),
+ * latency p50 / p95 — of the requests the totals above count; those refused before they named a model
+ * (an unknown key) are the "+N refused" beside the errors.
+ */
 export function TrafficCharts({traffic, width}: {readonly traffic: TrafficSnapshot; readonly width: number}) {
 	const half = Math.floor((width - 2) / 2);
 	const hour = traffic.lastHour;
@@ -50,7 +54,7 @@ export function TrafficCharts({traffic, width}: {readonly traffic: TrafficSnapsh
 			<Text wrap="truncate">
 				<Chart label="req/min" values={hour.requests} value={`${hour.total.requests} in 1h`} width={half} />
 				{'  '}
-				<Chart label="errors/min" values={hour.errors} value={`${hour.total.errors}`} width={width - half - 2} color={theme.error} />
+				<Chart label="errors/min" values={hour.errors} value={hour.total.refused ? `${hour.total.errors} +${hour.total.refused} refused` : `${hour.total.errors}`} width={width - half - 2} color={theme.error} />
 			</Text>
 			<Text wrap="truncate">
 				<Chart label="tokens/h" values={traffic.tokensPerHour} value={`${compact(tokens)} in 24h`} width={half} />
