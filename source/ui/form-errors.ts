@@ -37,6 +37,9 @@ const sentences: ReadonlyArray<readonly [RegExp, string]> = [
 	[/^Invalid model "(.*)": (.*)$/, 'Models: "$1": $2'],
 	[/^(Invalid price ".*"): (.*), e\.g\. --price (\S+) \(MODEL= clears it\)\.$/, 'Prices: $1: $2, e.g. $3.'],
 	[/^(.*): price one of those, or add the model with --models\.$/, 'Prices: $1: price one of those, or add the model to Models.'],
+	[/^A key named "(.*)" exists already: choose another name, or rotate it with `gateway-tui keys rotate .*`\.$/, 'Name: a key named "$1" exists already. Type another name, or Esc and R on that key in the list to give it a new secret.'],
+	[/^A channel named "(.*)" exists already: choose another name, or change it with `gateway-tui channels edit .*`\.$/, 'Name: a channel named "$1" exists already. Type another name, or Esc and e on that channel in the list to change it.'],
+	[/^A (key|channel) named "(.*)" exists already: choose another name\.$/, 'Name: a $1 named "$2" exists already. Type another name.'],
 ];
 
 /** The message with field names where the service named command-line flags. */

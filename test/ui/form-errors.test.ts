@@ -2,6 +2,10 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {formError} from '../../source/ui/form-errors.js';
+import {Store} from '../../source/store/index.js';
+import {createKey, editKey} from '../../source/services/keys.js';
+import {addChannel, editChannel} from '../../source/services/channels.js';
+import {tempHome} from '../helpers/gateway.js';
 
 test('known refusals get a form\'s wording; any other flag becomes its field', () => {
 	assert.equal(formError('A channel needs a name: pass --name NAME.'), 'Name: a channel needs a name. Type one.');
@@ -18,4 +22,22 @@ test('known refusals get a form\'s wording; any other flag becomes its field', (
 	assert.equal(formError('Invalid base URL "api.openai.com": give a full http(s) URL such as https://api.openai.com/v1.'), 'Base URL: "api.openai.com": give a full http(s) URL such as https://api.openai.com/v1.');
 	assert.equal(formError('Invalid model "a=": use NAME or ALIAS=UPSTREAM, e.g. fast=gpt-4o-mini.'), 'Models: "a=": use NAME or ALIAS=UPSTREAM, e.g. fast=gpt-4o-mini.');
 	assert.equal(formError('No flags here.'), 'No flags here.');
+});
+
+test('a name taken already, as the services word it: the form names the field and its own way out, not a command', async () => {
+	const store = await Store.open(tempHome());
+	try {
+		const refusal = async (action: () => Promise<unknown>) => formError(await action().then(() => assert.fail('accepted'), (error: Error) => error.message));
+		const laptop = await createKey(store, {name: 'laptop'});
+		await createKey(store, {name: 'ci'});
+		assert.equal(await refusal(() => createKey(store, {name: 'laptop'})), 'Name: a key named "laptop" exists already. Type another name, or Esc and R on that key in the list to give it a new secret.');
+		assert.equal(await refusal(() => editKey(store, laptop.id, {name: 'ci'})), 'Name: a key named "ci" exists already. Type another name.');
+		const channel = {format: 'openai', baseUrl: 'http://127.0.0.1:9/v1', models: 'm'} as const;
+		const up = await addChannel(store, {name: 'up', ...channel});
+		await addChannel(store, {name: 'down', ...channel});
+		assert.equal(await refusal(() => addChannel(store, {name: 'up', ...channel})), 'Name: a channel named "up" exists already. Type another name, or Esc and e on that channel in the list to change it.');
+		assert.equal(await refusal(() => editChannel(store, up.id, {name: 'down'})), 'Name: a channel named "down" exists already. Type another name.');
+	} finally {
+		await store.close();
+	}
 });

@@ -86,7 +86,7 @@ test('the form shows a refusal from the service and stays open', async () => {
 		await createKey(real.store, {name: 'taken'});
 		const {stdin, lastFrame} = renderTui(<KeysPane {...props({actions: real.actions})} />);
 		await press(stdin, 'n', 't', 'a', 'k', 'e', 'n', keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.enter);
-		await frameWith(lastFrame, /A key named "taken" exists already/);
+		await frameWith(lastFrame, /Name: a key named "taken" exists already\. Type another name/);
 		assert.match(lastFrame()!, /New virtual key/);
 		await press(stdin, keys.escape);
 		await frameWith(lastFrame, frame => !frame.includes('New virtual key'));
