@@ -1,6 +1,6 @@
 /** `gateway-tui channels …` */
 import type {Command} from 'commander';
-import {addChannel, channelView, editChannel, findChannel, removeChannel, removeUnreadableChannel, setChannelEnabled, testChannel, type ChannelView} from '../services/channels.js';
+import {addChannel, channelView, editChannel, findChannel, removeChannel, removeUnreadableChannel, probeOutcome, setChannelEnabled, testChannel, type ChannelView} from '../services/channels.js';
 import {formatModels} from '../services/parse.js';
 import {formatPrices} from '../base/prices.js';
 import {readPublishedHealth, type PublishedHealth} from '../store/published-health.js';
@@ -166,8 +166,7 @@ export function registerChannels(program: Command): void {
 				const scrubber = new Scrubber([...(await listChannels(store)).map(item => item.apiKey), ...(await listKeys(store)).map(key => key.secret)]);
 				const {channel, result} = await testChannel(store, ref, async channel => (await import('../proxy/probe.js')).probeChannel(channel, undefined, scrubber));
 				if (options.json) printJson({channel: channel.name, ...result});
-				else if (result.ok) print(`Channel "${channel.name}" answered in ${result.latencyMs} ms (${result.models} models listed).`);
-				else print(`Channel "${channel.name}" failed after ${result.latencyMs} ms: ${result.error}`);
+				else print(probeOutcome(channel.name, result, `with \`gateway-tui channels edit ${channel.name}\``));
 				if (!result.ok) process.exitCode = 1;
 			});
 		});

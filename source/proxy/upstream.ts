@@ -199,5 +199,6 @@ function errorCode(error: unknown): string | undefined {
 function describe(error: unknown): string {
 	if (!(error instanceof Error)) return String(error);
 	const code = errorCode(error);
-	return code === undefined ? error.message : `${code}: ${error.message}`;
+	// Node's socket errors name their code already ("connect ECONNREFUSED 127.0.0.1:443"): once is enough.
+	return code === undefined || error.message.includes(code) ? error.message : `${code}: ${error.message}`;
 }

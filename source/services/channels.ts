@@ -148,6 +148,19 @@ export async function removeUnreadableChannel(store: Store, ref: string, error: 
 }
 
 /** One cheap call (the provider's model list) through `probe`: latency, or the provider's own error. */
+/**
+ * A channel test's outcome in one sentence. The proxy's words for a failure name the channel and
+ * point at `gateway-tui channels test` — the test that just ran: here the name is said once and the
+ * advice is where the channel is changed (`edit`: "with `gateway-tui channels edit NAME`" on the
+ * command line, the key that edits it in the TUI).
+ */
+export function probeOutcome(name: string, result: ProbeResult, edit: string): string {
+	const subject = `Channel "${name}" `;
+	if (result.ok) return `${subject}answered in ${result.latencyMs} ms (${result.models} model${result.models === 1 ? '' : 's'} listed).`;
+	const error = (result.error.startsWith(subject) ? result.error.slice(subject.length) : result.error).replace(/ ?Check its base URL with `gateway-tui channels test [^`]*`\./, ` Check its base URL and key ${edit}.`);
+	return `${subject}failed after ${result.latencyMs} ms: ${error}`;
+}
+
 export async function testChannel(store: Store, ref: string, probe: (channel: ChannelRecord) => Promise<ProbeResult>): Promise<{channel: ChannelRecord; result: ProbeResult}> {
 	const channel = await findChannel(store, ref);
 	return {channel, result: await probe(channel)};

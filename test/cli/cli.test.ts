@@ -1,6 +1,6 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {createServer} from 'node:net';
+import {createServer, type AddressInfo} from 'node:net';
 import {rmSync} from 'node:fs';
 import {assertRefused, runCli, startServe, stopChild} from '../helpers/cli.js';
 import {tempHome} from '../helpers/gateway.js';
@@ -74,7 +74,24 @@ test('channels: add, list (key masked), show, edit, disable/enable, test, remove
 	assert.equal(failed.code, 1);
 	assert.match(failed.stdout, /failed after \d+ ms: HTTP 401: Incorrect API key/);
 	assert.match((await runCli(['channels', 'remove', 'bad-key'], env)).stdout, /Removed/);
+
+	// Nothing listens there: the channel is named once, and the advice is where to change it, not the test that just ran.
+	const closed = await closedPort();
+	await runCli(['channels', 'add', '--name', 'nowhere', '--format', 'openai', '--base-url', `http://127.0.0.1:${closed}/v1`, '--models', 'z'], env);
+	const unreachable = await runCli(['channels', 'test', 'nowhere'], env);
+	assert.equal(unreachable.code, 1);
+	assert.match(unreachable.stdout, new RegExp(`^Channel "nowhere" failed after \\d+ ms: could not be reached \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${closed}\\)\\. Check its base URL and key with \`gateway-tui channels edit nowhere\`\\.\n$`));
+	assert.match((await runCli(['channels', 'remove', 'nowhere'], env)).stdout, /Removed/);
 });
+
+/** A port nothing listens on: one the system gave a server that is closed again. */
+async function closedPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+	const {port} = server.address() as AddressInfo;
+	await new Promise(resolve => server.close(resolve));
+	return port;
+}
 
 test('env prints export lines with the tools\' own variable names', async () => {
 	const key = JSON.parse((await runCli(['keys', 'create', '--name', 'envkey', '--json'], env)).stdout) as {key: string};

@@ -117,7 +117,7 @@ test('a channel that refuses connections fails over; when every channel is unava
 		const solo = () => openaiClient(gateway.url, secret).chat.completions.create({model: 'solo', messages: [{role: 'user', content: 'hi'}]});
 		const refused = await solo().catch((error: {status: number; message: string}) => error);
 		assert.equal((refused as {status: number}).status, 502);
-		assert.match((refused as {message: string}).message, /Channel "dead" could not be reached \(ECONNREFUSED/);
+		assert.match((refused as {message: string}).message, /Channel "dead" could not be reached \(connect ECONNREFUSED/);
 		await solo().catch(() => {});
 		const closed = await solo().catch((error: {status: number; message: string}) => error);
 		assert.equal((closed as {status: number}).status, 503);

@@ -9,6 +9,7 @@ import type {ChannelRecord} from '../../source/base/records.js';
 import {startFakeProvider} from '../helpers/fake-providers.js';
 import {frameWith, keys, press, recordedActions, statusLog, renderTui} from './helpers.js';
 import {listChannels} from '../../source/store/channels.js';
+import {probeText} from '../../source/ui/panes/channel-views.js';
 
 afterEach(() => cleanup());
 
@@ -206,4 +207,10 @@ test('after adding, "Press t to test it" tests the new channel, wherever the cur
 	await press(stdin, 't');
 	await frameWith(() => status.last()?.text, 'Channel "new-one" answered in 5 ms (1 model listed).');
 	assert.deepEqual(tested, ['ch_new-one']);
+});
+
+test("a failed test names the channel once and says what to press to change it, not which command to run", () => {
+	const error = 'Channel "nowhere" could not be reached (connect ECONNREFUSED 127.0.0.1:9). Check its base URL with `gateway-tui channels test nowhere`.';
+	assert.equal(probeText('nowhere', {ok: false, latencyMs: 3, error}), 'Channel "nowhere" failed after 3 ms: could not be reached (connect ECONNREFUSED 127.0.0.1:9). Check its base URL and key (e edits the channel).');
+	assert.equal(probeText('nowhere', {ok: false, latencyMs: 3, error: 'HTTP 401: Incorrect API key'}), 'Channel "nowhere" failed after 3 ms: HTTP 401: Incorrect API key');
 });

@@ -3,6 +3,7 @@ import {Box, Text} from 'ink';
 import type {Column} from '../components/table.js';
 import {Details, type Detail} from '../components/details.js';
 import {formatModels} from '../../services/parse.js';
+import {probeOutcome} from '../../services/channels.js';
 import {formatPrices} from '../../base/prices.js';
 import type {ChannelRecord} from '../../base/records.js';
 import type {HealthInfo} from '../health-view.js';
@@ -35,10 +36,7 @@ function healthText(row: ChannelRecord, health: ReadonlyMap<string, HealthInfo> 
 }
 
 export function probeText(name: string, result: ProbeResult): string {
-	if (result.ok) return `Channel "${name}" answered in ${result.latencyMs} ms (${result.models} model${result.models === 1 ? '' : 's'} listed).`;
-	// The proxy's message suggests the CLI's test, which is what just ran: point at the form instead.
-	const error = result.error.replace(/ ?Check its base URL with `gateway-tui channels test [^`]*`\./, ' Check its base URL and key (e edits the channel).');
-	return `Channel "${name}" failed after ${result.latencyMs} ms: ${error}`;
+	return probeOutcome(name, result, '(e edits the channel)');
 }
 
 /** The health rows: state and since when, why, and (while unavailable) when the next trial request may go. */
