@@ -147,7 +147,6 @@ export async function removeUnreadableChannel(store: Store, ref: string, error: 
 	return true;
 }
 
-/** One cheap call (the provider's model list) through `probe`: latency, or the provider's own error. */
 /**
  * A channel test's outcome in one sentence. The proxy's words for a failure name the channel and
  * point at `gateway-tui channels test` — the test that just ran: here the name is said once and the
@@ -161,6 +160,7 @@ export function probeOutcome(name: string, result: ProbeResult, edit: string): s
 	return `${subject}failed after ${result.latencyMs} ms: ${error}`;
 }
 
+/** One cheap call (the provider's model list) through `probe`: latency, or the provider's own error. */
 export async function testChannel(store: Store, ref: string, probe: (channel: ChannelRecord) => Promise<ProbeResult>): Promise<{channel: ChannelRecord; result: ProbeResult}> {
 	const channel = await findChannel(store, ref);
 	return {channel, result: await probe(channel)};

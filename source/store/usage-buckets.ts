@@ -57,7 +57,6 @@ export function startOfToday(now = new Date()): Date {
 	return new Date(now.getFullYear(), now.getMonth(), now.getDate());
 }
 
-
 /**
  * The identity of a bucket as one string, for a Map. Key and channel ids are the gateway's own
  * (letters, digits, `_`), so NUL cannot be in them and U+0001 cannot be one; the model, the only
