@@ -27,8 +27,15 @@ import type {StatusMessage} from './theme.js';
 import {gatewayUrl} from '../base/paths.js';
 import {isLoopback} from '../base/paths.js';
 
-function welcome(options: TuiOptions, logPath: string): StatusMessage {
+/**
+ * The first status line: a gateway reachable from other machines says so; a store without channels
+ * or keys says what to do first (nothing can be answered before both exist); else where the help and
+ * the log are.
+ */
+export function welcome(options: Pick<TuiOptions, 'host'>, logPath: string, counts: {readonly keys: number; readonly channels: number}): StatusMessage {
 	if (!isLoopback(options.host)) return {kind: 'warn', text: `Listening on ${options.host}: other machines can reach the gateway (every request still needs a virtual key).`};
+	if (counts.channels === 0) return {kind: 'info', text: 'No channels yet: press 2, then n to add a provider (its base URL and real key); then 1, n for a virtual key for your tools.'};
+	if (counts.keys === 0) return {kind: 'info', text: 'No virtual keys yet: press n to create one for your tools; 3 then shows the lines that point them here.'};
 	return {kind: 'info', text: `Press ? for the keys of each pane. Log: ${logPath}`};
 }
 
@@ -41,7 +48,7 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 	// Secrets sealed with another master key leave every pane unreadable: fail here, on the normal
 	// screen, with the same message as the CLI's commands (the worker, which fails on them too, is
 	// waited for and closed first: one ended with a store call in flight would abort the process).
-	await Promise.all([listKeys(store), listChannels(store)]).catch(async (failure: unknown) => {
+	const [keys, channels] = await Promise.all([listKeys(store), listChannels(store)]).catch(async (failure: unknown) => {
 		await core.abandon();
 		await store.close();
 		throw failure;
@@ -78,7 +85,7 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 					clipboard={createClipboard({terminal: process.stdout})}
 					listen={{url: gateway?.url ?? null, error}}
 					baseUrl={gateway?.url ?? gatewayUrl(options.host, options.port)}
-					initialStatus={welcome(options, logFile.path)}
+					initialStatus={welcome(options, logFile.path, {keys: keys.length, channels: channels.length})}
 				/>
 			</BodiesContext.Provider>
 		</KeypressProvider>,

@@ -37,6 +37,8 @@ test('gateway-tui end to end in tmux', {skip: hasTmux() ? false : 'tmux is not i
 		tmux.run('pipe-pane', '-o', `cat >> '${output}'`);
 		const first = await tmux.waitFor(/Virtual keys[\s\S]*● http:\/\/127\.0\.0\.1:\d+/, 15_000);
 		const url = /● (http:\/\/127\.0\.0\.1:\d+)/.exec(first)![1]!;
+		// A channel and no key yet: the first status line says what to do next.
+		assert.match(first, /No virtual keys yet: press n to create one for your tools/);
 
 		await tmux.keys('2');
 		await tmux.waitFor(/fake\s+openai\s+http:\/\/127\.0\.0\.1:\d+\S*\s+gpt-4o-mini\s+on\s+0\s+healthy/);
