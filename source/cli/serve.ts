@@ -159,11 +159,12 @@ function stopSignals(): {requested: Promise<void>; dispose(): void} {
 	let asked = false;
 	let resolve: () => void = () => {};
 	const requested = new Promise<void>(done => (resolve = done));
+	const ask = () => {
+		asked = true;
+		resolve();
+	};
 	const onSignal = (signal: NodeJS.Signals) => {
-		if (!asked) {
-			asked = true;
-			return resolve();
-		}
+		if (!asked) return ask();
 		// A closing terminal can hang up more than once (the terminal program, then the kernel as the
 		// terminal goes): only a person's second Ctrl+C or a second SIGTERM forces the stop.
 		if (signal === 'SIGHUP') return;
@@ -173,14 +174,10 @@ function stopSignals(): {requested: Promise<void>; dispose(): void} {
 			process.exit(130);
 		}
 	};
-	const outputGone = () => {
-		if (asked) return;
-		asked = true;
-		resolve();
-	};
 	for (const signal of stopSignalNames) process.on(signal, onSignal);
-	process.stdout.on('error', outputGone);
-	process.stderr.on('error', outputGone);
+	// A clean stop only, however often it fails: asking twice is asking once.
+	process.stdout.on('error', ask);
+	process.stderr.on('error', ask);
 	return {
 		requested,
 		dispose() {

@@ -155,7 +155,6 @@ class HiddenFrames {
 	}
 }
 
-
 /** How the provider's body ended, as the pipe saw it. */
 type Outcome = {readonly client: ClientStream | null; readonly failure: {readonly error: unknown} | null};
 

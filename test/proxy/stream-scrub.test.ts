@@ -39,7 +39,6 @@ function expectedNext(text: string, from: number): number {
 	return end;
 }
 
-
 const pieces = ['data: {"a":1}', 'x', '\n', '\r', '\n\n', '\r\n', '\r\n\r\n', '\r\r', ': ping', 'event: e', 'é'];
 
 function randomText(random: (below: number) => number, lfOnly: boolean): string {
