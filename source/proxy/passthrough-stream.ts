@@ -120,8 +120,9 @@ export class Outgoing {
 }
 
 /**
- * Whether a span of whole frames is all hidden: one message, normally; a span of two (frames ended
- * by a blank line stream-scrub.ts does not name, `\n\r\n`) is cut only if every message in it is.
+ * Whether a span of whole frames is all hidden: one frame, one message (stream-scrub.ts names every
+ * blank line the spec does); a span the parser reads no message from (comments) is kept, and one it
+ * would read several from is cut only if every message in it is hidden.
  * A span that is one `data:` line and its blank line, ended by LF (what providers send), is read as
  * it is; any other goes through an SSE parser, one for the stream, made the first time one is
  * needed, fed one span at a time (each ends with its frames, so nothing of one is left over for the next).

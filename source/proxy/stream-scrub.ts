@@ -16,8 +16,13 @@ const quotedError = Buffer.from('"error"');
 /** Nothing held back (shared: a Buffer of no bytes is never written to). */
 const noBytes = Buffer.alloc(0);
 
-/** What ends an SSE frame: a blank line after lines ended by LF, CRLF or CR. */
-const sseFrameEnds = ['\n\n', '\r\n\r\n', '\r\r'] as const;
+/**
+ * What ends an SSE frame: a blank line — two line ends in a row, where a line ends with CRLF, LF or
+ * CR, mixed as a stream likes. Every such pair contains one of these three (`\r\n\r\n` and
+ * `\n\r\n` contain `\n\r`, `\r\r\n` contains `\r\r`, `\r\n\n` contains `\n\n`); a pair that
+ * ends in a CR followed by an LF ends after the LF (`frameEndAfter`).
+ */
+const sseFrameEnds = ['\n\n', '\r\r', '\n\r'] as const;
 const lfFrameEnd = '\n\n';
 const lfFrameEndBytes = Buffer.from(lfFrameEnd);
 const cr = 0x0d;
@@ -29,6 +34,13 @@ const space = 0x20;
  * (most streams; the three searches, two of which find nothing, went over the whole chunk each).
  */
 const onlyLf = (text: Buffer | string): boolean => (typeof text === 'string' ? !text.includes('\r') : !text.includes(cr));
+
+const codeAt = (text: Buffer | string, index: number): number | undefined => (typeof text === 'string' ? text.charCodeAt(index) : text[index]);
+
+/** The index just past a blank line whose two line ends start at `at`: past the LF of a CRLF that ends it, when the text has it. */
+function frameEndAfter(text: Buffer | string, at: number): number {
+	return codeAt(text, at + 1) === cr && codeAt(text, at + 2) === lf ? at + 3 : at + 2;
+}
 
 /**
  * The index just past the last frame end that starts at or before `from` in `text` — bytes, or a
@@ -44,18 +56,21 @@ export function lastFrameEnd(text: Buffer | string, from = text.length): number 
 	let end = 0;
 	for (const separator of sseFrameEnds) {
 		const at = typeof text === 'string' ? text.lastIndexOf(separator, from) : text.lastIndexOf(separator, from);
-		if (at !== -1) end = Math.max(end, at + separator.length);
+		if (at !== -1) end = Math.max(end, frameEndAfter(text, at));
 	}
 	return end;
 }
 
+/** Whether the text ends with a blank line: LF or CR after a line end, or a CRLF after one. */
 function endsWithFrameEnd(text: Buffer | string): boolean {
 	const n = text.length;
-	const at = (index: number) => (typeof text === 'string' ? text.charCodeAt(index) : text[index]);
-	const last = at(n - 1);
-	const before = at(n - 2);
-	if (last === lf) return before === lf || (before === cr && at(n - 3) === lf && at(n - 4) === cr);
-	return last === cr && before === cr;
+	const last = codeAt(text, n - 1);
+	const before = codeAt(text, n - 2);
+	if (last === lf && before === cr) {
+		const third = codeAt(text, n - 3);
+		return third === lf || third === cr;
+	}
+	return (last === lf || last === cr) && (before === lf || before === cr);
 }
 
 /** The index just past the first frame end at or after `from` in `text`, or `text.length` when there is none. */
@@ -67,7 +82,7 @@ export function nextFrameEnd(text: string, from: number): number {
 	let end = text.length;
 	for (const separator of sseFrameEnds) {
 		const after = text.indexOf(separator, from);
-		if (after !== -1) end = Math.min(end, after + separator.length);
+		if (after !== -1) end = Math.min(end, frameEndAfter(text, after));
 	}
 	return end;
 }

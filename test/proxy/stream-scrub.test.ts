@@ -2,8 +2,9 @@
  * The frame ends a passed-through stream is cut at (stream-scrub.ts). `lastFrameEnd` and
  * `nextFrameEnd` take a fast path for streams framed by LF alone and for chunks that end with their
  * frame; here they are held, on texts and bytes of every framing mixed at random, to the plain
- * definition — the furthest (or nearest) end of `\n\n`, `\r\n\r\n` or `\r\r` that starts at or before
- * (at or after) the index — and `OutboundStreamScrub` to forwarding exactly the whole frames; the
+ * definition — the furthest (or nearest) blank line, read line by line as the SSE spec reads lines
+ * (ended by CRLF, LF or CR, mixed: `\n\r\n` is one), that starts at or before (at or after) the
+ * index — and `OutboundStreamScrub` to forwarding exactly the whole frames; the
  * passed-through stream of an OpenAI client that did not ask for usage loses every usage-only frame,
  * and only those, however the provider's writes split it.
  */
@@ -19,27 +20,36 @@ import {openaiHttp} from '../../source/formats/openai/openai-http.js';
 import type {TranslationContext} from '../../source/formats/adapter.js';
 import {randomOf} from '../helpers/random.js';
 
-const separators = ['\n\n', '\r\n\r\n', '\r\r'] as const;
+/**
+ * The blank lines of a text, read line by line as the SSE spec defines its lines (each ends with
+ * CRLF, LF or CR): a line end right after another. `key` is the index of the first one's last
+ * character, `end` the index just past the second.
+ */
+function blankLines(text: string): Array<{key: number; end: number}> {
+	const found: Array<{key: number; end: number}> = [];
+	let previousEnd = -1;
+	for (let index = 0; index < text.length; index++) {
+		const code = text[index];
+		if (code !== '\n' && code !== '\r') continue;
+		const end = code === '\r' && text[index + 1] === '\n' ? index + 2 : index + 1;
+		if (index === previousEnd) found.push({key: index - 1, end});
+		previousEnd = end;
+		index = end - 1;
+	}
+	return found;
+}
 
 function expectedLast(text: string, from: number): number {
 	let end = 0;
-	for (const separator of separators) {
-		const at = text.lastIndexOf(separator, from);
-		if (at !== -1) end = Math.max(end, at + separator.length);
-	}
+	for (const blank of blankLines(text)) if (blank.key <= from) end = blank.end;
 	return end;
 }
 
 function expectedNext(text: string, from: number): number {
-	let end = text.length;
-	for (const separator of separators) {
-		const at = text.indexOf(separator, from);
-		if (at !== -1) end = Math.min(end, at + separator.length);
-	}
-	return end;
+	return blankLines(text).find(blank => blank.key >= from)?.end ?? text.length;
 }
 
-const pieces = ['data: {"a":1}', 'x', '\n', '\r', '\n\n', '\r\n', '\r\n\r\n', '\r\r', ': ping', 'event: e', 'é'];
+const pieces = ['data: {"a":1}', 'x', '\n', '\r', '\n\n', '\r\n', '\r\n\r\n', '\r\r', '\n\r\n', '\r\n\n', '\r\r\n', ': ping', 'event: e', 'é'];
 
 function randomText(random: (below: number) => number, lfOnly: boolean): string {
 	let text = '';
@@ -51,7 +61,7 @@ function randomText(random: (below: number) => number, lfOnly: boolean): string 
 	return text;
 }
 
-test('lastFrameEnd and nextFrameEnd find what the three separators define, on text and on bytes, LF-only or mixed', () => {
+test('lastFrameEnd and nextFrameEnd find the blank lines the SSE spec defines, on text and on bytes, LF-only or with CRLF, LF and CR mixed', () => {
 	const random = randomOf(0x9e3779b9);
 	for (let round = 0; round < 4000; round++) {
 		const text = randomText(random, round % 2 === 0);
@@ -69,7 +79,7 @@ test('lastFrameEnd and nextFrameEnd find what the three separators define, on te
 	}
 });
 
-test('the scrub forwards whole frames only, whatever the chunks and the framing, and the rest at the end', () => {
+test('the scrub forwards whole frames only, and every whole frame at once, whatever the chunks and the framing, and the rest at the end', () => {
 	const random = randomOf(12345);
 	const scrubber = new Scrubber(['sk-never-shown-0123456789']);
 	for (let round = 0; round < 2000; round++) {
@@ -86,6 +96,11 @@ test('the scrub forwards whole frames only, whatever the chunks and the framing,
 			// Everything sent so far ends where a frame ends.
 			sent += out;
 			assert.equal(lastFrameEnd(sent), sent.length === 0 ? 0 : sent.length, `${JSON.stringify(text)}: sent ${JSON.stringify(sent)}`);
+			// And no whole frame is held back: of what has come, only line ends may wait past the last blank line sent
+			// (an empty line after it, or the LF of a CRLF whose CR ended a write and a frame) — never a frame's content.
+			const received = bytes.subarray(0, Math.min(at, bytes.length)).toString('latin1');
+			const held = received.slice(sent.length, Math.max(sent.length, expectedLast(received, received.length)));
+			assert.match(held, /^[\r\n]*$/, `${JSON.stringify(received)}: sent only ${JSON.stringify(sent)}`);
 		}
 		const rest = scrub.end();
 		sent += typeof rest === 'string' ? rest : Buffer.from(rest).toString('latin1');
@@ -101,8 +116,12 @@ test('every usage-only frame is cut, and nothing else, however the chunks fall a
 	const chunk = (choices: unknown[], extra: object = {}) => JSON.stringify({id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices, ...extra});
 	const usage = (tokens: number) => chunk([], {usage: {prompt_tokens: tokens, completion_tokens: 1, total_tokens: tokens + 1}});
 	for (let round = 0; round < 500; round++) {
-		const end = ['\n\n', '\r\n\r\n', '\r\r'][random(3)]!;
-		const line = end === '\r\n\r\n' ? '\r\n' : end[0]!;
+		// A frame's lines end with CRLF, LF or CR, and so does its blank line — mixed, as the spec allows (\n\r\n, \r\n\n…).
+		const lineEnds = ['\n', '\r\n', '\r'] as const;
+		const line = lineEnds[random(3)]!;
+		const blank = lineEnds[random(3)]!;
+		// A CR followed by an LF is one line end (CRLF), not two.
+		const end = line === '\r' && blank === '\n' ? '\r\r\n' : line + blank;
 		const frames: Array<{text: string; hidden: boolean}> = [];
 		for (let index = 0; index < 1 + random(6); index++) {
 			const kind = random(4);
