@@ -98,7 +98,7 @@ test('"Limits: none" on edit removes every limit the key had', async () => {
 	}
 });
 
-test('a limit the service refuses is shown in the form, which stays open with what was typed', async () => {
+test('a limit the service refuses is shown in the form, which stays open with what was typed and the focus on that field', async () => {
 	const real = await recordedActions();
 	try {
 		const {stdin, lastFrame} = renderTui(<KeysPane {...props({actions: real.actions})} />);
@@ -109,7 +109,9 @@ test('a limit the service refuses is shown in the form, which stays open with wh
 		assert.match(frame, /New virtual key/);
 		assert.equal(callsOf(real.calls, 'createKey').length, 1);
 		assert.deepEqual(await listKeys(real.store), [], 'nothing was created');
-		await press(stdin, keys.shiftTab, keys.shiftTab, keys.shiftTab, keys.shiftTab, keys.shiftTab, ...erase(5), ...'60', keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.enter);
+		// The refusal names its field, and the focus went there: the fix is typed at once.
+		await frameWith(lastFrame, /› Requests\/min\s+sixty/);
+		await press(stdin, ...erase(5), ...'60', keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.enter);
 		await frameWith(lastFrame, 'Key "agent" created');
 		assert.deepEqual((await listKeys(real.store))[0]!.limits, {rpm: 60});
 	} finally {

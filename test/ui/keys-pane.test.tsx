@@ -80,7 +80,7 @@ test('n opens the form; submitting calls createKey with the chosen limits and sh
 	}
 });
 
-test('the form shows a refusal from the service and stays open', async () => {
+test('the form shows a refusal from the service and stays open, the focus on the field it names', async () => {
 	const real = await recordedActions();
 	try {
 		await createKey(real.store, {name: 'taken'});
@@ -88,8 +88,28 @@ test('the form shows a refusal from the service and stays open', async () => {
 		await press(stdin, 'n', 't', 'a', 'k', 'e', 'n', keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.enter);
 		await frameWith(lastFrame, /Name: a key named "taken" exists already\. Type another name/);
 		assert.match(lastFrame()!, /New virtual key/);
+		// The focus went to the field the refusal names.
+		await frameWith(lastFrame, /› Name\s+taken/);
 		await press(stdin, keys.escape);
 		await frameWith(lastFrame, frame => !frame.includes('New virtual key'));
+	} finally {
+		await real.close();
+	}
+});
+
+test('an expiry "on a date" left empty is refused in the form, the focus on the date, and the date typed then creates the key', async () => {
+	const real = await recordedActions();
+	try {
+		const {stdin, lastFrame} = renderTui(<KeysPane {...props({actions: real.actions})} />);
+		await press(stdin, 'n', ...'ci', keys.tab, keys.tab, keys.tab, keys.tab, keys.down, keys.down, keys.down, keys.down, keys.enter);
+		await frameWith(lastFrame, /› Expiry date/);
+		await press(stdin, keys.tab, keys.tab, keys.enter);
+		await frameWith(lastFrame, /Expiry date: type the date, e\.g\. 2026-12-31, or choose another expiry above\./);
+		await frameWith(lastFrame, /› Expiry date/);
+		assert.equal(real.calls.length, 0, 'nothing was sent');
+		await press(stdin, ...'2099-12-31', keys.tab, keys.tab, keys.enter);
+		await frameWith(lastFrame, frame => !frame.includes('New virtual key'));
+		assert.equal((real.calls[0]!.args[0] as {expiresAt?: string}).expiresAt, '2099-12-31');
 	} finally {
 		await real.close();
 	}

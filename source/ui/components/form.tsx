@@ -3,14 +3,15 @@
  * one listening, on the `field` layer), then the submit button. Tab / Shift+Tab move between
  * fields, as do Enter in a field (its own onSubmit / onSelect) and ↑/↓ in a text field; Enter on
  * the button submits, Esc cancels. The form listens on the `form` layer below its fields and
- * keeps every key it is given (a form's keys never reach the pane or the global keys).
+ * keeps every key it is given (a form's keys never reach the pane or the global keys). An error
+ * that starts with a field's label ("Name: …") moves the focus to that field.
  *
  * The form keeps its values (in a key state: each key sees the one before) and reports every
  * change; `derive` lets the caller adjust the values after a change (a preset fills other
  * fields), and `fields` may depend on the values. Given a height, fields that do not fit scroll
  * (see form-window.ts).
  */
-import {type ReactNode} from 'react';
+import {useEffect, type ReactNode} from 'react';
 import {Box, Text} from 'ink';
 import {useKeypress, useKeyState, type KeyState} from '../hooks/use-keypress.js';
 import {symbols, theme} from '../theme.js';
@@ -98,6 +99,16 @@ export function Form(props: Props) {
 	const fields = fieldsOf(values.current);
 	const at = Math.min(focus.current, fields.length);
 	const current = fields[at];
+
+	// A refusal that names a field ("Requests/min: …", the form's wording of a service's error) takes the
+	// focus there: the fix is typed at once, not after Shift+Tab past every field between.
+	useEffect(() => {
+		if (!error) return;
+		const index = fieldsOf(values.current).findIndex(field => error.startsWith(`${field.label}:`));
+		if (index === -1 || index === focus.current) return;
+		focus.set(index);
+		props.onFocus?.(index);
+	}, [error]);
 
 	const submit = () => {
 		if (busy) return;

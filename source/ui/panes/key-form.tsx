@@ -99,7 +99,7 @@ export function KeyForm({active, channels, keyRecord, createKey, editKey, onDone
 	const [error, setError] = useState<string | null>(null);
 	const [busy, setBusy] = useState(false);
 	const submit = (values: FormValues) => {
-		if (textValue(values, 'expiry') === 'date' && textValue(values, 'expiresAt').trim() === '') return setError('Type the expiry date, e.g. 2026-12-31, or choose another expiry.');
+		if (textValue(values, 'expiry') === 'date' && textValue(values, 'expiresAt').trim() === '') return setError('Expiry date: type the date, e.g. 2026-12-31, or choose another expiry above.');
 		setBusy(true);
 		const saving = keyRecord ? editKey(keyRecord.id, editInput(values, keyRecord)).then(key => onDone(key, 'saved')) : createKey(keyInput(values)).then(key => onDone(key, 'created'));
 		saving.catch((failure: unknown) => {
