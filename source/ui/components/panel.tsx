@@ -1,4 +1,4 @@
-/** A bordered box with a bold title on its first line: the frame of every pane and dialog. */
+/** A bordered box with a bold title on its first line: the frame of every pane and dialog. What does not fit is cut at the bottom. */
 import type {ReactNode} from 'react';
 import {Box, Text} from 'ink';
 import {theme} from '../theme.js';
@@ -25,13 +25,17 @@ export function Panel({title, subtitle, width, height, color, children}: Props) 
 	const shown = subtitle ? fitSubtitle(subtitle, width - 4 - title.length - 2) : '';
 	return (
 		<Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={color ?? theme.border} paddingX={1} overflowY="hidden">
-			<Text wrap="truncate">
-				<Text bold color={color ?? theme.accent}>
-					{title}
+			{/* Content taller than the frame is cut at the bottom, line by line. Without this box Yoga shrank the
+			    lines to fit, and a line shrunk to no height was still drawn — over the next one. */}
+			<Box flexDirection="column" flexShrink={0}>
+				<Text wrap="truncate">
+					<Text bold color={color ?? theme.accent}>
+						{title}
+					</Text>
+					{shown ? <Text color={theme.muted}>{`  ${shown}`}</Text> : null}
 				</Text>
-				{shown ? <Text color={theme.muted}>{`  ${shown}`}</Text> : null}
-			</Text>
-			{children}
+				{children}
+			</Box>
 		</Box>
 	);
 }

@@ -5,7 +5,7 @@
  */
 import {Box, Text} from 'ink';
 import {theme} from '../theme.js';
-import {fit} from '../text.js';
+import {fit, wrapLines} from '../text.js';
 
 export type Column<T> = {
 	readonly header: string;
@@ -84,32 +84,42 @@ export function windowStart(selected: number, count: number, visible: number, pr
 export function Table<T>({columns, rows, rowKey, selected, width, height, empty, start: preferred}: Props<T>) {
 	const widths = columnWidths(columns, width, rows);
 	const visibleColumns = columns.map((column, index) => ({column, width: widths[index]!})).filter(item => item.width > 0);
-	// When rows do not fit, the last line says how many are out of sight.
-	const overflow = rows.length > Math.max(1, height - 1);
-	const visible = Math.max(1, height - 1 - (overflow ? 1 : 0));
+	// When rows do not fit, the last line says how many are out of sight — where a row fits beside it (else the row goes first).
+	const room = Math.max(1, height - 1);
+	const overflow = rows.length > room && room >= 2;
+	const visible = Math.max(1, room - (overflow ? 1 : 0));
 	const start = windowStart(selected, rows.length, visible, preferred);
 	const shown = rows.slice(start, start + visible);
 	const below = rows.length - start - shown.length;
 	return (
 		<Box flexDirection="column" width={width} height={height} overflowY="hidden">
-			<Text bold color={theme.accent} wrap="truncate">
-				{visibleColumns.map(({column, width: w}) => fit(column.header, w, column.align)).join(' ')}
-			</Text>
-			{rows.length === 0 ? <Text color={theme.muted}>{empty}</Text> : null}
-			{shown.map((row, offset) => {
-				const isSelected = start + offset === selected;
-				return (
-					<Text key={rowKey(row)} wrap="truncate" inverse={isSelected}>
-						{visibleColumns.map(({column, width: w}, index) => (
-							<Text key={column.header} color={isSelected ? undefined : column.color?.(row)}>
-								{fit(column.value(row), w, column.align)}
-								{index < visibleColumns.length - 1 ? ' ' : ''}
+			{/* Lines that do not fit are cut at the bottom, never shrunk and drawn over each other (see panel.tsx). */}
+			<Box flexDirection="column" flexShrink={0}>
+				<Text bold color={theme.accent} wrap="truncate">
+					{visibleColumns.map(({column, width: w}) => fit(column.header, w, column.align)).join(' ')}
+				</Text>
+				{rows.length === 0
+					? wrapLines(empty, width, room).map((line, index) => (
+							<Text key={index} color={theme.muted} wrap="truncate">
+								{line}
 							</Text>
-						))}
-					</Text>
-				);
-			})}
-			{overflow ? <Text color={theme.muted} wrap="truncate">{[start > 0 ? `↑ ${start} more` : '', below > 0 ? `↓ ${below} more` : ''].filter(Boolean).join(' · ')}</Text> : null}
+						))
+					: null}
+				{shown.map((row, offset) => {
+					const isSelected = start + offset === selected;
+					return (
+						<Text key={rowKey(row)} wrap="truncate" inverse={isSelected}>
+							{visibleColumns.map(({column, width: w}, index) => (
+								<Text key={column.header} color={isSelected ? undefined : column.color?.(row)}>
+									{fit(column.value(row), w, column.align)}
+									{index < visibleColumns.length - 1 ? ' ' : ''}
+								</Text>
+							))}
+						</Text>
+					);
+				})}
+				{overflow ? <Text color={theme.muted} wrap="truncate">{[start > 0 ? `↑ ${start} more` : '', below > 0 ? `↓ ${below} more` : ''].filter(Boolean).join(' · ')}</Text> : null}
+			</Box>
 		</Box>
 	);
 }

@@ -36,14 +36,17 @@ export function KeyLine({keys, index, tight = false}: {readonly keys: readonly K
 		<Box marginTop={tight ? 0 : 1}>
 			<Text color={theme.muted}>{'Key  '}</Text>
 			{key ? (
-				<Text>
+				// One line, cut at the end if it must: the pane's layout counts it as one.
+				<Text wrap="truncate">
 					<Text color={theme.accent}>{'‹ '}</Text>
 					<Text bold>{key.name}</Text>
 					<Text color={theme.accent}>{' ›'}</Text>
 					<Text color={keyState(key) === 'active' ? theme.muted : theme.warn}>{`  ${keyStateText(key)} · ${index + 1} of ${keys.length}, ←/→ to choose (for the snippets)`}</Text>
 				</Text>
 			) : (
-				<Text color={theme.warn}>no keys yet: press 1, then n to create one</Text>
+				<Text color={theme.warn} wrap="truncate">
+					no keys yet: press 1, then n to create one
+				</Text>
 			)}
 		</Box>
 	);

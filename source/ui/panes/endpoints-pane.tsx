@@ -141,8 +141,11 @@ export function EndpointsPane(props: EndpointsPaneProps) {
 				<Box flexDirection="column" width={listWidth} flexShrink={0}>
 					<Select options={list.map(entry => ({value: entry.id, label: label(entry, takeover.statuses)}))} initialIndex={list.findIndex(entry => entry.id === selected.id)} focused={active} limit={list.length > listHeight ? Math.max(2, listHeight - 1) : listHeight} onHighlight={selectedId.set} />
 				</Box>
-				<Box flexDirection="column" width={inner - listWidth} paddingLeft={1} borderStyle="single" borderTop={false} borderBottom={false} borderRight={false} borderColor={theme.border}>
-					<Detail entry={selected} takeover={takeover} width={inner - listWidth - 2} />
+				<Box flexDirection="column" width={inner - listWidth} paddingLeft={1} borderStyle="single" borderTop={false} borderBottom={false} borderRight={false} borderColor={theme.border} overflowY="hidden">
+					{/* A snippet longer than the list is cut at the bottom (c copies all of it), never drawn over itself. */}
+					<Box flexDirection="column" flexShrink={0}>
+						<Detail entry={selected} takeover={takeover} width={inner - listWidth - 2} />
+					</Box>
 				</Box>
 			</Box>
 		</Panel>

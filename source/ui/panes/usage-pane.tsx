@@ -11,7 +11,7 @@ import {Panel} from '../components/panel.js';
 import {columnWidths, Table} from '../components/table.js';
 import type {RequestFinished} from '../../base/events.js';
 import type {UsageRow} from '../../base/usage-types.js';
-import {compact, costText} from '../text.js';
+import {compact, costText, wrapLines} from '../text.js';
 import {theme} from '../theme.js';
 import {periodTotals, type UsagePeriod, type UsageSnapshot} from '../usage-view.js';
 import {logColumns, RequestDetails} from './request-log-view.js';
@@ -62,12 +62,16 @@ export function UsagePane({usage, log, source, active, width, height, onCapture,
 	const rows = rowsOf();
 	const index = selectedIndex(follow.current, rows);
 	const selected = index >= 0 ? rows[index] : undefined;
-	const chartLines = traffic ? 2 : 0;
-	const logRowsOf = (shownPeriod: UsagePeriod) => Math.max(2, logHeightOf(height, usage[shownPeriod]) - chartLines);
-	const logRows = logRowsOf(period);
+	const inner = width - 4;
+	const errorLines = usage.error ? wrapLines(usage.error, inner, 2) : [];
+	const layoutOf = (shownPeriod: UsagePeriod) => {
+		const totals = usage[shownPeriod];
+		return usageLayout(height, {errorLines: errorLines.length, traffic: traffic !== undefined, totalsWanted: Math.max(totals.byKey.length, totals.byModel.length)});
+	};
+	const layout = layoutOf(period);
 	// The table's own header, and its "↓ n more" line when the rows do not fit.
 	const visibleOf = (count: number) => {
-		const lines = logRowsOf(periodState.current);
+		const lines = layoutOf(periodState.current).logLines;
 		return Math.max(1, lines - 1 - (count > lines - 1 ? 1 : 0));
 	};
 	const setTyping = (on: boolean) => {
@@ -110,7 +114,6 @@ export function UsagePane({usage, log, source, active, width, height, onCapture,
 		{isActive: active},
 	);
 
-	const inner = width - 4;
 	const periodText = period === 'today' ? 'today (t: all time)' : 'all time (t: today)';
 	if (details.current && selected) {
 		return (
@@ -122,15 +125,21 @@ export function UsagePane({usage, log, source, active, width, height, onCapture,
 	return (
 		<Panel title="Usage" subtitle={`${periodText} · ${source === 'session' ? 'counted since this TUI started' : 'from the stored history'}`} width={width} height={height}>
 			<Text wrap="truncate">{totalsText(usage, 'today')}</Text>
-			<Text wrap="truncate" color={theme.muted}>
-				{totalsText(usage, 'all')}
-			</Text>
-			{usage.error ? <Text color={theme.error}>{usage.error}</Text> : null}
-			{traffic ? <TrafficCharts traffic={traffic} width={inner} /> : null}
-			<Totals totals={usage[period]} width={inner} height={height} />
-			<Box marginTop={1} flexDirection="column">
+			{layout.allTime ? (
+				<Text wrap="truncate" color={theme.muted}>
+					{totalsText(usage, 'all')}
+				</Text>
+			) : null}
+			{errorLines.map((line, index) => (
+				<Text key={index} wrap="truncate" color={theme.error}>
+					{line}
+				</Text>
+			))}
+			{traffic && layout.charts ? <TrafficCharts traffic={traffic} width={inner} /> : null}
+			<Totals totals={usage[period]} width={inner} rows={layout.totalsRows} gap={layout.gaps} />
+			<Box marginTop={layout.gaps ? 1 : 0} flexDirection="column">
 				<LogHeader follow={follow.current} rows={rows} total={log.length} typing={typing.current} onFilter={filter => follow.set(live({...follow.current, filter}))} width={inner} />
-				<Table columns={logColumns} rows={rows} rowKey={row => row.id} selected={index} start={follow.current.selectedId === null ? 0 : newSince(follow.current, rows) + follow.current.scroll} width={inner} height={logRows} empty={follow.current.filter ? `No request matches "${follow.current.filter}": Esc clears the filter.` : 'No requests yet. Point a client at the gateway (3: Endpoints) and they appear here live.'} />
+				<Table columns={logColumns} rows={rows} rowKey={row => row.id} selected={index} start={follow.current.selectedId === null ? 0 : newSince(follow.current, rows) + follow.current.scroll} width={inner} height={layout.logLines} empty={follow.current.filter ? `No request matches "${follow.current.filter}": Esc clears the filter.` : 'No requests yet. Point a client at the gateway (3: Endpoints) and they appear here live.'} />
 			</Box>
 		</Panel>
 	);
@@ -146,12 +155,11 @@ export function totalsColumns(title: string, rows: readonly UsageRow[], width: n
 	return need <= width ? full : usageColumns(title, true);
 }
 
-/** By key and by model, side by side. */
-function Totals({totals, width, height}: {readonly totals: UsageSnapshot['today']; readonly width: number; readonly height: number}) {
-	const rows = tableRowsOf(totals, height);
+/** By key and by model, side by side, in `rows` rows and their header. */
+function Totals({totals, width, rows, gap}: {readonly totals: UsageSnapshot['today']; readonly width: number; readonly rows: number; readonly gap: boolean}) {
 	const half = Math.floor((width - 3) / 2);
 	return (
-		<Box marginTop={1}>
+		<Box marginTop={gap ? 1 : 0}>
 			<Table columns={totalsColumns('BY KEY', totals.byKey, half)} rows={totals.byKey} rowKey={row => row.group} selected={-1} width={half} height={rows + 1} empty="no requests yet" />
 			<Text color={theme.border}>{' │ '}</Text>
 			<Table columns={totalsColumns('BY MODEL', totals.byModel, half)} rows={totals.byModel} rowKey={row => row.group} selected={-1} width={half} height={rows + 1} empty="" />
@@ -159,13 +167,38 @@ function Totals({totals, width, height}: {readonly totals: UsageSnapshot['today'
 	);
 }
 
-function tableRowsOf(totals: UsageSnapshot['today'], height: number): number {
-	return Math.min(Math.max(3, Math.floor((height - 14) / 2)), Math.max(1, totals.byKey.length, totals.byModel.length));
-}
+export type UsageLayout = {
+	/** The all-time totals line under today's. */
+	readonly allTime: boolean;
+	/** The two lines of traffic charts. */
+	readonly charts: boolean;
+	/** A blank line above the totals and above the log. */
+	readonly gaps: boolean;
+	/** Rows of the totals tables, under their header. */
+	readonly totalsRows: number;
+	/** Lines of the log table, its header included. */
+	readonly logLines: number;
+};
 
-/** Lines for the log table (its header included): what the totals leave. */
-function logHeightOf(height: number, totals: UsageSnapshot['today']): number {
-	return height - 4 - 2 - (tableRowsOf(totals, height) + 1) - 2;
+/**
+ * What the pane shows in `height` lines, its frame included, so that nothing is drawn past it: the
+ * frame, the title, today's totals, the store's error (its lines), the totals' header and a row, the
+ * log's header, and the log table's header and a request always; then, while they fit, the all-time
+ * line, the charts and the blank lines between the parts; the totals and the log share the rest.
+ * At 80×24 everything shows.
+ */
+export function usageLayout(height: number, parts: {readonly errorLines: number; readonly traffic: boolean; readonly totalsWanted: number}): UsageLayout {
+	let spare = height - (2 + 1 + 1 + parts.errorLines + 2 + 1 + 2);
+	const take = (lines: number): boolean => {
+		if (spare < lines) return false;
+		spare -= lines;
+		return true;
+	};
+	const allTime = take(1);
+	const charts = parts.traffic && take(2);
+	const gaps = take(2);
+	const totalsRows = Math.max(1, Math.min(parts.totalsWanted, Math.max(3, Math.floor((height - 14) / 2)), 1 + spare));
+	return {allTime, charts, gaps, totalsRows, logLines: 2 + spare - (totalsRows - 1)};
 }
 
 type HeaderProps = {
