@@ -347,8 +347,11 @@ test('each request counts in the local hour and day of its own time, across hour
 		await withHome(async home => {
 			const store = await Store.open(home);
 			const recorder = new UsageRecorder(store, {adopt: false});
-			// Two days ago, local: an hour boundary (at :15 UTC here) and the next local midnight.
-			const base = new Date(Date.now() - 2 * day);
+			// Two days ago, local: an hour boundary (at :15 UTC here) and the next local midnight. The boundary is 11:00,
+			// not the hour after the current one: run between 22:00 and midnight there, that hour was 23:00, whose last
+			// minute is also midnight's eve, and the times fell in three local hours.
+			const now = new Date();
+			const base = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 2, 10, 30);
 			const hour = new Date(base.getFullYear(), base.getMonth(), base.getDate(), base.getHours() + 1).getTime();
 			const midnight = new Date(base.getFullYear(), base.getMonth(), base.getDate() + 1).getTime();
 			const times = [hour - 60_001, hour - 1, hour, hour + 30_000, hour + 59_999, hour + 60_000, midnight - 1, midnight, midnight + 1];
