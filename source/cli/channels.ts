@@ -86,6 +86,7 @@ export function registerChannels(program: Command): void {
 
 	channels
 		.command('list')
+		.alias('ls')
 		.description('list channels')
 		.option('--json', 'print JSON')
 		.action(async (options: JsonFlag, command: Command) => {

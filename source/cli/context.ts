@@ -49,6 +49,7 @@ export function removalCommand<T extends {readonly name: string}>(
 	const done = spec.command === 'remove' ? 'Removed' : 'Deleted';
 	parent
 		.command(`${spec.command} <${spec.what}>`)
+		.alias('rm')
 		.description(`${spec.description} (also one this version cannot read, by its id)`)
 		.option('--json', 'print JSON')
 		.action(async (ref: string, options: {json?: boolean}, command: Command) => {

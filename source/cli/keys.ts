@@ -89,6 +89,7 @@ export function registerKeys(program: Command): void {
 
 	keys
 		.command('list')
+		.alias('ls')
 		.description('list keys')
 		.option('--json', 'print JSON')
 		.action(async (options: JsonFlag, command: Command) => {

@@ -93,8 +93,8 @@ export function registerLogs(program: Command): void {
 	program
 		.command('logs')
 		.description('the request log: the newest requests; --follow prints new ones as they land (Ctrl+C ends)')
-		.option('--tail <n>', 'how many of the newest requests to print', '20')
-		.option('--follow', 'keep printing requests as gateways record them')
+		.option('-n, --tail <n>', 'how many of the newest requests to print', '20')
+		.option('-f, --follow', 'keep printing requests as gateways record them')
 		.option('--json', 'print JSON (an array; with --follow one object per line)')
 		.action(async (options: {tail: string; follow?: boolean; json?: boolean}, command: Command) => {
 			const tail = parseTail(options.tail);

@@ -21,7 +21,7 @@ after(async () => {
 	rmSync(home, {recursive: true, force: true});
 });
 
-test('keys create --json prints the key; list/show/revoke/rotate/delete work by name; bad input exits 1 with one line', async () => {
+test('keys create --json prints the key; list (ls)/show/revoke/rotate/delete (rm) work by name; bad input exits 1 with one line', async () => {
 	const created = await runCli(['keys', 'create', '--name', 'alpha', '--models', 'm1,m2', '--expires-in', '30d', '--description', 'test key', '--json'], env);
 	assert.equal(created.code, 0, created.stderr);
 	const json = JSON.parse(created.stdout) as Record<string, unknown>;
@@ -33,6 +33,7 @@ test('keys create --json prints the key; list/show/revoke/rotate/delete work by 
 	const list = await runCli(['keys', 'list'], env);
 	assert.match(list.stdout, /alpha\s+sk-gtui-\S+…\s+m1,m2\s+all\s+expires in 29d/);
 	assert.ok(!list.stdout.includes(String(json.key)), 'list shows only the prefix');
+	assert.equal((await runCli(['keys', 'ls'], env)).stdout, list.stdout, 'ls is list');
 	const shown = JSON.parse((await runCli(['keys', 'show', 'alpha', '--json'], env)).stdout) as {key: string};
 	assert.equal(shown.key, json.key);
 
@@ -45,15 +46,16 @@ test('keys create --json prints the key; list/show/revoke/rotate/delete work by 
 	assertRefused(await runCli(['keys', 'create', '--name', 'b', '--expires-in', '3 days'], env), /Invalid expiry "3 days"/);
 	assertRefused(await runCli(['keys', 'create', '--name', 'b', '--expires-at', '2001-01-01'], env), /in the past/);
 	assertRefused(await runCli(['keys', 'show', 'nobody'], env), /No key named "nobody"/);
-	assert.match((await runCli(['keys', 'delete', 'alpha'], env)).stdout, /Deleted key "alpha"/);
+	assert.match((await runCli(['keys', 'rm', 'alpha'], env)).stdout, /Deleted key "alpha"/, 'rm is delete');
 });
 
-test('channels: add, list (key masked), show, edit, disable/enable, test, remove; bad input refused', async () => {
+test('channels: add, list (ls; key masked), show, edit, disable/enable, test, remove (rm); bad input refused', async () => {
 	const added = await runCli(['channels', 'add', '--name', 'fake', '--format', 'openai', '--base-url', provider.url, '--api-key', provider.apiKey, '--models', 'gpt-4o-mini,fast=gpt-4o', '--json'], env);
 	assert.equal(added.code, 0, added.stderr);
 	assert.ok(!added.stdout.includes(provider.apiKey));
 	const list = await runCli(['channels', 'list'], env);
 	assert.match(list.stdout, /fake\s+openai\s+http:\/\/127\.0\.0\.1:\d+\/v1\s+sk-…\S{4}\s+gpt-4o-mini,fast=gpt-4o\s+yes\s+0/);
+	assert.equal((await runCli(['channels', 'ls'], env)).stdout, list.stdout, 'ls is list');
 	for (const command of [['channels', 'list', '--json'], ['channels', 'show', 'fake'], ['channels', 'show', 'fake', '--json']]) {
 		assert.ok(!(await runCli(command, env)).stdout.includes(provider.apiKey), command.join(' '));
 	}
@@ -81,7 +83,7 @@ test('channels: add, list (key masked), show, edit, disable/enable, test, remove
 	const unreachable = await runCli(['channels', 'test', 'nowhere'], env);
 	assert.equal(unreachable.code, 1);
 	assert.match(unreachable.stdout, new RegExp(`^Channel "nowhere" failed after \\d+ ms: could not be reached \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${closed}\\)\\. Check its base URL and key with \`gateway-tui channels edit nowhere\`\\.\n$`));
-	assert.match((await runCli(['channels', 'remove', 'nowhere'], env)).stdout, /Removed/);
+	assert.match((await runCli(['channels', 'rm', 'nowhere'], env)).stdout, /Removed/, 'rm is remove');
 });
 
 /** A port nothing listens on: one the system gave a server that is closed again. */

@@ -108,8 +108,10 @@ test('usage and logs refuse bad input with one line that says what to do', async
 });
 
 test('logs: the newest requests as lines or JSON', async () => {
-	const lines = ok(await runCli(['logs', '--tail', '3'], env)).trimEnd().split('\n');
+	const listing = ok(await runCli(['logs', '--tail', '3'], env));
+	const lines = listing.trimEnd().split('\n');
 	assert.equal(lines.length, 4);
+	assert.equal(ok(await runCli(['logs', '-n', '3'], env)), listing, '-n is --tail, as in tail(1)');
 	assert.match(lines[0]!, /^TIME\s+STATUS\s+TYPE\s+KEY\s+MODEL\s+CHANNEL\s+FORMAT\s+LATENCY\s+TTFB\s+IN\s+OUT\s+CACHED\s+COST$/);
 	assert.match(lines[1]!, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+502\s+failed\s+alpha\s+gpt-4o-mini\s+oa\s+openai\s+50ms\s+40ms\s+-\s+-\s+-\s+-\s+error="upstream said no"$/);
 	assert.match(lines[2]!, /\s200\s+routed\s+beta\s+gpt-4o\s+oa\s+openai\s+100ms\s+40ms\s+500\s+50\s+0\s+no price$/);
@@ -122,8 +124,8 @@ test('logs: the newest requests as lines or JSON', async () => {
 	assert.ok(Math.abs((first.costUsd as number) - alphaCost / 3) < 1e-12);
 });
 
-test('logs --follow --json prints new requests as they land and ends cleanly on Ctrl+C', async () => {
-	const child = spawn(process.execPath, [...cliArgs, 'logs', '--follow', '--json', '--tail', '1'], {env: {...process.env, NODE_NO_WARNINGS: '1', ...env}, stdio: ['ignore', 'pipe', 'pipe']});
+test('logs -f (--follow) --json prints new requests as they land and ends cleanly on Ctrl+C', async () => {
+	const child = spawn(process.execPath, [...cliArgs, 'logs', '-f', '--json', '--tail', '1'], {env: {...process.env, NODE_NO_WARNINGS: '1', ...env}, stdio: ['ignore', 'pipe', 'pipe']});
 	let stdout = '';
 	let stderr = '';
 	child.stdout.on('data', chunk => (stdout += chunk));
