@@ -7,6 +7,7 @@ import type {EventBus} from '../base/events.js';
 import type {UsageRow} from '../base/usage-types.js';
 import {ExternalStore} from './external-store.js';
 import type {RedrawFrames} from './redraw-frames.js';
+import {reasonOf} from '../store/backend.js';
 import {onRequestsFinished} from './request-events.js';
 import {sumRows, type UsageSource} from './session-usage.js';
 
@@ -73,7 +74,7 @@ export function createUsageView(events: EventBus, source: UsageSource, {delayMs 
 			pending = undefined;
 			readUsage(source).then(
 				snapshot => store.set(snapshot),
-				(error: unknown) => store.set({...store.current, error: `Usage totals could not be read: ${(error as Error).message}`}),
+				(error: unknown) => store.set({...store.current, error: `Usage totals could not be read (${reasonOf(error)}): the figures are the last ones read; they are read again as requests finish${pollMs ? ' and every few seconds' : ''}.`}),
 			);
 		};
 		refresh();

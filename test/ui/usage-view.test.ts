@@ -43,3 +43,27 @@ test('sameUsage compares the numbers, not the objects', () => {
 	assert.ok(!sameUsage(a, {...a, error: 'Usage totals could not be read: locked'}));
 	assert.ok(sameUsage(emptyUsage, structuredClone(emptyUsage)));
 });
+
+test('a read that fails keeps the last figures and says so, what failed and when it is read again; the next good read clears it', async () => {
+	let fail = false;
+	let reads = 0;
+	const events = new EventBus();
+	const view = createUsageView(events, async queries => {
+		reads++;
+		if (fail) throw new Error('SQLITE_BUSY: database is locked');
+		return queries.map(() => [row(3)]);
+	}, {delayMs: 10, pollMs: 20});
+	const unsubscribe = view.subscribe(() => {});
+	try {
+		await eventually(() => view.getSnapshot().today.byKey[0]?.requests === 3, 5000, 'the first read');
+		fail = true;
+		await eventually(() => view.getSnapshot().error !== null, 5000, 'a failed read shown');
+		assert.equal(view.getSnapshot().error, 'Usage totals could not be read (SQLITE_BUSY: database is locked): the figures are the last ones read; they are read again as requests finish and every few seconds.');
+		assert.equal(view.getSnapshot().today.byKey[0]?.requests, 3, 'the last figures stay');
+		fail = false;
+		const before = reads;
+		await eventually(() => reads > before && view.getSnapshot().error === null, 5000, 'the next good read clears the error');
+	} finally {
+		unsubscribe();
+	}
+});

@@ -63,7 +63,7 @@ export function UsagePane({usage, log, source, active, width, height, onCapture,
 	const index = selectedIndex(follow.current, rows);
 	const selected = index >= 0 ? rows[index] : undefined;
 	const inner = width - 4;
-	const errorLines = usage.error ? wrapLines(usage.error, inner, 2) : [];
+	const errorLines = usage.error ? wrapLines(usage.error, inner, 3) : [];
 	const layoutOf = (shownPeriod: UsagePeriod) => {
 		const totals = usage[shownPeriod];
 		return usageLayout(height, {errorLines: errorLines.length, traffic: traffic !== undefined, totalsWanted: Math.max(totals.byKey.length, totals.byModel.length)});
