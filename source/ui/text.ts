@@ -101,8 +101,13 @@ export function breakLines(text: string, width: number): string {
 	const room = Math.max(1, width);
 	return text
 		.split('\n')
-		.map(line => (line.length <= room ? line : (line.match(new RegExp(`.{1,${room}}`, 'gu')) ?? [line]).join('\n')))
+		.map(line => piecesOf(line, room).join('\n'))
 		.join('\n');
+}
+
+/** `text` (no line break in it) cut every `width` characters, or whole when it fits. */
+function piecesOf(text: string, width: number): string[] {
+	return text.length <= width ? [text] : (text.match(new RegExp(`.{1,${width}}`, 'gu')) ?? [text]);
 }
 
 /**
@@ -111,7 +116,7 @@ export function breakLines(text: string, width: number): string {
  */
 export function wrapLines(text: string, width: number, max = Infinity): string[] {
 	const room = Math.max(1, width);
-	const words = text.split(/\s+/).filter(Boolean).flatMap(word => (word.length <= room ? [word] : (word.match(new RegExp(`.{1,${room}}`, 'gu')) ?? [word])));
+	const words = text.split(/\s+/).filter(Boolean).flatMap(word => piecesOf(word, room));
 	const lines: string[] = [];
 	for (const word of words) {
 		const last = lines.at(-1);

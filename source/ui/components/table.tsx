@@ -81,13 +81,20 @@ export function windowStart(selected: number, count: number, visible: number, pr
 	return Math.min(Math.max(0, selected - Math.floor(visible / 2)), count - visible);
 }
 
+/**
+ * How a table of `height` lines (its header included) shows `count` rows: how many are in sight, and
+ * whether its last line counts those that are not — where a row fits beside that line (else the row goes first).
+ */
+export function tableWindow(count: number, height: number): {readonly visible: number; readonly overflow: boolean} {
+	const room = Math.max(1, height - 1);
+	const overflow = count > room && room >= 2;
+	return {visible: Math.max(1, room - (overflow ? 1 : 0)), overflow};
+}
+
 export function Table<T>({columns, rows, rowKey, selected, width, height, empty, start: preferred}: Props<T>) {
 	const widths = columnWidths(columns, width, rows);
 	const visibleColumns = columns.map((column, index) => ({column, width: widths[index]!})).filter(item => item.width > 0);
-	// When rows do not fit, the last line says how many are out of sight — where a row fits beside it (else the row goes first).
-	const room = Math.max(1, height - 1);
-	const overflow = rows.length > room && room >= 2;
-	const visible = Math.max(1, room - (overflow ? 1 : 0));
+	const {visible, overflow} = tableWindow(rows.length, height);
 	const start = windowStart(selected, rows.length, visible, preferred);
 	const shown = rows.slice(start, start + visible);
 	const below = rows.length - start - shown.length;
@@ -99,7 +106,7 @@ export function Table<T>({columns, rows, rowKey, selected, width, height, empty,
 					{visibleColumns.map(({column, width: w}) => fit(column.header, w, column.align)).join(' ')}
 				</Text>
 				{rows.length === 0
-					? wrapLines(empty, width, room).map((line, index) => (
+					? wrapLines(empty, width, Math.max(1, height - 1)).map((line, index) => (
 							<Text key={index} color={theme.muted} wrap="truncate">
 								{line}
 							</Text>

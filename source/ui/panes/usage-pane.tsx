@@ -8,7 +8,7 @@
 import {Box, Text} from 'ink';
 import {resolve, usageBindings, type Capture, type UsageCommand} from '../commands.js';
 import {Panel} from '../components/panel.js';
-import {columnWidths, Table} from '../components/table.js';
+import {columnWidths, Table, tableWindow} from '../components/table.js';
 import type {RequestFinished} from '../../base/events.js';
 import type {UsageRow} from '../../base/usage-types.js';
 import {compact, costText, wrapLines} from '../text.js';
@@ -69,11 +69,8 @@ export function UsagePane({usage, log, source, active, width, height, onCapture,
 		return usageLayout(height, {errorLines: errorLines.length, traffic: traffic !== undefined, totalsWanted: Math.max(totals.byKey.length, totals.byModel.length)});
 	};
 	const layout = layoutOf(period);
-	// The table's own header, and its "↓ n more" line when the rows do not fit.
-	const visibleOf = (count: number) => {
-		const lines = layoutOf(periodState.current).logLines;
-		return Math.max(1, lines - 1 - (count > lines - 1 ? 1 : 0));
-	};
+	// The rows the log table shows (its header and its "↓ n more" line take the rest).
+	const visibleOf = (count: number) => tableWindow(count, layoutOf(periodState.current).logLines).visible;
 	const setTyping = (on: boolean) => {
 		typing.set(on);
 		onCapture?.(on ? 'filter' : null);
