@@ -1,9 +1,14 @@
 /** @jsxRuntime automatic @jsxImportSource react */
-/** `?` fits at 80×24: a pane with many keys is listed in two columns, and the global keys stay in sight. */
+/**
+ * `?` fits at 80×24: a pane with many keys is listed in two columns, and the global keys stay in
+ * sight. Where even two columns do not fit (60×17), the help scrolls instead of cutting sentences.
+ */
 import {test, afterEach} from 'node:test';
 import assert from 'node:assert/strict';
 import {cleanup, render} from 'ink-testing-library';
 import {HelpOverlay} from '../../source/ui/components/help-overlay.js';
+import {globalBindings, helpSections, keyLabel, panes, type PaneId} from '../../source/ui/commands.js';
+import {frameWith, press, renderTui} from './helpers.js';
 
 afterEach(() => cleanup());
 
@@ -14,4 +19,93 @@ test('the Usage pane\'s keys at 80×24: two columns, every key, and "Everywhere"
 	for (const key of ['t ', '/ ', 'g Home', 'G End', 'PgUp', 'PgDn', '↵', 'Esc']) assert.ok(frame.includes(key), `${key} is listed`);
 	assert.match(frame, /Everywhere/);
 	assert.match(frame, /q\/Ctrl\+C quit/);
+	assert.doesNotMatch(frame, /lines \d+–\d+ of/, 'no scrolling where everything fits');
 });
+
+/** The lines between the frame's title and its last line (the scroll hint, when it scrolls), without the borders. */
+const inside = (frame: string) => frame.split('\n').slice(2, -1).map(line => line.slice(2, -2));
+const hint = /lines (\d+)–(\d+) of (\d+)/;
+const squash = (text: string) => text.replaceAll(/\s+/g, ' ').trim();
+
+/** Scrolls a pane's help from the top to the end a line at a time; every frame checked, every line seen once, in order. */
+async function scrolledThrough(pane: PaneId, width: number, height: number): Promise<{seen: string[]; frames: number}> {
+	const {lastFrame, stdin} = renderTui(<HelpOverlay pane={pane} width={width} height={height} />);
+	const check = (frame: string) => {
+		assert.equal(frame.split('\n').length, height, `${pane}: the overlay is as high as its box:\n${frame}`);
+		assert.doesNotMatch(frame, /…/, `${pane}: no sentence cut:\n${frame}`);
+		const at = hint.exec(frame);
+		assert.ok(at, `${pane}: it says where you are:\n${frame}`);
+		return {first: Number(at[1]), last: Number(at[2]), total: Number(at[3]), lines: inside(frame).slice(0, -1)};
+	};
+	let view = check(lastFrame()!);
+	assert.equal(view.first, 1);
+	const seen = [...view.lines];
+	let frames = 1;
+	while (view.last < view.total) {
+		await press(stdin, 'j');
+		const next = check(await frameWith(lastFrame, `lines ${view.first + 1}–`));
+		seen.push(next.lines.at(-1)!);
+		view = next;
+		frames++;
+	}
+	assert.equal(seen.length, view.total, `${pane}: every line seen`);
+	cleanup();
+	return {seen, frames};
+}
+
+test('at 60×17 the help of every pane scrolls, and every sentence and the global keys are there whole', async () => {
+	for (const pane of panes) {
+		const {seen} = await scrolledThrough(pane.id, 60, 11);
+		const text = squash(seen.join(' '));
+		for (const {bindings} of helpSections(pane.id)) {
+			for (const binding of bindings) assert.ok(text.includes(squash(`${binding.keys.map(keyLabel).join(' ')} ${binding.help}`)), `${pane.id}: "${binding.help}" whole:\n${seen.join('\n')}`);
+		}
+		for (const binding of globalBindings) assert.ok(text.includes(`${binding.keys.map(keyLabel).join('/')} ${binding.label}`), `${pane.id}: ${binding.label}`);
+		assert.match(seen.join('\n'), /^Everywhere/m);
+	}
+});
+
+test('the help scrolls by a page with PgDn/PgUp, to its ends with End/Home, and no further than them', async () => {
+	const {lastFrame, stdin} = renderTui(<HelpOverlay pane="usage" width={60} height={11} />);
+	const at = hint.exec(lastFrame()!)!;
+	const [view, total] = [Number(at[2]), Number(at[3])];
+	// The range the frame says once it shows [first, last]; or, when a key must not move it, the frame after a redraw it would have caused.
+	const range = async (expected?: readonly number[]) => {
+		const frame = expected ? await frameWith(lastFrame, `lines ${expected[0]}–${expected[1]} of`).catch(() => lastFrame()!) : lastFrame()!;
+		const shown = hint.exec(frame)!;
+		return [Number(shown[1]), Number(shown[2]), Number(shown[3])];
+	};
+	assert.ok(total > 2 * view, `the Usage pane's help is longer than two pages at 60×17 (${total} lines, ${view} a page)`);
+	await press(stdin, keys.pageDown);
+	assert.deepEqual(await range([view + 1, 2 * view, total]), [view + 1, 2 * view, total]);
+	await press(stdin, keys.pageUp);
+	assert.deepEqual(await range([1, view, total]), [1, view, total]);
+	await press(stdin, keys.up, 'k');
+	assert.deepEqual(await range([1, view, total]), [1, view, total], 'not above the first line');
+	await press(stdin, 'j');
+	assert.deepEqual(await range([2, view + 1, total]), [2, view + 1, total], 'one line down from the first, not from above it');
+	await press(stdin, 'k');
+	await press(stdin, keys.end);
+	assert.deepEqual(await range([total - view + 1, total, total]), [total - view + 1, total, total]);
+	assert.match(lastFrame()!, /q\/Ctrl\+C quit/, 'the global keys end it');
+	await press(stdin, keys.down, 'j', keys.pageDown, ' ');
+	assert.deepEqual(await range([total - view + 1, total, total]), [total - view + 1, total, total], 'not below the last line');
+	await press(stdin, 'k');
+	assert.deepEqual(await range([total - view, total - 1, total]), [total - view, total - 1, total], 'one line up from the last, not from below it');
+	await press(stdin, keys.home);
+	assert.deepEqual(await range([1, view, total]), [1, view, total]);
+	await press(stdin, 'G');
+	assert.deepEqual(await range([total - view + 1, total, total]), [total - view + 1, total, total]);
+	await press(stdin, 'g');
+	assert.deepEqual(await range([1, view, total]), [1, view, total]);
+});
+
+test('where the help fits, the scrolling keys do nothing', async () => {
+	const {lastFrame, stdin} = renderTui(<HelpOverlay pane="keys" width={100} height={30} />);
+	const before = lastFrame();
+	assert.doesNotMatch(before!, hint);
+	await press(stdin, 'j', keys.pageDown, keys.end);
+	assert.equal(lastFrame(), before);
+});
+
+const keys = {up: '\u001B[A', down: '\u001B[B', pageUp: '\u001B[5~', pageDown: '\u001B[6~', home: '\u001B[H', end: '\u001B[F'} as const;

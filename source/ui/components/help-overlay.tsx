@@ -1,31 +1,53 @@
 /**
  * `?`: every key of the focused pane (and of what it opens: a request's details), then the global
  * ones, printed from the command map. The sections stand one above the other where they fit, side
- * by side where they do not; a sentence wraps where its column is narrow, and is cut only when even
- * that would not fit the terminal.
+ * by side where they do not; a sentence wraps where its column is narrow. Where even two columns do
+ * not fit (a small terminal), it is one column that scrolls with ↑/↓, PgUp/PgDn and Home/End: no
+ * sentence is ever cut.
  */
 import {Box, Text} from 'ink';
 import {globalBindings, helpSections, keyLabel, panes, type Binding, type PaneId} from '../commands.js';
+import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
+import {wrapLines} from '../text.js';
 import {theme} from '../theme.js';
 import {Panel} from './panel.js';
 
 type Section = ReturnType<typeof helpSections>[number];
+
+/** One line of the help: a section's title, a key's sentence (or its continuation), a blank. */
+export type HelpLine = {readonly kind: 'title'; readonly text: string} | {readonly kind: 'key'; readonly keys: string; readonly keyWidth: number; readonly text: string} | {readonly kind: 'blank'};
 
 const keysText = (binding: Binding<string>) => binding.keys.map(keyLabel).join(' ');
 
 /** The key column: as wide as the longest keys of the section, and a gap. */
 const keyWidth = (section: Section) => Math.max(...section.bindings.map(binding => keysText(binding).length)) + 2;
 
-/** Lines a section takes in `width` columns: its title, each sentence (wrapped when `wrap`), and a blank line. */
-export function sectionLines(section: Section, width: number, wrap: boolean): number {
-	const room = Math.max(1, width - keyWidth(section));
-	return 2 + section.bindings.reduce((sum, binding) => sum + (wrap ? Math.ceil(binding.help.length / room) : 1), 0);
+/** A section's lines in `width` columns: its title, each sentence wrapped beside its keys, and a blank line. */
+export function sectionLines(section: Section, width: number): HelpLine[] {
+	const keys = keyWidth(section);
+	const lines: HelpLine[] = [{kind: 'title', text: section.title}];
+	for (const binding of section.bindings) {
+		wrapLines(binding.help, width - keys).forEach((text, index) => lines.push({kind: 'key', keys: index === 0 ? keysText(binding) : '', keyWidth: keys, text}));
+	}
+	lines.push({kind: 'blank'});
+	return lines;
 }
 
-/** The global keys on one wrapped paragraph: `1 keys  2 channels … q/Ctrl+C quit`. */
-const everywhere = globalBindings.map(binding => `${binding.keys.map(keyLabel).join('/')} ${binding.label}`).join('   ');
+const columnLines = (sections: readonly Section[], width: number) => sections.flatMap(section => sectionLines(section, width));
 
-export type HelpLayout = {readonly columns: 1 | 2; readonly wrap: boolean};
+/** The global keys, each with its label: `1 keys`, `2 channels` … `q/Ctrl+C quit`. */
+const everywhere = globalBindings.map(binding => `${binding.keys.map(keyLabel).join('/')} ${binding.label}`);
+
+/** The global keys' section: its title, then the keys three spaces apart, a line broken only between two (or inside one wider than the line). */
+export function everywhereLines(width: number): HelpLine[] {
+	const lines: string[] = [];
+	for (const item of everywhere) {
+		const last = lines.at(-1);
+		if (last !== undefined && last.length + 3 + item.length <= width) lines[lines.length - 1] = `${last}   ${item}`;
+		else lines.push(...wrapLines(item, width));
+	}
+	return [{kind: 'title', text: 'Everywhere'}, ...lines.map((text): HelpLine => ({kind: 'key', keys: '', keyWidth: 0, text}))];
+}
 
 /** Two columns: the pane's keys on the left, what it opens on the right; a lone section halved. */
 export function twoColumns(sections: readonly Section[]): [Section[], Section[]] {
@@ -35,31 +57,51 @@ export function twoColumns(sections: readonly Section[]): [Section[], Section[]]
 	return [[{title: only.title, bindings: only.bindings.slice(0, half)}], [{title: ' ', bindings: only.bindings.slice(half)}]];
 }
 
-/** One column when everything fits, then two; sentences wrap when that still fits. */
+/**
+ * What the help shows in `width` columns and `rows` lines: the pane's sections in one column, with
+ * the global keys below, when that fits; else in two; else everything in one column that scrolls
+ * (`scroll`: the lines, and how many show at once — a line is kept for saying where you are).
+ */
+export type HelpLayout =
+	| {readonly kind: 'columns'; readonly columns: readonly (readonly HelpLine[])[]; readonly columnWidth: number; readonly global: readonly HelpLine[]}
+	| {readonly kind: 'scroll'; readonly lines: readonly HelpLine[]; readonly view: number};
+
 export function helpLayout(sections: readonly Section[], width: number, rows: number): HelpLayout {
-	const linesOf = (column: readonly Section[], columnWidth: number, wrap: boolean) => column.reduce((sum, section) => sum + sectionLines(section, columnWidth, wrap), 0);
+	const global = everywhereLines(width);
+	const room = rows - global.length;
+	const one = columnLines(sections, width);
+	if (one.length <= room) return {kind: 'columns', columns: [one], columnWidth: width, global};
 	const half = Math.floor(width / 2) - 1;
-	const split = (wrap: boolean) => Math.max(...twoColumns(sections).map(column => linesOf(column, half, wrap)));
-	if (linesOf(sections, width, true) <= rows) return {columns: 1, wrap: true};
-	if (split(true) <= rows) return {columns: 2, wrap: true};
-	if (linesOf(sections, width, false) <= rows) return {columns: 1, wrap: false};
-	return {columns: 2, wrap: false};
+	const split = twoColumns(sections).map(column => columnLines(column, half));
+	if (Math.max(...split.map(column => column.length)) <= room) return {kind: 'columns', columns: split, columnWidth: half, global};
+	return {kind: 'scroll', lines: [...one, ...global], view: Math.max(1, rows - 1)};
 }
 
-function SectionView({section, width, wrap}: {readonly section: Section; readonly width: number; readonly wrap: boolean}) {
-	const keys = keyWidth(section);
-	return (
-		<Box flexDirection="column" width={width} marginBottom={1} flexShrink={0}>
-			<Text bold>{section.title}</Text>
-			{section.bindings.map(binding => (
-				<Box key={binding.command}>
-					<Box width={keys} flexShrink={0}>
-						<Text color={theme.accent}>{keysText(binding)}</Text>
-					</Box>
-					<Box width={width - keys}>
-						<Text wrap={wrap ? 'wrap' : 'truncate'}>{binding.help}</Text>
-					</Box>
+function LineView({line, width}: {readonly line: HelpLine; readonly width: number}) {
+	switch (line.kind) {
+		case 'title':
+			return <Text bold>{line.text || ' '}</Text>;
+		case 'blank':
+			return <Text> </Text>;
+		case 'key':
+			return (
+				<Box width={width}>
+					{line.keyWidth > 0 ? (
+						<Box width={line.keyWidth} flexShrink={0}>
+							<Text color={theme.accent}>{line.keys}</Text>
+						</Box>
+					) : null}
+					<Text wrap="truncate">{line.text}</Text>
 				</Box>
+			);
+	}
+}
+
+function Lines({lines, width}: {readonly lines: readonly HelpLine[]; readonly width: number}) {
+	return (
+		<Box flexDirection="column" width={width} flexShrink={0}>
+			{lines.map((line, index) => (
+				<LineView key={index} line={line} width={width} />
 			))}
 		</Box>
 	);
@@ -68,25 +110,65 @@ function SectionView({section, width, wrap}: {readonly section: Section; readonl
 export function HelpOverlay({pane, width, height}: {readonly pane: PaneId; readonly width: number; readonly height: number}) {
 	const title = panes.find(item => item.id === pane)?.title ?? pane;
 	const inner = width - 4;
-	const sections = helpSections(pane);
-	// The panel's frame and title, and the global keys (their title and their wrapped line).
-	const globalLines = 1 + Math.ceil(everywhere.length / inner);
-	const layout = helpLayout(sections, inner, height - 3 - globalLines);
-	const half = Math.floor(inner / 2) - 1;
-	const columns = layout.columns === 1 ? [sections] : twoColumns(sections);
+	// The panel's frame and its title line.
+	const layout = helpLayout(helpSections(pane), inner, height - 3);
+	const scroll = useKeyState(0);
+	const last = layout.kind === 'scroll' ? Math.max(0, layout.lines.length - layout.view) : 0;
+	useKeypress(
+		key => {
+			if (layout.kind !== 'scroll' || key.ctrl || key.meta) return false;
+			const step = scrollStep(key.name === 'char' ? key.text : key.name, layout.view);
+			if (step === null) return false;
+			scroll.set(current => Math.max(0, Math.min(last, Math.min(current, last) + step)));
+			return true;
+		},
+		{layer: 'help'},
+	);
+	const top = Math.min(scroll.current, last);
 	return (
 		<Panel title={`Keys of the ${title} pane`} subtitle="? or Esc closes" width={width} height={height}>
-			<Box>
-				{columns.map((column, index) => (
-					<Box key={index} flexDirection="column" width={layout.columns === 1 ? inner : half} marginRight={index === 0 && layout.columns === 2 ? 2 : 0}>
-						{column.map(section => (
-							<SectionView key={section.title} section={section} width={layout.columns === 1 ? inner : half} wrap={layout.wrap} />
+			{layout.kind === 'columns' ? (
+				<>
+					<Box>
+						{layout.columns.map((column, index) => (
+							<Box key={index} marginRight={index === 0 && layout.columns.length === 2 ? 2 : 0}>
+								<Lines lines={column} width={layout.columnWidth} />
+							</Box>
 						))}
 					</Box>
-				))}
-			</Box>
-			<Text bold>Everywhere</Text>
-			<Text>{everywhere}</Text>
+					<Lines lines={layout.global} width={inner} />
+				</>
+			) : (
+				<>
+					<Lines lines={layout.lines.slice(top, top + layout.view)} width={inner} />
+					<Text color={theme.muted} wrap="truncate">{`↑/↓ PgUp/PgDn Home/End: lines ${top + 1}–${Math.min(layout.lines.length, top + layout.view)} of ${layout.lines.length}`}</Text>
+				</>
+			)}
 		</Panel>
 	);
+}
+
+/** Lines to scroll by for a key: a line, a page, or to either end; null for any other key. */
+function scrollStep(name: string, page: number): number | null {
+	switch (name) {
+		case 'up':
+		case 'k':
+			return -1;
+		case 'down':
+		case 'j':
+			return 1;
+		case 'pageup':
+			return -page;
+		case 'pagedown':
+		case 'space':
+			return page;
+		case 'home':
+		case 'g':
+			return -Infinity;
+		case 'end':
+		case 'G':
+			return Infinity;
+		default:
+			return null;
+	}
 }
