@@ -129,3 +129,10 @@ export function wrapLines(text: string, width: number, max = Infinity): string[]
 	kept[max - 1] = end.length + 1 > room ? `${end.slice(0, room - 1)}…` : `${end}…`;
 	return kept;
 }
+
+/** `text`'s ` · `-separated parts that fit in `room` columns: the last ones give way whole (the first is kept, cut by the caller if it must be). */
+export function fitParts(text: string, room: number): string {
+	let fitted = text;
+	while (fitted.length > room && fitted.includes(' · ')) fitted = fitted.slice(0, fitted.lastIndexOf(' · '));
+	return fitted;
+}

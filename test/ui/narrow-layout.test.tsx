@@ -11,7 +11,9 @@ import {cleanup} from 'ink-testing-library';
 import {footerItems, globalBindings, helpSections, keyLabel, panes, requestBindings, type Capture} from '../../source/ui/commands.js';
 import {Footer, StatusBar} from '../../source/ui/components/chrome.js';
 import {HelpOverlay} from '../../source/ui/components/help-overlay.js';
+import {Form} from '../../source/ui/components/form.js';
 import {Panel} from '../../source/ui/components/panel.js';
+import {fitParts} from '../../source/ui/text.js';
 import {columnWidths} from '../../source/ui/components/table.js';
 import {channelColumns} from '../../source/ui/panes/channel-views.js';
 import {UsagePane} from '../../source/ui/panes/usage-pane.js';
@@ -172,4 +174,18 @@ test('a long message takes at most the two lines the layout counted, cut with �
 	assert.ok(shown.every(line => line.length <= 79), shown.join('\n'));
 	assert.match(shown[1]!, /^ {3}\S/, 'the second line indented under the first');
 	assert.match(shown[3]!, /…$/);
+});
+
+test("a form's hint line keeps the field's own hint and those of its keys that fit whole, never cut mid-word", () => {
+	const fields = [{kind: 'text', id: 'prices', label: 'Prices', hint: 'model=in/out[/cached] USD per 1M tokens, comma-separated'}] as const;
+	const hintLine = (width: number) => {
+		const frame = renderTui(<Form title="Edit channel" fields={fields} initial={{}} onSubmit={() => {}} onCancel={() => {}} submitLabel="Save channel" active width={width} />).lastFrame()!;
+		cleanup();
+		return frame.split('\n').at(-1)!.trimEnd();
+	};
+	// 76: the inside of an 80-column pane. The key hints give way whole, last first (the footer lists them all).
+	assert.equal(hintLine(76), 'model=in/out[/cached] USD per 1M tokens, comma-separated · Enter/Tab next');
+	assert.equal(hintLine(120), 'model=in/out[/cached] USD per 1M tokens, comma-separated · Enter/Tab next · ↑ back · Esc cancel');
+	assert.equal(hintLine(56), 'model=in/out[/cached] USD per 1M tokens, comma-separated', 'at 60 columns the field hint alone');
+	assert.equal(fitParts('a long first part · b', 5), 'a long first part', 'the first part is kept whole for the caller to cut');
 });

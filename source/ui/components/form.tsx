@@ -14,6 +14,7 @@
 import {useEffect, type ReactNode} from 'react';
 import {Box, Text} from 'ink';
 import {useKeypress, useKeyState, type KeyState} from '../hooks/use-keypress.js';
+import {fitParts} from '../text.js';
 import {symbols, theme} from '../theme.js';
 import {formWindow, listLimit} from './form-window.js';
 import {MultiSelect, toggle} from './multi-select.js';
@@ -132,6 +133,7 @@ export function Form(props: Props) {
 
 	const row = {values: values.current, active, control, width: props.width === undefined ? undefined : props.width - labelWidth};
 	const {start, end} = formWindow(fields, at, height, Boolean(error));
+	const hint = current?.hint ? `${current.hint} · ${hintFor(current)}` : hintFor(current);
 	return (
 		<Box flexDirection="column">
 			<Text bold color={theme.accent}>
@@ -148,9 +150,9 @@ export function Form(props: Props) {
 				</Text>
 			</Box>
 			{error ? <Text color={theme.error}>{`${symbols.error} ${error}`}</Text> : null}
+			{/* The field's own hint first, then its keys — those that fit whole (the footer lists them all). */}
 			<Text color={theme.muted} wrap="truncate">
-				{current?.hint ? `${current.hint} · ` : ''}
-				{hintFor(current)}
+				{props.width === undefined ? hint : fitParts(hint, props.width)}
 			</Text>
 		</Box>
 	);

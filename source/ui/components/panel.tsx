@@ -1,6 +1,7 @@
 /** A bordered box with a bold title on its first line: the frame of every pane and dialog. What does not fit is cut at the bottom. */
 import type {ReactNode} from 'react';
 import {Box, Text} from 'ink';
+import {fitParts} from '../text.js';
 import {theme} from '../theme.js';
 
 type Props = {
@@ -13,16 +14,9 @@ type Props = {
 	readonly children: ReactNode;
 };
 
-/** The subtitle's parts (` · `-separated) that fit after the title: the last ones give way whole. */
-export function fitSubtitle(subtitle: string, room: number): string {
-	let text = subtitle;
-	while (text.length > room && text.includes(' · ')) text = text.slice(0, text.lastIndexOf(' · '));
-	return text;
-}
-
 export function Panel({title, subtitle, width, height, color, children}: Props) {
-	// The frame and padding take four columns, the gap after the title two.
-	const shown = subtitle ? fitSubtitle(subtitle, width - 4 - title.length - 2) : '';
+	// The frame and padding take four columns, the gap after the title two; the subtitle's last parts give way whole.
+	const shown = subtitle ? fitParts(subtitle, width - 4 - title.length - 2) : '';
 	return (
 		<Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={color ?? theme.border} paddingX={1} overflowY="hidden">
 			{/* Content taller than the frame is cut at the bottom, line by line. Without this box Yoga shrank the

@@ -25,6 +25,8 @@ type Props = {
 	readonly onCancel: () => void;
 	/** Lines the form may take (fields beyond scroll). */
 	readonly height?: number;
+	/** Columns the form may take (its hint line fits them). */
+	readonly width?: number;
 };
 
 const expiries = [
@@ -95,7 +97,7 @@ export function editInput(values: FormValues, key: KeyRecord): EditKeyInput {
 	return input;
 }
 
-export function KeyForm({active, channels, keyRecord, createKey, editKey, onDone, onCancel, height}: Props) {
+export function KeyForm({active, channels, keyRecord, createKey, editKey, onDone, onCancel, height, width}: Props) {
 	const [error, setError] = useState<string | null>(null);
 	const [busy, setBusy] = useState(false);
 	const submit = (values: FormValues) => {
@@ -120,6 +122,7 @@ export function KeyForm({active, channels, keyRecord, createKey, editKey, onDone
 			error={error}
 			busy={busy}
 			height={height}
+			width={width}
 		/>
 	);
 }

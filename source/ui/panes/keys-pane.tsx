@@ -122,7 +122,7 @@ function KeysBody({keys, channels, lastUsed, requests, limitUse = noUse, actions
 	const key = keys[index];
 	const channelName = (id: string) => channels.find(channel => channel.id === id)?.name ?? id;
 	if (mode.kind === 'form') {
-		return <KeyForm active={active} channels={channels} keyRecord={mode.key} createKey={actions.createKey} editKey={actions.editKey} onCancel={onCancel} onDone={onDone} height={height - 3} />;
+		return <KeyForm active={active} channels={channels} keyRecord={mode.key} createKey={actions.createKey} editKey={actions.editKey} onCancel={onCancel} onDone={onDone} height={height - 3} width={width - 4} />;
 	}
 	if (mode.kind === 'secret') return <SecretView keyRecord={mode.key} verb={mode.verb} />;
 	if (mode.kind === 'details' && key) {

@@ -118,6 +118,7 @@ export function TakeoverForm({status, keys, channels, preview, onSubmit, onCance
 				active={active}
 				error={error}
 				height={height - previewHeight - elsewhere}
+				width={width}
 				onFocus={setFocused}
 			/>
 			<Preview rows={rows} height={previewHeight} width={width} />
