@@ -26,7 +26,8 @@ export type KeysCommand = ListCommand | 'new-key' | 'edit-key' | 'revoke-key' | 
 export type ChannelsCommand = ListCommand | 'new-channel' | 'edit-channel' | 'test-channel' | 'toggle-channel' | 'remove-channel';
 export type EndpointsCommand = 'up' | 'down' | 'prev-key' | 'next-key' | 'copy-snippet' | 'apply-takeover' | 'undo-takeover';
 export type UsageCommand = ListCommand | 'toggle-period' | 'live' | 'oldest' | 'page-up' | 'page-down' | 'filter';
-export type RequestCommand = 'toggle-bodies' | 'line-up' | 'line-down' | 'page-up' | 'page-down' | 'top' | 'bottom' | 'back';
+export type ScrollCommand = 'line-up' | 'line-down' | 'page-up' | 'page-down' | 'top' | 'bottom';
+export type RequestCommand = 'toggle-bodies' | 'back' | ScrollCommand;
 
 export type Binding<C extends string> = {
 	/** `up`, `down`, `left`, `right`, `enter`, `esc`, `tab`, `shift+tab`, `space`, `ctrl+c`, or one character. */
@@ -103,16 +104,21 @@ export const usageBindings: ReadonlyArray<Binding<UsageCommand>> = [
 	{keys: ['esc'], command: 'back', label: 'back', help: 'Back from details; to live'},
 ];
 
-/** In a request's details (Enter on the log): body capture, and scrolling its headers and bodies. */
-export const requestBindings: ReadonlyArray<Binding<RequestCommand>> = [
-	{keys: ['b'], command: 'toggle-bodies', label: 'bodies on/off', help: 'Body capture on/off', footer: true},
-	{keys: ['esc'], command: 'back', label: 'back', help: 'Back to the log', footer: true},
+/** Scrolling a view longer than its room: a request's headers and bodies, the help where it does not fit (see scroll.ts). */
+export const scrollBindings: ReadonlyArray<Binding<ScrollCommand>> = [
 	{keys: ['up', 'k'], command: 'line-up', label: 'scroll', help: 'Up a line', footer: true, footerKeys: '↑↓'},
 	{keys: ['down', 'j'], command: 'line-down', label: 'scroll', help: 'Down a line'},
 	{keys: ['pageup'], command: 'page-up', label: 'page', help: 'Up a page', footer: true, footerKeys: 'PgUp/PgDn'},
 	{keys: ['pagedown', 'space'], command: 'page-down', label: 'page', help: 'Down a page'},
 	{keys: ['home', 'g'], command: 'top', label: 'top', help: 'The first line'},
 	{keys: ['end', 'G'], command: 'bottom', label: 'end', help: 'The last line'},
+];
+
+/** In a request's details (Enter on the log): body capture, and scrolling its headers and bodies. */
+export const requestBindings: ReadonlyArray<Binding<RequestCommand>> = [
+	{keys: ['b'], command: 'toggle-bodies', label: 'bodies on/off', help: 'Body capture on/off', footer: true},
+	{keys: ['esc'], command: 'back', label: 'back', help: 'Back to the log', footer: true},
+	...scrollBindings,
 ];
 
 export const paneBindings: Readonly<Record<PaneId, ReadonlyArray<Binding<string>>>> = {

@@ -116,13 +116,7 @@ function piecesOf(text: string, width: number): string[] {
  */
 export function wrapLines(text: string, width: number, max = Infinity): string[] {
 	const room = Math.max(1, width);
-	const words = text.split(/\s+/).filter(Boolean).flatMap(word => piecesOf(word, room));
-	const lines: string[] = [];
-	for (const word of words) {
-		const last = lines.at(-1);
-		if (last !== undefined && last.length + 1 + word.length <= room) lines[lines.length - 1] = `${last} ${word}`;
-		else lines.push(word);
-	}
+	const lines = packLines(text.split(/\s+/).filter(Boolean).flatMap(word => piecesOf(word, room)), room, ' ');
 	if (lines.length <= max) return lines;
 	const kept = lines.slice(0, max);
 	const end = kept[max - 1]!;
@@ -135,4 +129,15 @@ export function fitParts(text: string, room: number): string {
 	let fitted = text;
 	while (fitted.length > room && fitted.includes(' · ')) fitted = fitted.slice(0, fitted.lastIndexOf(' · '));
 	return fitted;
+}
+
+/** `pieces` (each at most `width` long) in order on lines of at most `width` characters, `gap` between two on a line. */
+export function packLines(pieces: readonly string[], width: number, gap: string): string[] {
+	const lines: string[] = [];
+	for (const piece of pieces) {
+		const last = lines.at(-1);
+		if (last !== undefined && last.length + gap.length + piece.length <= width) lines[lines.length - 1] = `${last}${gap}${piece}`;
+		else lines.push(piece);
+	}
+	return lines;
 }

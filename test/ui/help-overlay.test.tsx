@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import {cleanup, render} from 'ink-testing-library';
 import {HelpOverlay} from '../../source/ui/components/help-overlay.js';
 import {globalBindings, helpSections, keyLabel, panes, type PaneId} from '../../source/ui/commands.js';
-import {frameWith, press, renderTui} from './helpers.js';
+import {frameWith, keys, press, renderTui} from './helpers.js';
 
 afterEach(() => cleanup());
 
@@ -108,4 +108,3 @@ test('where the help fits, the scrolling keys do nothing', async () => {
 	assert.equal(lastFrame(), before);
 });
 
-const keys = {up: '\u001B[A', down: '\u001B[B', pageUp: '\u001B[5~', pageDown: '\u001B[6~', home: '\u001B[H', end: '\u001B[F'} as const;

@@ -16,7 +16,7 @@ import type {StatusMessage} from '../../source/ui/theme.js';
 import {tempHome} from '../helpers/gateway.js';
 import type {RequestFinished} from '../../source/base/events.js';
 
-export const keys = {up: '\u001B[A', down: '\u001B[B', left: '\u001B[D', right: '\u001B[C', enter: '\r', escape: '\u001B', tab: '\t', shiftTab: '\u001B[Z', space: ' '} as const;
+export const keys = {up: '\u001B[A', down: '\u001B[B', left: '\u001B[D', right: '\u001B[C', enter: '\r', escape: '\u001B', tab: '\t', shiftTab: '\u001B[Z', space: ' ', pageUp: '\u001B[5~', pageDown: '\u001B[6~', home: '\u001B[H', end: '\u001B[F'} as const;
 
 export const delay = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 

@@ -6,9 +6,10 @@
  * sentence is ever cut.
  */
 import {Box, Text} from 'ink';
-import {globalBindings, helpSections, keyLabel, panes, type Binding, type PaneId} from '../commands.js';
+import {globalBindings, helpSections, keyLabel, panes, resolve, scrollBindings, type Binding, type PaneId} from '../commands.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
-import {wrapLines} from '../text.js';
+import {scrolled, scrollPosition} from '../scroll.js';
+import {packLines, wrapLines} from '../text.js';
 import {theme} from '../theme.js';
 import {Panel} from './panel.js';
 
@@ -40,13 +41,8 @@ const everywhere = globalBindings.map(binding => `${binding.keys.map(keyLabel).j
 
 /** The global keys' section: its title, then the keys three spaces apart, a line broken only between two (or inside one wider than the line). */
 export function everywhereLines(width: number): HelpLine[] {
-	const lines: string[] = [];
-	for (const item of everywhere) {
-		const last = lines.at(-1);
-		if (last !== undefined && last.length + 3 + item.length <= width) lines[lines.length - 1] = `${last}   ${item}`;
-		else lines.push(...wrapLines(item, width));
-	}
-	return [{kind: 'title', text: 'Everywhere'}, ...lines.map((text): HelpLine => ({kind: 'key', keys: '', keyWidth: 0, text}))];
+	const items = everywhere.flatMap(item => (item.length <= width ? [item] : wrapLines(item, width)));
+	return [{kind: 'title', text: 'Everywhere'}, ...packLines(items, width, '   ').map((text): HelpLine => ({kind: 'key', keys: '', keyWidth: 0, text}))];
 }
 
 /** Two columns: the pane's keys on the left, what it opens on the right; a lone section halved. */
@@ -113,13 +109,13 @@ export function HelpOverlay({pane, width, height}: {readonly pane: PaneId; reado
 	// The panel's frame and its title line.
 	const layout = helpLayout(helpSections(pane), inner, height - 3);
 	const scroll = useKeyState(0);
-	const last = layout.kind === 'scroll' ? Math.max(0, layout.lines.length - layout.view) : 0;
+	const scrolling = layout.kind === 'scroll' ? layout : null;
+	const last = scrolling ? Math.max(0, scrolling.lines.length - scrolling.view) : 0;
 	useKeypress(
 		key => {
-			if (layout.kind !== 'scroll' || key.ctrl || key.meta) return false;
-			const step = scrollStep(key.name === 'char' ? key.text : key.name, layout.view);
-			if (step === null) return false;
-			scroll.set(current => Math.max(0, Math.min(last, Math.min(current, last) + step)));
+			const command = scrolling ? resolve(scrollBindings, key) : undefined;
+			if (!scrolling || command === undefined) return false;
+			scroll.set(current => scrolled(current, command, scrolling.view, last));
 			return true;
 		},
 		{layer: 'help'},
@@ -141,34 +137,9 @@ export function HelpOverlay({pane, width, height}: {readonly pane: PaneId; reado
 			) : (
 				<>
 					<Lines lines={layout.lines.slice(top, top + layout.view)} width={inner} />
-					<Text color={theme.muted} wrap="truncate">{`↑/↓ PgUp/PgDn Home/End: lines ${top + 1}–${Math.min(layout.lines.length, top + layout.view)} of ${layout.lines.length}`}</Text>
+					<Text color={theme.muted} wrap="truncate">{scrollPosition(top, layout.view, layout.lines.length)}</Text>
 				</>
 			)}
 		</Panel>
 	);
-}
-
-/** Lines to scroll by for a key: a line, a page, or to either end; null for any other key. */
-function scrollStep(name: string, page: number): number | null {
-	switch (name) {
-		case 'up':
-		case 'k':
-			return -1;
-		case 'down':
-		case 'j':
-			return 1;
-		case 'pageup':
-			return -page;
-		case 'pagedown':
-		case 'space':
-			return page;
-		case 'home':
-		case 'g':
-			return -Infinity;
-		case 'end':
-		case 'G':
-			return Infinity;
-		default:
-			return null;
-	}
 }

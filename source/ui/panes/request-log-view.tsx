@@ -9,7 +9,8 @@ import {clock, formats, latency, tokens} from '../text.js';
 import {theme} from '../theme.js';
 import {bodyLines, sizeText} from '../body-lines.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
-import {requestBindings, resolve, type RequestCommand} from '../commands.js';
+import {requestBindings, resolve} from '../commands.js';
+import {scrolled, scrollPosition} from '../scroll.js';
 import {useRequestBodies, type RequestBodiesState} from '../request-bodies.js';
 
 /** The HTTP status, or "closed" when the client hung up before the end. */
@@ -55,8 +56,7 @@ export function RequestDetails({event, width = 76, height = 20, active = true}: 
 				bodies.toggle();
 				return true;
 			}
-			const step = scrollStep(command, view);
-			scroll.set(current => Math.max(0, Math.min(last, Math.min(current, last) + step)));
+			scroll.set(current => scrolled(current, command, view, last));
 			return true;
 		},
 		{isActive: active && bodies.available},
@@ -72,7 +72,7 @@ export function RequestDetails({event, width = 76, height = 20, active = true}: 
 				</Box>
 			))}
 			<Text color={theme.muted} wrap="truncate">
-				{`Esc back${bodies.available ? ' · b bodies on/off' : ' to the log'}${lines.length > view ? ` · ↑/↓ PgUp/PgDn Home/End: lines ${top + 1}–${Math.min(lines.length, top + view)} of ${lines.length}` : ''}`}
+				{`Esc back${bodies.available ? ' · b bodies on/off' : ' to the log'}${lines.length > view ? ` · ${scrollPosition(top, view, lines.length)}` : ''}`}
 			</Text>
 		</Box>
 	);
@@ -82,11 +82,6 @@ export function RequestDetails({event, width = 76, height = 20, active = true}: 
 function linesOf(rows: readonly Detail[], width: number): number {
 	const room = Math.max(10, width - labelWidth);
 	return rows.reduce((sum, [, value]) => sum + (value.length <= room ? 1 : Math.ceil(value.length / room) + 1), 0);
-}
-
-/** Lines to scroll by: a line, a page, or to either end. */
-function scrollStep(command: Exclude<RequestCommand, 'toggle-bodies' | 'back'>, page: number): number {
-	return {'line-up': -1, 'line-down': 1, 'page-up': -page, 'page-down': page, top: -Infinity, bottom: Infinity}[command];
 }
 
 function detailRows(event: RequestFinished, bodies: RequestBodiesState): Detail[] {
