@@ -25,7 +25,7 @@ import {Registry} from './registry.js';
 import {ConversationPins} from './conversation-pins.js';
 import {RouteOrder} from './routing.js';
 import {createServer} from './server.js';
-import {surfaceOptions, type SurfaceSettings} from './surface.js';
+import {ConnectionCap, surfaceOptions, type SurfaceSettings} from './surface.js';
 import {Tokenizer} from './tokenizer.js';
 import {BodyCapture, bodyCaptureFromEnv, type BodyCaptureOptions} from './bodies.js';
 import {ImageFetcher} from './translation-context.js';
@@ -89,6 +89,8 @@ export class Gateway {
 	readonly app: FastifyInstance;
 	url = '';
 	private readonly publisher: HealthPublisher;
+	/** Open client connections, counted for the connection cap and read by the memory trim after a surge. */
+	private readonly connections: ConnectionCap;
 	private readonly stops: Array<() => void> = [];
 	/** The close under way or done: a second caller waits for the same one (see close). */
 	private closing: Promise<void> | null = null;
@@ -112,7 +114,8 @@ export class Gateway {
 		this.bodies = new BodyCapture({...bodyCaptureFromEnv(), ...options.bodies});
 		const {registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, bodies, kept} = this;
 		const surface = surfaceOptions(options.host, options.surface);
-		this.app = createServer({registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, bodies, kept, options: relay, surface, isoTime: new IsoTime()});
+		this.connections = new ConnectionCap(surface.maxConnections);
+		this.app = createServer({registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, bodies, kept, options: relay, surface, isoTime: new IsoTime()}, this.connections);
 	}
 
 	/**
@@ -127,7 +130,8 @@ export class Gateway {
 			this.stops.push(this.usage.listen(this.events));
 			await restoreLimits(this.limiter, this.store, [...this.registry.snapshot.keysById.values()]);
 			this.stops.push(countLimitedUse(this.limiter, this.registry, this.events));
-			this.stops.push(new IdleTrim({clock: this.options.clock ?? systemClock, ...this.options.idleTrim}).start(this.events));
+			const {connections} = this;
+			this.stops.push(new IdleTrim({clock: this.options.clock ?? systemClock, connections: () => connections.load(), ...this.options.idleTrim}).start(this.events));
 			if (this.options.probeEveryMs) this.stops.push(startHealthProbe(this.registry, this.health, this.pools, this.options.probeEveryMs));
 			try {
 				// A burst of new clients (an agent's sub-agents, a team) must queue in the kernel, not be dropped: Node's default backlog is 511.

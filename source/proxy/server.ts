@@ -21,7 +21,8 @@ function noSchemas(): () => never {
 	};
 }
 
-export function createServer(deps: ProxyDeps): FastifyInstance {
+/** `connections`: the counter of open client connections, given when the caller reads it too (the gateway's memory trim). */
+export function createServer(deps: ProxyDeps, connections = new ConnectionCap(deps.surface.maxConnections)): FastifyInstance {
 	const {surface} = deps;
 	const app = Fastify({
 		bodyLimit: surface.bodyLimitBytes,
@@ -42,7 +43,7 @@ export function createServer(deps: ProxyDeps): FastifyInstance {
 	});
 	app.decorateRequest('exchange', null);
 	app.decorateRequest('gatewayRoute', null);
-	const cap = new ConnectionCap(surface.maxConnections);
+	const cap = connections;
 	cap.watch(app.server);
 	useJsonBodies(app, surface.maxDepth);
 	useRequestEncodings(app);

@@ -104,6 +104,8 @@ export function refusedOrigin(request: Pick<IncomingMessage, 'headers'>, options
  */
 export class ConnectionCap {
 	private open = 0;
+	/** The most connections open at once since `load()` was last called. */
+	private peak = 0;
 	private readonly over = new WeakSet<Socket>();
 
 	constructor(readonly limit: number) {}
@@ -111,9 +113,17 @@ export class ConnectionCap {
 	watch(server: Server): void {
 		server.on('connection', (socket: Socket) => {
 			this.open++;
+			if (this.open > this.peak) this.peak = this.open;
 			if (this.open > this.limit) this.over.add(socket);
 			socket.once('close', () => this.open--);
 		});
+	}
+
+	/** The connections open now, and the most open at once since the last call (a burst between two calls is not missed). */
+	load(): {open: number; peak: number} {
+		const load = {open: this.open, peak: this.peak};
+		this.peak = this.open;
+		return load;
 	}
 
 	isOver(socket: Socket): boolean {

@@ -1,11 +1,14 @@
 /**
  * The memory trim after traffic (timed here with a 5 s quiet period; 30 s by default): a full
  * collection once no request has finished for the quiet period, a second one 6 s later, nothing
- * more until a request finishes again (start-up counts as the first burst); and the collection it
- * runs is V8's real one, reached without a `gc` global anywhere.
+ * more until a request finishes again (start-up counts as the first burst); one after a surge of
+ * connections has passed; and the collection it runs is V8's real one, reached without a `gc`
+ * global anywhere.
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
+import {connect, type Socket} from 'node:net';
+import {once} from 'node:events';
 import {runInNewContext} from 'node:vm';
 import {setImmediate as nextTurn} from 'node:timers/promises';
 import {EventBus, type RequestFinished} from '../../source/base/events.js';
@@ -114,4 +117,100 @@ test('a running gateway trims after start-up and after its traffic, and closing 
 	}
 	await clock.advance(60_000);
 	assert.equal(collections, 4, 'closed: no more passes');
+});
+
+/** Connections as ConnectionCap.load reports them: set `open`, and `peak` follows as it would. */
+function connectionCounter() {
+	let open = 0;
+	let peak = 0;
+	return {
+		set(count: number) {
+			open = count;
+			peak = Math.max(peak, count);
+		},
+		load: () => {
+			const load = {open, peak};
+			peak = open;
+			return load;
+		},
+	};
+}
+
+test('after a surge of connections has passed — its peak at 256 or more, then an eighth of it or fewer open — one collection, once per surge', async () => {
+	const clock = new FakeClock();
+	const connections = connectionCounter();
+	let collections = 0;
+	// Quiet trims far away: only the surge rule is at work here.
+	const stop = new IdleTrim({clock, collect: () => collections++, quietMs: 3_600_000, connections: connections.load}).start();
+	connections.set(255);
+	await clock.advance(1_000);
+	connections.set(0);
+	await clock.advance(5_000);
+	assert.equal(collections, 0, '255 connections are no surge');
+
+	connections.set(2_000);
+	await clock.advance(1_000);
+	connections.set(400);
+	await clock.advance(3_000);
+	assert.equal(collections, 0, 'a fifth of the peak still open: the surge is not over');
+	connections.set(250);
+	await clock.advance(1_000);
+	assert.equal(collections, 1, 'an eighth of the peak: collected at the next tick');
+	connections.set(0);
+	await clock.advance(10_000);
+	assert.equal(collections, 1, 'once per surge');
+
+	// A surge that rises and falls between two ticks is seen by its peak.
+	connections.set(300);
+	connections.set(10);
+	await clock.advance(1_000);
+	assert.equal(collections, 2, 'a surge shorter than a tick counts');
+
+	// A slow fall: the peak is remembered until the count comes down to an eighth of it.
+	connections.set(1_000);
+	await clock.advance(1_000);
+	for (const open of [900, 700, 500, 300, 200]) {
+		connections.set(open);
+		await clock.advance(1_000);
+	}
+	assert.equal(collections, 2);
+	connections.set(125);
+	await clock.advance(1_000);
+	assert.equal(collections, 3);
+	stop();
+	assert.equal(clock.pending, 0);
+});
+
+test('a running gateway collects once after a surge of client connections has closed', async () => {
+	const clock = new FakeClock();
+	let collections = 0;
+	const gateway = await startTestGateway({clock, idleTrim: {collect: () => collections++, quietMs: 3_600_000, surgeConnections: 40}});
+	const sockets: Socket[] = [];
+	try {
+		const {port} = new URL(gateway.url);
+		await clock.advance(5_000);
+		assert.equal(collections, 0, 'no surge yet');
+		for (let index = 0; index < 45; index++) sockets.push(connect(Number(port), '127.0.0.1'));
+		await Promise.all(sockets.map(socket => once(socket, 'connect')));
+		// Each socket is counted when the server accepts it: a request on the last one has been answered by then.
+		const answer = await fetch(`${gateway.url}/`);
+		assert.equal(answer.status, 200);
+		await clock.advance(1_000);
+		assert.equal(collections, 0, 'open: the surge is not over');
+		await Promise.all(sockets.map(socket => {
+			socket.destroy();
+			return once(socket, 'close');
+		}));
+		// The server sees each close a turn later; wait until it has seen them all.
+		for (let attempt = 0; attempt < 100 && collections === 0; attempt++) {
+			await new Promise(done => setTimeout(done, 20));
+			await clock.advance(1_000);
+		}
+		assert.equal(collections, 1, 'closed: one collection');
+		await clock.advance(10_000);
+		assert.equal(collections, 1);
+	} finally {
+		for (const socket of sockets) socket.destroy();
+		await gateway.close();
+	}
 });
