@@ -16,14 +16,15 @@
  * shorter than the quiet period — an agent between turns, a benchmark between rows — never pay it.
  * Nothing runs on the request path but a flag set.
  *
- * After a surge, too: once `surgeConnections` (256) or more client connections have been open at
- * once, and their number has since fallen to an eighth of that peak, one full collection runs at
- * the next tick. A surge — 2,000 agents' streams at once — leaves its dead requests in the old
- * generation, which V8 grew for them and does not collect until it fills again, so the next surge
- * piled its own on top: `serve`'s peak climbed 155 → 203 → 248 MB over three bursts of 2,000 slow
- * streams one and a half seconds apart (the bare relay's 162 → 184 → 221), and with this
- * collection held at 159–173. It costs one pause (20–30 ms with 2,000 streams' garbage) while few
- * requests are in flight, once per surge; the idle trim still follows when traffic stops.
+ * And after a surge under a trickle of traffic, which is never quiet: once `surgeConnections` (256)
+ * or more client connections have been open at once and their number has stayed at an eighth of
+ * that peak or below for `quietMs`, one full collection. A surge — 2,000 agents' streams — leaves
+ * its dead requests in an old generation V8 grew for them; without a collection they stay until it
+ * fills again. Not at once when the surge falls: the next surge would have to grow the heap again,
+ * marking its live streams as it does — collected right after each of three bursts of 2,000 slow
+ * streams, `serve`'s peak held at 176–180 MB instead of climbing 176 → 222 → 231, but the later
+ * bursts' first-byte p99 stayed at 1.3–1.4 s where it had fallen to 0.6–1.0 s. Surges closer
+ * together than the quiet period keep their heap; any collection counts for both rules.
  */
 import {setFlagsFromString} from 'node:v8';
 import {runInNewContext} from 'node:vm';
@@ -39,7 +40,7 @@ export type IdleTrimOptions = {
 	readonly tickMs?: number;
 	/** Client connections open now and the most open at once since the last call (ConnectionCap.load); without it, no surge trim. */
 	readonly connections?: () => {readonly open: number; readonly peak: number};
-	/** A peak of this many connections is a surge: collected after once they fall to an eighth of it. */
+	/** A peak of this many connections is a surge: collected after once they have been at an eighth of it or fewer for `quietMs`. */
 	readonly surgeConnections?: number;
 };
 
@@ -72,8 +73,10 @@ export class IdleTrim {
 	private passes = 0;
 	private collect: (() => void) | undefined;
 	private triedGc = false;
-	/** The most connections open at once since the last surge trim (or start). */
+	/** The most connections open at once since the last collection (or start). */
 	private surgePeak = 0;
+	/** When the open connections fell to an eighth of a surge's peak (null: no surge, or not fallen yet). */
+	private surgeFellAt: number | null = null;
 	private readonly stops: Array<() => void> = [];
 
 	constructor(private readonly options: IdleTrimOptions) {
@@ -96,30 +99,39 @@ export class IdleTrim {
 	}
 
 	private tick(): void {
-		if (this.surgeEnded()) this.runCollection();
 		const now = this.options.clock.now();
+		const surgeOver = this.surgeOver(now);
+		if (this.idlePassDue(now) || surgeOver) this.runCollection();
+	}
+
+	/** The quiet-period rule: one pass `quietMs` after the last finished request, a second `secondPassMs` later. */
+	private idlePassDue(now: number): boolean {
 		if (this.touched) {
 			this.touched = false;
 			this.quietSince = now;
 			this.passes = 0;
-			return;
+			return false;
 		}
-		if (this.passes >= 2) return;
+		if (this.passes >= 2) return false;
 		const quietMs = this.options.quietMs ?? defaultIdleTrim.quietMs;
 		const due = this.passes === 0 ? quietMs : quietMs + (this.options.secondPassMs ?? defaultIdleTrim.secondPassMs);
-		if (now - this.quietSince < due) return;
+		if (now - this.quietSince < due) return false;
 		this.passes++;
-		this.runCollection();
+		return true;
 	}
 
-	/** A surge of connections was seen and has passed: its peak reached `surgeConnections` and what is open now is an eighth of it or less. */
-	private surgeEnded(): boolean {
+	/** The surge rule: a peak of `surgeConnections` or more, then an eighth of it or fewer open for `quietMs`. */
+	private surgeOver(now: number): boolean {
 		if (!this.options.connections) return false;
 		const {open, peak} = this.options.connections();
-		this.surgePeak = Math.max(this.surgePeak, peak);
+		// Still high, or a new burst since the last tick (one that came and went between two ticks too): the wait starts again.
+		if (peak > this.surgePeak / 8) {
+			this.surgePeak = Math.max(this.surgePeak, peak);
+			this.surgeFellAt = null;
+		}
 		if (this.surgePeak < (this.options.surgeConnections ?? defaultIdleTrim.surgeConnections) || open > this.surgePeak / 8) return false;
-		this.surgePeak = open;
-		return true;
+		this.surgeFellAt ??= now;
+		return now - this.surgeFellAt >= (this.options.quietMs ?? defaultIdleTrim.quietMs);
 	}
 
 	private runCollection(): void {
@@ -129,5 +141,8 @@ export class IdleTrim {
 			this.collect = exposeGc();
 		}
 		this.collect?.();
+		// A collection serves both rules: the surge, if any, is over.
+		this.surgePeak = 0;
+		this.surgeFellAt = null;
 	}
 }

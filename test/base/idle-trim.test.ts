@@ -136,81 +136,120 @@ function connectionCounter() {
 	};
 }
 
-test('after a surge of connections has passed — its peak at 256 or more, then an eighth of it or fewer open — one collection, once per surge', async () => {
+test('after a surge under steady traffic — 256 or more connections at once, then an eighth of that or fewer for the quiet period — one collection, once per surge', async () => {
 	const clock = new FakeClock();
+	const events = new EventBus();
 	const connections = connectionCounter();
 	let collections = 0;
-	// Quiet trims far away: only the surge rule is at work here.
-	const stop = new IdleTrim({clock, collect: () => collections++, quietMs: 3_600_000, connections: connections.load}).start();
+	const stop = new IdleTrim({clock, collect: () => collections++, quietMs: 5_000, connections: connections.load}).start(events);
+	// A trickle of requests all along: the quiet-period rule never fires, only the surge rule can.
+	const traffic = async (ms: number) => {
+		for (let elapsed = 0; elapsed < ms; elapsed += 1_000) {
+			finished(events);
+			await clock.advance(1_000);
+		}
+	};
 	connections.set(255);
-	await clock.advance(1_000);
+	await traffic(1_000);
 	connections.set(0);
-	await clock.advance(5_000);
+	await traffic(20_000);
 	assert.equal(collections, 0, '255 connections are no surge');
 
 	connections.set(2_000);
-	await clock.advance(1_000);
+	await traffic(3_000);
 	connections.set(400);
-	await clock.advance(3_000);
+	await traffic(10_000);
 	assert.equal(collections, 0, 'a fifth of the peak still open: the surge is not over');
 	connections.set(250);
-	await clock.advance(1_000);
-	assert.equal(collections, 1, 'an eighth of the peak: collected at the next tick');
-	connections.set(0);
-	await clock.advance(10_000);
+	await traffic(4_000);
+	assert.equal(collections, 0, 'an eighth of the peak, but not for the quiet period yet: the next surge may come and reuse the heap');
+	connections.set(600); // a second burst within the quiet period
+	connections.set(30);
+	await traffic(1_000);
+	await traffic(4_000);
+	assert.equal(collections, 0, 'a burst that came and went between two ticks restarts the wait');
+	await traffic(1_000);
+	assert.equal(collections, 1, '5 s at an eighth of the peak: collected');
+	await traffic(30_000);
 	assert.equal(collections, 1, 'once per surge');
 
-	// A surge that rises and falls between two ticks is seen by its peak.
-	connections.set(300);
-	connections.set(10);
-	await clock.advance(1_000);
-	assert.equal(collections, 2, 'a surge shorter than a tick counts');
-
-	// A slow fall: the peak is remembered until the count comes down to an eighth of it.
+	// A slow fall: the peak is remembered until the count has come down to an eighth of it.
 	connections.set(1_000);
-	await clock.advance(1_000);
+	await traffic(1_000);
 	for (const open of [900, 700, 500, 300, 200]) {
 		connections.set(open);
-		await clock.advance(1_000);
+		await traffic(6_000);
 	}
-	assert.equal(collections, 2);
+	assert.equal(collections, 1);
 	connections.set(125);
-	await clock.advance(1_000);
-	assert.equal(collections, 3);
+	await traffic(6_000);
+	assert.equal(collections, 2);
 	stop();
 	assert.equal(clock.pending, 0);
 });
 
-test('a running gateway collects once after a surge of client connections has closed', async () => {
+test('a collection serves both rules: a surge that falls as traffic stops is collected once, not twice', async () => {
+	const clock = new FakeClock();
+	const events = new EventBus();
+	const connections = connectionCounter();
+	let collections = 0;
+	const stop = new IdleTrim({clock, collect: () => collections++, quietMs: 5_000, secondPassMs: 6_000, connections: connections.load}).start(events);
+	await clock.advance(11_000);
+	assert.equal(collections, 2, "start-up's two passes");
+	connections.set(1_000);
+	finished(events);
+	await clock.advance(1_000);
+	connections.set(0);
+	await clock.advance(6_000);
+	assert.equal(collections, 3, 'the quiet pass, which is the surge collection too');
+	await clock.advance(60_000);
+	assert.equal(collections, 4, 'and the second quiet pass only');
+	stop();
+});
+
+test('a running gateway collects once after a surge of client connections has closed, with requests still arriving', async () => {
 	const clock = new FakeClock();
 	let collections = 0;
-	const gateway = await startTestGateway({clock, idleTrim: {collect: () => collections++, quietMs: 3_600_000, surgeConnections: 40}});
+	const provider = await startFakeProvider('openai');
+	const gateway = await startTestGateway({clock, idleTrim: {collect: () => collections++, quietMs: 5_000, surgeConnections: 40}});
 	const sockets: Socket[] = [];
 	try {
+		await gateway.addProvider(provider, {models: 'gpt-4o-mini'});
+		const {secret} = await gateway.createKey();
+		const request = async () => {
+			const answer = await send(...generateRequest('openai', gateway.url, 'gpt-4o-mini', secret));
+			assert.equal(answer.status, 200, answer.text);
+		};
+		// Requests every second keep the quiet-period rule away.
+		const traffic = async (seconds: number) => {
+			for (let second = 0; second < seconds; second++) {
+				await request();
+				await clock.advance(1_000);
+			}
+		};
+		await traffic(12);
+		assert.equal(collections, 0, 'steady traffic, no surge: nothing');
 		const {port} = new URL(gateway.url);
-		await clock.advance(5_000);
-		assert.equal(collections, 0, 'no surge yet');
 		for (let index = 0; index < 45; index++) sockets.push(connect(Number(port), '127.0.0.1'));
 		await Promise.all(sockets.map(socket => once(socket, 'connect')));
-		// Each socket is counted when the server accepts it: a request on the last one has been answered by then.
-		const answer = await fetch(`${gateway.url}/`);
-		assert.equal(answer.status, 200);
-		await clock.advance(1_000);
+		await request(); // each socket is counted when the server accepts it: this request comes after them
+		await traffic(8);
 		assert.equal(collections, 0, 'open: the surge is not over');
 		await Promise.all(sockets.map(socket => {
 			socket.destroy();
 			return once(socket, 'close');
 		}));
-		// The server sees each close a turn later; wait until it has seen them all.
+		// The server sees each close a turn later; wait until it has seen them all, then the quiet period.
 		for (let attempt = 0; attempt < 100 && collections === 0; attempt++) {
 			await new Promise(done => setTimeout(done, 20));
-			await clock.advance(1_000);
+			await traffic(1);
 		}
-		assert.equal(collections, 1, 'closed: one collection');
-		await clock.advance(10_000);
+		assert.equal(collections, 1, 'closed, and quiet for 5 s: one collection');
+		await traffic(12);
 		assert.equal(collections, 1);
 	} finally {
 		for (const socket of sockets) socket.destroy();
 		await gateway.close();
+		await provider.close();
 	}
 });
