@@ -62,7 +62,7 @@ export function Select({options, initialIndex = 0, focused, limit = options.leng
 			{options.slice(start, start + shown).map((option, offset) => (
 				<Row key={option.value} label={option.label} selected={start + offset === index} />
 			))}
-			{above + below > 0 ? <Text color={theme.muted}>{`  ${[above > 0 ? `${above} more ↑` : '', below > 0 ? `${below} more ↓` : ''].filter(Boolean).join(' · ')}`}</Text> : null}
+			{above + below > 0 ? <Text color={theme.muted}>{`  ${[above > 0 ? `↑ ${above} more` : '', below > 0 ? `↓ ${below} more` : ''].filter(Boolean).join(' · ')}`}</Text> : null}
 		</Box>
 	);
 }
