@@ -27,6 +27,8 @@ export type ChannelsCommand = ListCommand | 'new-channel' | 'edit-channel' | 'te
 export type EndpointsCommand = 'up' | 'down' | 'prev-key' | 'next-key' | 'copy-snippet' | 'apply-takeover' | 'undo-takeover';
 export type UsageCommand = ListCommand | 'toggle-period' | 'live' | 'oldest' | 'page-up' | 'page-down' | 'filter';
 export type ScrollCommand = 'line-up' | 'line-down' | 'page-up' | 'page-down' | 'top' | 'bottom';
+/** A key's or channel's details scroll by page only: ↑/↓ move to the next key there. */
+export type DetailsScrollCommand = Extract<ScrollCommand, 'page-up' | 'page-down'>;
 export type RequestCommand = 'toggle-bodies' | 'back' | ScrollCommand;
 
 export type Binding<C extends string> = {
@@ -59,6 +61,15 @@ const listBindings: ReadonlyArray<Binding<ListCommand>> = [
 	{keys: ['down', 'j'], command: 'down', label: 'down', help: 'Move down'},
 	{keys: ['enter'], command: 'details', label: 'details', help: 'Show details', footer: true},
 	{keys: ['esc'], command: 'back', label: 'back', help: 'Back to the list'},
+];
+
+/**
+ * A key's or a channel's details where they do not fit (at 60×17; ↑/↓ move between keys there).
+ * Not in the help, which is full at 80×24: the details' last line names them when they scroll.
+ */
+export const detailsScrollBindings: ReadonlyArray<Binding<DetailsScrollCommand>> = [
+	{keys: ['pageup'], command: 'page-up', label: 'page', help: 'Up a page'},
+	{keys: ['pagedown'], command: 'page-down', label: 'page', help: 'Down a page'},
 ];
 
 export const keysBindings: ReadonlyArray<Binding<KeysCommand>> = [

@@ -214,3 +214,14 @@ test("a failed test names the channel once and says what to press to change it, 
 	assert.equal(probeText('nowhere', {ok: false, latencyMs: 3, error}), 'Channel "nowhere" failed after 3 ms: could not be reached (connect ECONNREFUSED 127.0.0.1:9). Check its base URL and key (e edits the channel).');
 	assert.equal(probeText('nowhere', {ok: false, latencyMs: 3, error: 'HTTP 401: Incorrect API key'}), 'Channel "nowhere" failed after 3 ms: HTTP 401: Incorrect API key');
 });
+
+test("a channel's details taller than the pane scroll by PgUp/PgDn, their keys and position on the last line", async () => {
+	const {stdin, lastFrame} = renderTui(<ChannelsPane {...props({channels: [channel('openai')], width: 60, height: 13})} />);
+	await press(stdin, keys.enter);
+	const top = await frameWith(lastFrame, /name +openai/);
+	assert.equal(top.split('\n').length, 13, top);
+	assert.match(top, /PgUp\/PgDn: lines 1–9 of \d+ · Esc back/, top);
+	await press(stdin, '\u001B[6~', '\u001B[6~');
+	const bottom = await frameWith(lastFrame, /updated +2026/);
+	assert.match(bottom, /PgUp\/PgDn: lines \d+–(\d+) of \1 /, bottom);
+});

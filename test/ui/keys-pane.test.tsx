@@ -190,3 +190,36 @@ test('a rotated secret on screen is the one c copies, even after ↑ moved the l
 	await frameWith(() => clipboard.copied.at(-1), rotated.secret);
 	assert.deepEqual(clipboard.copied, [rotated.secret]);
 });
+
+test("a key's details taller than the pane (60×17) scroll by PgUp/PgDn; ↑/↓ still move to the next key, whose details start at the top", async () => {
+	const rows = [record('laptop', {description: 'Work laptop: Claude Code and the build scripts'}), record('ci')];
+	// 60×17: the pane gets 13 lines, the details 10 (the panel's border and title take 3).
+	const {stdin, lastFrame} = renderTui(<KeysPane {...props({keys: rows, width: 60, height: 13})} />);
+	await press(stdin, keys.enter);
+	const top = await frameWith(lastFrame, /name +laptop/);
+	const lines = top.split('\n');
+	assert.equal(lines.length, 13, `the pane keeps its height:\n${top}`);
+	// Twelve rows, the description wrapped at a word onto a second line: 13 lines.
+	assert.match(top, /description +Work laptop: Claude Code and the build +│\n│ +scripts +│/, 'a long value wraps under its column');
+	assert.match(top, /PgUp\/PgDn: lines 1–9 of 13 · Esc back/, top);
+	assert.doesNotMatch(top, /limits/, 'the last rows are below');
+	await press(stdin, '\u001B[6~'); // PgDn
+	const bottom = await frameWith(lastFrame, /limits +-/);
+	assert.match(bottom, /PgUp\/PgDn: lines 5–13 of 13/, bottom);
+	assert.doesNotMatch(bottom, /name +laptop/, 'the first rows scrolled out of sight');
+	assert.equal(bottom.split('\n').length, 13);
+	await press(stdin, '\u001B[5~'); // PgUp
+	await frameWith(lastFrame, /PgUp\/PgDn: lines 1–9 of 13/);
+	await press(stdin, '\u001B[6~', keys.down);
+	const next = await frameWith(lastFrame, /name +ci/);
+	assert.match(next, /lines 1–9 of 12/, "the next key's details (no description to wrap) from their top");
+});
+
+test('details that fit show every row and only their keys', async () => {
+	const {stdin, lastFrame} = renderTui(<KeysPane {...props({keys: [record('laptop')], width: 80, height: 20})} />);
+	await press(stdin, keys.enter);
+	const frame = await frameWith(lastFrame, /name +laptop/);
+	assert.match(frame, /limits +-/);
+	assert.match(frame, /Esc back · e edit/);
+	assert.doesNotMatch(frame, /PgUp/);
+});

@@ -1,7 +1,6 @@
 /** What the Channels pane shows besides its form: the table's columns, a test's result, a channel's details (prices and health included). */
-import {Box, Text} from 'ink';
 import type {Column} from '../components/table.js';
-import {Details, type Detail} from '../components/details.js';
+import {DetailsWindow, type Detail} from '../components/details.js';
 import {formatModels} from '../../services/parse.js';
 import {probeOutcome} from '../../services/channels.js';
 import {formatPrices} from '../../base/prices.js';
@@ -56,8 +55,10 @@ export function trafficText(series: Series | undefined): string {
 	return `${sparkline(series.requests, 30)}  ${requests} requests (${rate}), ${Math.round((errors / requests) * 100)}% errors, p50 ${p50 === null ? '-' : latency(p50)}`;
 }
 
-export function ChannelDetails({channel, health, test, traffic}: {readonly channel: ChannelRecord; readonly health?: HealthInfo; readonly test?: ProbeResult; readonly traffic?: Series}) {
-	const rows: Detail[] = [
+export type ChannelDetailsOf = {readonly channel: ChannelRecord; readonly health?: HealthInfo; readonly test?: ProbeResult; readonly traffic?: Series};
+
+export function channelDetailRows({channel, health, test, traffic}: ChannelDetailsOf): Detail[] {
+	return [
 		['name', channel.name],
 		['id', channel.id],
 		['format', channel.format],
@@ -72,10 +73,8 @@ export function ChannelDetails({channel, health, test, traffic}: {readonly chann
 		['last test', test ? probeText(channel.name, test) : 'not tested (press t)', test ? (test.ok ? theme.ok : theme.error) : undefined],
 		['updated', channel.updatedAt],
 	];
-	return (
-		<Box flexDirection="column">
-			<Details rows={rows} />
-			<Text color={theme.muted}>Esc back · e edit · t test</Text>
-		</Box>
-	);
+}
+
+export function ChannelDetails({rows, width, height, top}: {readonly rows: readonly Detail[]; readonly width: number; readonly height: number; readonly top: number}) {
+	return <DetailsWindow rows={rows} hint="Esc back · e edit · t test" width={width} height={height} top={top} />;
 }

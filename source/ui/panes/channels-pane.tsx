@@ -6,14 +6,15 @@
 import {useState} from 'react';
 import {Box} from 'ink';
 import type {Actions} from '../actions.js';
-import {channelsBindings, resolve, type Capture, type ChannelsCommand} from '../commands.js';
+import {detailsScrollBindings, channelsBindings, resolve, type Capture, type ChannelsCommand, type DetailsScrollCommand} from '../commands.js';
 import {Confirm, isYes} from '../components/confirm.js';
 import {Panel} from '../components/panel.js';
 import {Table} from '../components/table.js';
 import type {ChannelRecord} from '../../base/records.js';
 import {attempt, type Report} from '../status.js';
 import {ChannelForm} from './channel-form.js';
-import {ChannelDetails, channelColumns, probeText} from './channel-views.js';
+import {scrollDetails} from '../components/details.js';
+import {ChannelDetails, channelColumns, channelDetailRows, probeText} from './channel-views.js';
 import type {HealthInfo} from '../health-view.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
 import {type ProbeResult} from '../../base/probe-result.js';
@@ -56,6 +57,8 @@ export function ChannelsPane(props: ChannelsPaneProps) {
 	const savedId = useKeyState<string | null>(null);
 	// What the pane shows decides who gets the next key (the list, the form, the question).
 	const mode = useKeyState<Mode>({kind: 'list'}, {moves: true});
+	/** The first line of a channel's details in sight, where they do not fit. */
+	const detailsTop = useKeyState(0);
 	const [tests, setTests] = useState<Tests>(new Map());
 	const indexNow = () => {
 		const saved = savedId.current === null ? -1 : channels.findIndex(item => item.id === savedId.current);
@@ -67,10 +70,16 @@ export function ChannelsPane(props: ChannelsPaneProps) {
 		onCapture(next.kind === 'form' ? 'form' : next.kind === 'confirm' ? 'question' : null);
 	};
 
-	const run = (command: ChannelsCommand) => {
+	const run = (command: ChannelsCommand | DetailsScrollCommand) => {
 		const at = indexNow();
 		const channel = channels[at];
 		if (command === 'new-channel') return setMode({kind: 'form'});
+		if (command === 'page-up' || command === 'page-down') {
+			if (mode.current.kind === 'details' && channel) detailsTop.set(scrollDetails(detailRows(props, channel, tests), detailsRoom(props), detailsTop.current, command));
+			return;
+		}
+		// Another channel's details, or the same channel's again, start at their top.
+		detailsTop.set(0);
 		savedId.set(null);
 		if (command === 'up') return selectedState.set(Math.max(0, at - 1));
 		if (command === 'down') return selectedState.set(Math.min(channels.length - 1, at + 1));
@@ -93,7 +102,7 @@ export function ChannelsPane(props: ChannelsPaneProps) {
 	useKeypress(
 		key => {
 			if (mode.current.kind === 'form') return false; // the form's own layers have the keyboard
-			const command = resolve(channelsBindings, key);
+			const command = resolve(channelsBindings, key) ?? (mode.current.kind === 'details' ? resolve(detailsScrollBindings, key) : undefined);
 			if (command) run(command);
 			return command !== undefined;
 		},
@@ -114,14 +123,21 @@ export function ChannelsPane(props: ChannelsPaneProps) {
 	const enabled = channels.filter(item => item.enabled).length;
 	return (
 		<Panel title="Channels" subtitle={`${channels.length} provider connection${channels.length === 1 ? '' : 's'}, ${enabled} enabled · real keys never leave the gateway`} width={props.width} height={props.height}>
-			<ChannelsBody {...props} mode={mode.current} index={index} tests={tests} setMode={setMode} onSaved={savedId.set} />
+			<ChannelsBody {...props} mode={mode.current} index={index} detailsTop={detailsTop.current} tests={tests} setMode={setMode} onSaved={savedId.set} />
 		</Panel>
 	);
 }
 
-type BodyProps = ChannelsPaneProps & {readonly mode: Mode; readonly index: number; readonly tests: Tests; readonly setMode: (mode: Mode) => void; readonly onSaved: (id: string) => void};
+/** What a channel's details show, from the pane's data. */
+const detailRows = ({health, traffic}: ChannelsPaneProps, channel: ChannelRecord, tests: Tests) => channelDetailRows({channel, health: health?.get(channel.id), test: tests.get(channel.id), traffic: traffic?.channels.get(channel.id)});
 
-function ChannelsBody({channels, health, traffic, actions, onStatus, active, width, height, mode, index, tests, setMode, onSaved}: BodyProps) {
+/** The room the details have inside the panel (its border, padding and title taken). */
+const detailsRoom = ({width, height}: Pick<ChannelsPaneProps, 'width' | 'height'>) => ({width: width - 4, height: height - 3});
+
+type BodyProps = ChannelsPaneProps & {readonly mode: Mode; readonly index: number; readonly detailsTop: number; readonly tests: Tests; readonly setMode: (mode: Mode) => void; readonly onSaved: (id: string) => void};
+
+function ChannelsBody(props: BodyProps) {
+	const {channels, health, traffic, actions, onStatus, active, width, height, mode, index, detailsTop, tests, setMode, onSaved} = props;
 	const channel = channels[index];
 	if (mode.kind === 'form') {
 		const onDone = (saved: ChannelRecord, verb: string) => {
@@ -131,7 +147,7 @@ function ChannelsBody({channels, health, traffic, actions, onStatus, active, wid
 		};
 		return <ChannelForm active={active} channel={mode.channel} addChannel={actions.addChannel} editChannel={actions.editChannel} onCancel={() => setMode({kind: 'list'})} onDone={onDone} height={height - 3} width={width - 4} />;
 	}
-	if (mode.kind === 'details' && channel) return <ChannelDetails channel={channel} health={health?.get(channel.id)} test={tests.get(channel.id)} traffic={traffic?.channels.get(channel.id)} />;
+	if (mode.kind === 'details' && channel) return <ChannelDetails rows={detailRows(props, channel, tests)} {...detailsRoom(props)} top={detailsTop} />;
 	return (
 		<Box flexDirection="column">
 			<Table columns={channelColumns(health, traffic)} rows={channels} rowKey={row => row.id} selected={active ? index : -1} width={width - 4} height={height - (mode.kind === 'confirm' ? 8 : 3)} empty="No channels yet. Press n to add one (OpenAI, Anthropic, Gemini, Ollama …)." />

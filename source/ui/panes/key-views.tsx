@@ -1,7 +1,7 @@
 /** What the Keys pane shows besides its form: the table's columns, the questions, a new secret, a key's details. */
 import {Box, Text} from 'ink';
 import type {Column} from '../components/table.js';
-import {Details} from '../components/details.js';
+import {DetailsWindow, type Detail} from '../components/details.js';
 import {limitsText} from '../../services/limit-flags.js';
 import type {KeyRecord} from '../../base/records.js';
 import {keyStateText, relative} from '../text.js';
@@ -69,28 +69,25 @@ export function SecretView({keyRecord, verb}: {readonly keyRecord: KeyRecord; re
 	);
 }
 
-type DetailsProps = {readonly keyRecord: KeyRecord; readonly channelName: (id: string) => string; readonly lastUsed: string | null; readonly requests: number; readonly limits: string};
+export type KeyDetailsOf = {readonly keyRecord: KeyRecord; readonly channelName: (id: string) => string; readonly lastUsed: string | null; readonly requests: number; readonly limits: string};
 
-export function KeyDetails({keyRecord, channelName, lastUsed, requests, limits}: DetailsProps) {
-	return (
-		<Box flexDirection="column">
-			<Details
-				rows={[
-					['name', keyRecord.name],
-					['id', keyRecord.id],
-					['key', `${keyRecord.secret.slice(0, 12)}… (c copies it)`],
-					['description', keyRecord.description || '-'],
-					['models', keyRecord.models.join(', ') || 'all'],
-					['channels', keyRecord.channels.map(channelName).join(', ') || 'all'],
-					['state', keyStateText(keyRecord), stateColor(keyRecord)],
-					['expires', keyRecord.expiresAt ?? 'never'],
-					['created', keyRecord.createdAt],
-					['last used', lastUsed ? `${lastUsed} (${relative(lastUsed)})` : 'never'],
-					['requests', String(requests)],
-					['limits', limits],
-				]}
-			/>
-			<Text color={theme.muted}>Esc back · e edit</Text>
-		</Box>
-	);
+export function keyDetailRows({keyRecord, channelName, lastUsed, requests, limits}: KeyDetailsOf): Detail[] {
+	return [
+		['name', keyRecord.name],
+		['id', keyRecord.id],
+		['key', `${keyRecord.secret.slice(0, 12)}… (c copies it)`],
+		['description', keyRecord.description || '-'],
+		['models', keyRecord.models.join(', ') || 'all'],
+		['channels', keyRecord.channels.map(channelName).join(', ') || 'all'],
+		['state', keyStateText(keyRecord), stateColor(keyRecord)],
+		['expires', keyRecord.expiresAt ?? 'never'],
+		['created', keyRecord.createdAt],
+		['last used', lastUsed ? `${lastUsed} (${relative(lastUsed)})` : 'never'],
+		['requests', String(requests)],
+		['limits', limits],
+	];
+}
+
+export function KeyDetails({rows, width, height, top}: {readonly rows: readonly Detail[]; readonly width: number; readonly height: number; readonly top: number}) {
+	return <DetailsWindow rows={rows} hint="Esc back · e edit" width={width} height={height} top={top} />;
 }

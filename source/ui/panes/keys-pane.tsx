@@ -6,14 +6,15 @@
 import {Box} from 'ink';
 import type {Actions} from '../actions.js';
 import type {ClipboardPort} from '../clipboard.js';
-import {keysBindings, resolve, type Capture, type KeysCommand} from '../commands.js';
+import {detailsScrollBindings, keysBindings, resolve, type Capture, type KeysCommand, type DetailsScrollCommand} from '../commands.js';
 import {Confirm, isYes} from '../components/confirm.js';
 import {Panel} from '../components/panel.js';
 import {Table} from '../components/table.js';
 import type {ChannelRecord, KeyRecord} from '../../base/records.js';
 import {attempt, copyWithReport, type Report} from '../status.js';
 import {KeyForm} from './key-form.js';
-import {consequences, KeyDetails, keyColumns, keyLimitsText, questions, SecretView, type Danger} from './key-views.js';
+import {scrollDetails} from '../components/details.js';
+import {consequences, KeyDetails, keyColumns, keyDetailRows, keyLimitsText, questions, SecretView, type Danger} from './key-views.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
 import {type LimitUse} from '../../base/periods.js';
 
@@ -56,18 +57,26 @@ export function KeysPane(props: KeysPaneProps) {
 	const selected = useKeyState(0);
 	// What the pane shows decides who gets the next key (the list, the form, the question).
 	const mode = useKeyState<Mode>({kind: 'list'}, {moves: true});
+	/** The first line of a key's details in sight, where they do not fit. */
+	const detailsTop = useKeyState(0);
 	const index = Math.min(selected.current, keys.length - 1);
 	const setMode = (next: Mode) => {
 		mode.set(next);
 		onCapture(next.kind === 'form' ? 'form' : next.kind === 'confirm' ? 'question' : null);
 	};
 
-	const run = (command: KeysCommand) => {
+	const run = (command: KeysCommand | DetailsScrollCommand) => {
 		const at = Math.min(selected.current, keys.length - 1);
 		const shown = mode.current;
 		// A new or rotated secret on screen: c copies that one, whatever row the list has selected.
 		const key = shown.kind === 'secret' ? shown.key : keys[at];
 		if (command === 'new-key') return setMode({kind: 'form'});
+		if (command === 'page-up' || command === 'page-down') {
+			if (shown.kind === 'details' && key) detailsTop.set(scrollDetails(detailRows(props, key), detailsRoom(props), detailsTop.current, command));
+			return;
+		}
+		// Another key's details, or the same key's again, start at their top.
+		detailsTop.set(0);
 		if (command === 'up') return selected.set(Math.max(0, at - 1));
 		if (command === 'down') return selected.set(Math.min(keys.length - 1, at + 1));
 		if (command === 'back') return setMode({kind: 'list'});
@@ -82,7 +91,7 @@ export function KeysPane(props: KeysPaneProps) {
 	useKeypress(
 		key => {
 			if (mode.current.kind === 'form') return false; // the form's own layers have the keyboard
-			const command = resolve(keysBindings, key);
+			const command = resolve(keysBindings, key) ?? (mode.current.kind === 'details' ? resolve(detailsScrollBindings, key) : undefined);
 			if (command) run(command);
 			return command !== undefined;
 		},
@@ -109,24 +118,35 @@ export function KeysPane(props: KeysPaneProps) {
 	};
 	return (
 		<Panel title="Virtual keys" subtitle={`${keys.length} key${keys.length === 1 ? '' : 's'} · clients only ever see these`} width={props.width} height={props.height}>
-			<KeysBody {...props} mode={mode.current} index={index} onDone={onDone} onCancel={() => setMode({kind: 'list'})} />
+			<KeysBody {...props} mode={mode.current} index={index} detailsTop={detailsTop.current} onDone={onDone} onCancel={() => setMode({kind: 'list'})} />
 		</Panel>
 	);
 }
 
-type BodyProps = KeysPaneProps & {readonly mode: Mode; readonly index: number; readonly onDone: (key: KeyRecord, verb: 'created' | 'saved') => void; readonly onCancel: () => void};
+type BodyProps = KeysPaneProps & {readonly mode: Mode; readonly index: number; readonly detailsTop: number; readonly onDone: (key: KeyRecord, verb: 'created' | 'saved') => void; readonly onCancel: () => void};
 
 const noUse: ReadonlyMap<string, LimitUse> = new Map();
 
-function KeysBody({keys, channels, lastUsed, requests, limitUse = noUse, actions, active, width, height, mode, index, onDone, onCancel}: BodyProps) {
+const channelNameIn = (channels: readonly ChannelRecord[]) => (id: string) => channels.find(channel => channel.id === id)?.name ?? id;
+
+/** What a key's details show, from the pane's data. */
+function detailRows({channels, lastUsed, requests, limitUse = noUse}: KeysPaneProps, key: KeyRecord) {
+	return keyDetailRows({keyRecord: key, channelName: channelNameIn(channels), lastUsed: lastUsed.get(key.id) ?? null, requests: requests.get(key.id) ?? 0, limits: keyLimitsText(key, limitUse)});
+}
+
+/** The room the details have inside the panel (its border, padding and title taken). */
+const detailsRoom = ({width, height}: Pick<KeysPaneProps, 'width' | 'height'>) => ({width: width - 4, height: height - 3});
+
+function KeysBody(props: BodyProps) {
+	const {keys, channels, lastUsed, requests, limitUse = noUse, actions, active, width, height, mode, index, detailsTop, onDone, onCancel} = props;
 	const key = keys[index];
-	const channelName = (id: string) => channels.find(channel => channel.id === id)?.name ?? id;
+	const channelName = channelNameIn(channels);
 	if (mode.kind === 'form') {
 		return <KeyForm active={active} channels={channels} keyRecord={mode.key} createKey={actions.createKey} editKey={actions.editKey} onCancel={onCancel} onDone={onDone} height={height - 3} width={width - 4} />;
 	}
 	if (mode.kind === 'secret') return <SecretView keyRecord={mode.key} verb={mode.verb} />;
 	if (mode.kind === 'details' && key) {
-		return <KeyDetails keyRecord={key} channelName={channelName} lastUsed={lastUsed.get(key.id) ?? null} requests={requests.get(key.id) ?? 0} limits={keyLimitsText(key, limitUse)} />;
+		return <KeyDetails rows={detailRows(props, key)} {...detailsRoom(props)} top={detailsTop} />;
 	}
 	return (
 		<Box flexDirection="column">
