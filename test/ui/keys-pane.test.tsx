@@ -208,6 +208,8 @@ test("a key's details taller than the pane (60×17) scroll by PgUp/PgDn; ↑/↓
 	assert.match(bottom, /PgUp\/PgDn: lines 5–13 of 13/, bottom);
 	assert.doesNotMatch(bottom, /name +laptop/, 'the first rows scrolled out of sight');
 	assert.equal(bottom.split('\n').length, 13);
+	await press(stdin, 'c');
+	await frameWith(lastFrame, /PgUp\/PgDn: lines 5–13 of 13/); // copying keeps the place
 	await press(stdin, '\u001B[5~'); // PgUp
 	await frameWith(lastFrame, /PgUp\/PgDn: lines 1–9 of 13/);
 	await press(stdin, '\u001B[6~', keys.down);

@@ -16,12 +16,12 @@ type Line = {readonly key: string; readonly label: string; readonly text: string
 
 const labelWidth = 13;
 
-export function Details({rows, labelWidth: width = labelWidth}: {readonly rows: readonly Detail[]; readonly labelWidth?: number}) {
+export function Details({rows, labelWidth: labels = labelWidth}: {readonly rows: readonly Detail[]; readonly labelWidth?: number}) {
 	return (
 		<Box flexDirection="column">
 			{rows.map(([label, value, color]) => (
 				<Box key={label} flexShrink={0}>
-					<Box width={width} flexShrink={0}>
+					<Box width={labels} flexShrink={0}>
 						<Text color={theme.muted}>{label}</Text>
 					</Box>
 					<Text color={color}>{value}</Text>

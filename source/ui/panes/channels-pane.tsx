@@ -78,8 +78,8 @@ export function ChannelsPane(props: ChannelsPaneProps) {
 			if (mode.current.kind === 'details' && channel) detailsTop.set(scrollDetails(detailRows(props, channel, tests), detailsRoom(props), detailsTop.current, command));
 			return;
 		}
-		// Another channel's details, or the same channel's again, start at their top.
-		detailsTop.set(0);
+		// Another channel's details, or the same channel's again, start at their top (copying or editing keeps the place).
+		if (command === 'up' || command === 'down' || command === 'details') detailsTop.set(0);
 		savedId.set(null);
 		if (command === 'up') return selectedState.set(Math.max(0, at - 1));
 		if (command === 'down') return selectedState.set(Math.min(channels.length - 1, at + 1));

@@ -75,8 +75,8 @@ export function KeysPane(props: KeysPaneProps) {
 			if (shown.kind === 'details' && key) detailsTop.set(scrollDetails(detailRows(props, key), detailsRoom(props), detailsTop.current, command));
 			return;
 		}
-		// Another key's details, or the same key's again, start at their top.
-		detailsTop.set(0);
+		// Another key's details, or the same key's again, start at their top (copying or editing keeps the place).
+		if (command === 'up' || command === 'down' || command === 'details') detailsTop.set(0);
 		if (command === 'up') return selected.set(Math.max(0, at - 1));
 		if (command === 'down') return selected.set(Math.min(keys.length - 1, at + 1));
 		if (command === 'back') return setMode({kind: 'list'});
