@@ -36,8 +36,13 @@ function linesOf(rows: readonly Detail[], width: number): Line[] {
 	return rows.flatMap(([label, value, color]) => wrapLines(value || '-', width - labelWidth).map((text, index) => ({key: `${label}:${index}`, label: index === 0 ? label : '', text, color})));
 }
 
+/** The room a pane's details have inside its panel (the border, the padding and the title taken). */
+export function detailsRoom({width, height}: {readonly width: number; readonly height: number}): {width: number; height: number} {
+	return {width: width - 4, height: height - 3};
+}
+
 /** The lines that fit above the hint line, and the first line shown once clamped. */
-function window(total: number, height: number, top: number): {view: number; top: number} {
+function windowOf(total: number, height: number, top: number): {view: number; top: number} {
 	const view = Math.max(1, height - 1);
 	return {view, top: Math.max(0, Math.min(top, total - view))};
 }
@@ -45,7 +50,7 @@ function window(total: number, height: number, top: number): {view: number; top:
 /** The first line after a scroll key: a page is the lines in sight, less one kept for context. */
 export function scrollDetails(rows: readonly Detail[], room: {readonly width: number; readonly height: number}, top: number, command: ScrollCommand): number {
 	const total = linesOf(rows, room.width).length;
-	const {view, top: from} = window(total, room.height, top);
+	const {view, top: from} = windowOf(total, room.height, top);
 	return scrolled(from, command, Math.max(1, view - 1), Math.max(0, total - view));
 }
 
@@ -62,7 +67,7 @@ type Props = {
 export function DetailsWindow({rows, hint, width, height, top = 0}: Props) {
 	const lines = linesOf(rows, width);
 	const fits = lines.length + 1 <= height;
-	const {view, top: from} = fits ? {view: lines.length, top: 0} : window(lines.length, height, top);
+	const {view, top: from} = fits ? {view: lines.length, top: 0} : windowOf(lines.length, height, top);
 	// Where the view is comes first: the keys after it give way where the line is short.
 	const position = `PgUp/PgDn: lines ${from + 1}–${from + view} of ${lines.length}`;
 	return (

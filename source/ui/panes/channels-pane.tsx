@@ -13,7 +13,7 @@ import {Table} from '../components/table.js';
 import type {ChannelRecord} from '../../base/records.js';
 import {attempt, type Report} from '../status.js';
 import {ChannelForm} from './channel-form.js';
-import {scrollDetails} from '../components/details.js';
+import {detailsRoom, scrollDetails} from '../components/details.js';
 import {ChannelDetails, channelColumns, channelDetailRows, probeText} from './channel-views.js';
 import type {HealthInfo} from '../health-view.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
@@ -130,9 +130,6 @@ export function ChannelsPane(props: ChannelsPaneProps) {
 
 /** What a channel's details show, from the pane's data. */
 const detailRows = ({health, traffic}: ChannelsPaneProps, channel: ChannelRecord, tests: Tests) => channelDetailRows({channel, health: health?.get(channel.id), test: tests.get(channel.id), traffic: traffic?.channels.get(channel.id)});
-
-/** The room the details have inside the panel (its border, padding and title taken). */
-const detailsRoom = ({width, height}: Pick<ChannelsPaneProps, 'width' | 'height'>) => ({width: width - 4, height: height - 3});
 
 type BodyProps = ChannelsPaneProps & {readonly mode: Mode; readonly index: number; readonly detailsTop: number; readonly tests: Tests; readonly setMode: (mode: Mode) => void; readonly onSaved: (id: string) => void};
 

@@ -13,7 +13,7 @@ import {Table} from '../components/table.js';
 import type {ChannelRecord, KeyRecord} from '../../base/records.js';
 import {attempt, copyWithReport, type Report} from '../status.js';
 import {KeyForm} from './key-form.js';
-import {scrollDetails} from '../components/details.js';
+import {detailsRoom, scrollDetails} from '../components/details.js';
 import {consequences, KeyDetails, keyColumns, keyDetailRows, keyLimitsText, questions, SecretView, type Danger} from './key-views.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
 import {type LimitUse} from '../../base/periods.js';
@@ -133,9 +133,6 @@ const channelNameIn = (channels: readonly ChannelRecord[]) => (id: string) => ch
 function detailRows({channels, lastUsed, requests, limitUse = noUse}: KeysPaneProps, key: KeyRecord) {
 	return keyDetailRows({keyRecord: key, channelName: channelNameIn(channels), lastUsed: lastUsed.get(key.id) ?? null, requests: requests.get(key.id) ?? 0, limits: keyLimitsText(key, limitUse)});
 }
-
-/** The room the details have inside the panel (its border, padding and title taken). */
-const detailsRoom = ({width, height}: Pick<KeysPaneProps, 'width' | 'height'>) => ({width: width - 4, height: height - 3});
 
 function KeysBody(props: BodyProps) {
 	const {keys, channels, lastUsed, requests, limitUse = noUse, actions, active, width, height, mode, index, detailsTop, onDone, onCancel} = props;
