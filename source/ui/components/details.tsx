@@ -6,7 +6,7 @@
  */
 import {Box, Text} from 'ink';
 import type {ScrollCommand} from '../commands.js';
-import {scrolled} from '../scroll.js';
+import {scrolled, scrollPosition} from '../scroll.js';
 import {fitParts, wrapLines} from '../text.js';
 import {theme} from '../theme.js';
 
@@ -69,7 +69,7 @@ export function DetailsWindow({rows, hint, width, height, top = 0}: Props) {
 	const fits = lines.length + 1 <= height;
 	const {view, top: from} = fits ? {view: lines.length, top: 0} : windowOf(lines.length, height, top);
 	// Where the view is comes first: the keys after it give way where the line is short.
-	const position = `PgUp/PgDn: lines ${from + 1}–${from + view} of ${lines.length}`;
+	const position = scrollPosition(from, view, lines.length, 'PgUp/PgDn');
 	return (
 		<Box flexDirection="column">
 			{lines.slice(from, from + view).map(line => (
