@@ -60,6 +60,7 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 		throw failure;
 	});
 	const model = createModel(store, events, {
+		initial: {keys, channels},
 		afterChange: () => gateway?.reload(),
 		pollMs: gateway ? undefined : 1000,
 		storedUsage: queries => usageSummaries(store, queries),

@@ -9,6 +9,8 @@ import {EventBus, type RequestFinished} from '../../source/base/events.js';
 import {addChannel} from '../../source/services/channels.js';
 import {createKey} from '../../source/services/keys.js';
 import {Store} from '../../source/store/index.js';
+import {listKeys} from '../../source/store/keys.js';
+import {listChannels} from '../../source/store/channels.js';
 import {createModel, type ModelOptions} from '../../source/ui/model.js';
 import {KeyLimiter} from '../../source/proxy/limits.js';
 import {liveLimitUse} from '../../source/ui/limit-view.js';
@@ -64,6 +66,30 @@ test('1-4, Tab and Shift+Tab switch panes; ? lists the keys of the pane; the foo
 	assert.match(help, /q\/Ctrl\+C quit/);
 	await press(stdin, keys.escape, '1');
 	await frameWith(lastFrame, /Virtual keys/);
+});
+
+test('the first frame shows the keys and channels the TUI read before it took the screen, never an empty store', async () => {
+	const home = tempHome();
+	const store = await Store.open(home);
+	await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-4-5'});
+	const laptop = await createKey(store, {name: 'laptop'});
+	const model = createModel(store, new EventBus(), {initial: {keys: await listKeys(store), channels: await listChannels(store)}});
+	opened.push(async () => {
+		model.dispose();
+		await store.close();
+		rmSync(home, {recursive: true, force: true});
+	});
+	const {frames, lastFrame} = renderTui(<App model={model} clipboard={fakeClipboard()} listen={{url: 'http://127.0.0.1:4321', error: null}} baseUrl="http://127.0.0.1:4321" />);
+	// Without them, the first frames said "0 keys" and "No keys yet. Press n to create one." until the store was read.
+	assert.match(frames[0]!, /Virtual keys\s+1 key /);
+	assert.match(frames[0]!, /laptop\s+sk-gtui-/);
+	assert.doesNotMatch(frames[0]!, /No keys yet/);
+	// The view still reads the store once shown: a key made since appears, and nothing in between was empty.
+	await createKey(store, {name: 'ci'});
+	await model.data.reload();
+	await frameWith(lastFrame, /ci\s+sk-gtui-/);
+	assert.ok(frames.every(frame => !frame.includes('No keys yet')), 'no frame showed an empty store');
+	assert.equal(model.data.snapshot.current.keys.find(key => key.name === 'laptop')?.id, laptop.id);
 });
 
 test('store changes show up; finished requests reach the live log and the status bar', async () => {

@@ -9,7 +9,7 @@ import {Store} from '../../source/store/index.js';
 import {EventBus, type RequestBatch} from '../../source/base/events.js';
 import {createKey, deleteKey} from '../../source/services/keys.js';
 import {addChannel} from '../../source/services/channels.js';
-import {lastUsed, recordLastUsed} from '../../source/store/keys.js';
+import {lastUsed, listKeys, recordLastUsed} from '../../source/store/keys.js';
 import {createStoreView} from '../../source/ui/store-view.js';
 import {tempHome} from '../helpers/gateway.js';
 
@@ -75,6 +75,31 @@ test('lastUsed reads the activity namespace: every key with a time, a deleted ke
 		);
 		await deleteKey(store, 'b');
 		assert.deepEqual([...(await lastUsed(store))], [[a.id, '2026-11-24T08:00:00.000Z']]);
+	} finally {
+		await store.close();
+		rmSync(home, {recursive: true, force: true});
+	}
+});
+
+test('a view given the keys and channels already read starts loaded with them, and reads the store once watched', async () => {
+	const home = tempHome();
+	const store = await Store.open(home);
+	try {
+		const laptop = await createKey(store, {name: 'laptop'});
+		const at = '2026-11-27T09:00:00.000Z';
+		await recordLastUsed(store, new Map([[laptop.id, at]]));
+		const view = createStoreView(store, new EventBus(), {initial: {keys: await listKeys(store), channels: []}});
+		assert.equal(view.snapshot.current.loaded, true);
+		assert.deepEqual(view.snapshot.current.keys.map(key => key.name), ['laptop']);
+		// Changed between the first read and the view being shown: the view's own read catches it.
+		await createKey(store, {name: 'ci'});
+		const off = view.snapshot.subscribe(() => {});
+		try {
+			await until(() => view.snapshot.current.keys.length === 2, 'the store read once the view is watched');
+			assert.equal(view.snapshot.current.lastUsed.get(laptop.id), at);
+		} finally {
+			off();
+		}
 	} finally {
 		await store.close();
 		rmSync(home, {recursive: true, force: true});
