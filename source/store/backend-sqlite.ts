@@ -124,7 +124,35 @@ class GatewaySqlite extends KeyvSqlite {
 		const rows = (await this.query(`DELETE FROM ${this.opts.table!} WHERE key IN (SELECT value FROM json_each(?)) RETURNING key`, JSON.stringify(keys))) as unknown[];
 		return rows.length > 0;
 	}
+
+	/**
+	 * A namespace's entries, read as a range of the primary key's index. As published, each page of ten
+	 * is `WHERE key LIKE 'ns:%' LIMIT 10 OFFSET n`: sqlite's LIKE is case-insensitive, so the index
+	 * cannot serve it, and every page scanned the whole table — the request log's chunks (~100 KB each,
+	 * up to 50 MB) and the kept Responses conversations included. Listing three keys took 2 ms on a
+	 * store with a full request log, and each connection that listed something kept the table's pages
+	 * in its page cache: `serve` idled 11-13 MB larger on such a store than on a new one. Keys of
+	 * namespace `ns` are exactly those from `ns:` (inclusive) to `ns;` (';' follows ':' in every
+	 * collation sqlite uses for this column: BINARY), read in key order, a page after the last key.
+	 */
+	override async *iterator(namespace?: string): AsyncGenerator<[string, string], void, unknown> {
+		const table = this.opts.table!;
+		const [from, to] = namespace ? [`${namespace}:`, `${namespace};`] : [null, null];
+		let last: string | null = null;
+		for (;;) {
+			const after = last === null ? (from === null ? '' : 'key >= ?') : 'key > ?';
+			const conditions = [after, to === null ? '' : 'key < ?'].filter(Boolean);
+			const parameters = [last ?? from, to].filter((value): value is string => value !== null);
+			const rows = (await this.query(`SELECT key, value FROM ${table}${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''} ORDER BY key LIMIT ${rowsPerPage}`, ...parameters)) as Array<{key: string; value: string}>;
+			for (const row of rows) yield [row.key, row.value];
+			if (rows.length < rowsPerPage) return;
+			last = rows[rows.length - 1]!.key;
+		}
+	}
 }
+
+/** Rows a page of `iterator`: a request log chunk is ~100 KB, so a page of them is ~10 MB at most. */
+const rowsPerPage = 100;
 
 export function openSqlite(location: StoreLocation & {file: string}): Backend {
 	const warning = prepareFile(location.file);
