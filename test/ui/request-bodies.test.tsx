@@ -6,6 +6,7 @@
  */
 import {test, afterEach} from 'node:test';
 import assert from 'node:assert/strict';
+import {Box} from 'ink';
 import {cleanup} from 'ink-testing-library';
 import {RequestDetails} from '../../source/ui/panes/request-log-view.js';
 import {UsagePane} from '../../source/ui/panes/usage-pane.js';
@@ -103,4 +104,22 @@ test('a request refused for a revoked key shows the key by name in the log', asy
 	const frame = await frameWith(lastFrame, 'Live requests');
 	assert.match(frame, /ci-gone\s+gpt-4o-mini\s+.*401/);
 	assert.match(frame, /\s-\s+gpt-4o-mini\s+.*401/, 'an unknown key stays "-"');
+});
+
+test('a long error wraps under its label and the bodies take every line left: the details fill their height exactly', async () => {
+	const failed: RequestFinished = {...event, status: 502, outcome: 'error', error: `${'x'.repeat(40)} ${'y'.repeat(40)}`};
+	const bodies = source({capturing: true, bodies: captured});
+	const {lastFrame} = renderTui(
+		<BodiesContext.Provider value={bodies}>
+			<Box width={60}>
+				<RequestDetails event={failed} width={60} height={24} />
+			</Box>
+		</BodiesContext.Provider>,
+	);
+	const frame = await frameWith(lastFrame, 'Request headers');
+	const lines = frame.split('\n');
+	assert.ok(lines.some(line => /^error +x{40}$/.test(line.trimEnd())) && lines.some(line => /^ {13}y{40}$/.test(line.trimEnd())), frame);
+	// Counted as Ink wraps it (two lines), not estimated from its length (four): no line left empty, none cut.
+	assert.equal(lines.length, 24, frame);
+	assert.match(lines.at(-1)!, /^Esc back · b bodies on\/off · .*lines/, 'the keys line is the last');
 });

@@ -36,6 +36,11 @@ function linesOf(rows: readonly Detail[], width: number): Line[] {
 	return rows.flatMap(([label, value, color]) => wrapLines(value || '-', width - labelWidth).map((text, index) => ({key: `${label}:${index}`, label: index === 0 ? label : '', text, color})));
 }
 
+/** How many lines `Details` takes at `width` (its values wrapped at words under their column, as Ink wraps them). */
+export function detailsLineCount(rows: readonly Detail[], width: number): number {
+	return linesOf(rows, width).length;
+}
+
 /** The room a pane's details have inside its panel (the border, the padding and the title taken). */
 export function detailsRoom({width, height}: {readonly width: number; readonly height: number}): {width: number; height: number} {
 	return {width: width - 4, height: height - 3};

@@ -1,7 +1,7 @@
 /** The live request log's columns, and one request in full (Enter on the Usage pane), with its bodies when they were captured. */
 import {useMemo} from 'react';
 import {Box, Text} from 'ink';
-import {Details, type Detail} from '../components/details.js';
+import {Details, detailsLineCount, type Detail} from '../components/details.js';
 import type {Column} from '../components/table.js';
 import type {RequestFinished} from '../../base/events.js';
 import {isFailure} from '../request-log.js';
@@ -29,8 +29,6 @@ export const logColumns: ReadonlyArray<Column<RequestFinished>> = [
 	{header: 'TOKENS', width: 6, align: 'right', whole: true, value: tokens, priority: 1},
 ];
 
-const labelWidth = 13;
-
 type DetailsProps = {
 	readonly event: RequestFinished;
 	/** The room inside the pane: the bodies (when captured) scroll within what the fields leave. */
@@ -45,7 +43,7 @@ export function RequestDetails({event, width = 76, height = 20, active = true}: 
 	const kept = bodies.lookup?.bodies ?? null;
 	const lines = useMemo(() => (kept ? bodyLines(kept, width) : []), [kept, width]);
 	const rows = detailRows(event, bodies);
-	const view = Math.max(3, height - linesOf(rows, width) - 1);
+	const view = Math.max(3, height - detailsLineCount(rows, width) - 1);
 	const last = Math.max(0, lines.length - view);
 	const top = Math.min(scroll.current, last);
 	useKeypress(
@@ -63,7 +61,7 @@ export function RequestDetails({event, width = 76, height = 20, active = true}: 
 	);
 	return (
 		<Box flexDirection="column">
-			<Details rows={rows} labelWidth={labelWidth} />
+			<Details rows={rows} />
 			{lines.slice(top, top + view).map((line, index) => (
 				<Box key={top + index} flexShrink={0}>
 					<Text wrap="truncate" bold={line.kind === 'heading'} color={line.kind === 'heading' ? theme.accent : line.kind === 'note' ? theme.warn : undefined}>
@@ -76,12 +74,6 @@ export function RequestDetails({event, width = 76, height = 20, active = true}: 
 			</Text>
 		</Box>
 	);
-}
-
-/** The lines the fields take, a long error wrapped (word wrapping may take a line more than the characters need). */
-function linesOf(rows: readonly Detail[], width: number): number {
-	const room = Math.max(10, width - labelWidth);
-	return rows.reduce((sum, [, value]) => sum + (value.length <= room ? 1 : Math.ceil(value.length / room) + 1), 0);
 }
 
 function detailRows(event: RequestFinished, bodies: RequestBodiesState): Detail[] {
