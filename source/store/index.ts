@@ -11,7 +11,8 @@
  *   to pick up changes made by other processes — on one machine or, with Redis/PostgreSQL, many.
  */
 import Keyv from 'keyv';
-import {dirname} from 'node:path';
+import {closeSync, openSync, readSync, statSync} from 'node:fs';
+import {dirname, resolve} from 'node:path';
 import {randomUUID} from 'node:crypto';
 import type * as z from 'zod';
 import {resolveHome} from '../base/paths.js';
@@ -26,6 +27,41 @@ import {defaultStoreUrl, isStoreUrl, parseStoreUrl, scrubSecrets, type StoreKind
 export {Collection} from './collection.js';
 export {StoreError} from './errors.js';
 export {defaultStoreUrl, maskStoreUrl} from './store-url.js';
+
+/** The first bytes of every sqlite database file. */
+const sqliteHeader = 'SQLite format 3\u0000';
+
+/**
+ * A path given where a data directory is expected (--home, --store, `store migrate --from/--to`)
+ * that names a file: the store itself when it is a sqlite database (`…/gateway.sqlite`, as people
+ * pass it), its absolute path; any other file is refused with what to pass instead — taken as a
+ * directory, it failed with "Cannot create the store …/gateway.sqlite/gateway.sqlite: EEXIST". Null
+ * for a directory or a path that does not exist yet.
+ */
+function sqliteFileAt(path: string): string | null {
+	let isFile: boolean;
+	try {
+		isFile = !statSync(path).isDirectory();
+	} catch {
+		return null;
+	}
+	if (!isFile) return null;
+	const header = Buffer.alloc(sqliteHeader.length);
+	let read = 0;
+	try {
+		const fd = openSync(path, 'r');
+		try {
+			read = readSync(fd, header, 0, header.length, 0);
+		} finally {
+			closeSync(fd);
+		}
+	} catch (error) {
+		throw new StoreError(`Cannot read ${path}: ${reasonOf(error)}. Check its permissions, or pass the directory that holds gateway.sqlite.`, {cause: error});
+	}
+	// An empty file is an empty database to sqlite (the gateway creates the file before sqlite writes to it).
+	if (read === 0 || header.toString('latin1') === sqliteHeader) return resolve(path);
+	throw new StoreError(`${path} is a file but not a sqlite database: pass the data directory that holds gateway.sqlite (e.g. ${dirname(resolve(path))}), or a store URL (sqlite:///path/to/gateway.sqlite, redis://…, postgres://…).`);
+}
 
 export const namespaces = ['keys', 'channels', 'meta', 'activity', 'usage', 'requests', 'journals', 'responses', 'response-index'] as const;
 export type Namespace = (typeof namespaces)[number];
@@ -77,9 +113,10 @@ export class Store {
 	 * Throws a StoreError naming the store (password masked) when it cannot be opened or reached.
 	 */
 	static async open(target: string, options: {home?: string} = {}): Promise<Store> {
-		const url = isStoreUrl(target) ? target : defaultStoreUrl(target);
+		const file = isStoreUrl(target) ? null : sqliteFileAt(target);
+		const url = isStoreUrl(target) ? target : file ? `sqlite://${file}` : defaultStoreUrl(target);
 		const location = parseStoreUrl(url);
-		const home = options.home ?? (isStoreUrl(target) ? (location.file ? dirname(location.file) : resolveHome()) : target);
+		const home = options.home ?? (isStoreUrl(target) || file ? (location.file ? dirname(location.file) : resolveHome()) : target);
 		const store = new Store(await connect(location), home);
 		try {
 			// Touch the database once so an unreadable file fails here, with its name, not later.

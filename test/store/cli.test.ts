@@ -4,7 +4,7 @@
  * (masked), an unreachable store is one clear line, and `store migrate` moves a laptop's sqlite.
  */
 import assert from 'node:assert/strict';
-import {existsSync} from 'node:fs';
+import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {test} from 'node:test';
 import {assertRefused, runCli, startServe, stopChild} from '../helpers/cli.js';
@@ -76,4 +76,23 @@ test('store migrate: the local sqlite into Redis, refused a second time unless -
 	assertRefused(await runCli(['store', 'migrate', '--to', url, '--home', home]), /already holds 1 key and 1 channel; nothing was copied\. Run again with --force/);
 	const forced = JSON.parse(await ok(['store', 'migrate', '--from', `sqlite://${join(home, 'gateway.sqlite')}`, '--to', url, '--force', '--json'])) as {copied: {keys: number}};
 	assert.equal(forced.copied.keys, 1);
+});
+
+test('a path to the sqlite file itself is the store; any other file is refused with what to pass', async () => {
+	const home = tempDir();
+	await ok(['keys', 'create', '--name', 'laptop', '--home', home]);
+	const file = join(home, 'gateway.sqlite');
+	// As people pass it: the file, not its directory. Taken as a directory it failed with "EEXIST … gateway.sqlite/gateway.sqlite".
+	const listed = JSON.parse(await ok(['keys', 'list', '--json', '--store', file])) as Array<{name: string}>;
+	assert.deepEqual(listed.map(key => key.name), ['laptop']);
+	const target = tempDir();
+	const out = await ok(['store', 'migrate', '--from', file, '--to', `sqlite://${join(target, 'gateway.sqlite')}`, '--home', tempDir()]);
+	assert.match(out, /^Copied 0 channels, 1 keys/);
+	assert.deepEqual((JSON.parse(await ok(['keys', 'list', '--json', '--home', target])) as Array<{name: string}>).map(key => key.name), ['laptop']);
+	const notes = join(home, 'notes.txt');
+	writeFileSync(notes, 'not a database\n');
+	const refused = await runCli(['keys', 'list', '--store', notes], {GATEWAY_TUI_STORE: undefined});
+	assertRefused(refused, /notes\.txt is a file but not a sqlite database: pass the data directory that holds gateway\.sqlite \(e\.g\. .+\), or a store URL/);
+	assert.equal(readFileSync(notes, 'utf8'), 'not a database\n', 'the file is left as it was');
+	assert.equal(statSync(notes).mode & 0o777, 0o644 & ~process.umask(), 'its mode too');
 });
