@@ -95,4 +95,7 @@ test('a path to the sqlite file itself is the store; any other file is refused w
 	assertRefused(refused, /notes\.txt is a file but not a sqlite database: pass the data directory that holds gateway\.sqlite \(e\.g\. .+\), or a store URL/);
 	assert.equal(readFileSync(notes, 'utf8'), 'not a database\n', 'the file is left as it was');
 	assert.equal(statSync(notes).mode & 0o777, 0o644 & ~process.umask(), 'its mode too');
+	// --home (or GATEWAY_TUI_HOME) naming the file: what to pass, for every command, before anything is opened.
+	assertRefused(await runCli(['keys', 'list', '--home', file], {GATEWAY_TUI_STORE: undefined}), new RegExp(`--home ${file} is a file, not a directory: give --home the directory that holds it \\(--home ${home}\\), or use the file as the store \\(--store ${file}\\)\\.`));
+	assertRefused(await runCli(['usage'], {GATEWAY_TUI_STORE: undefined, GATEWAY_TUI_HOME: notes}), /GATEWAY_TUI_HOME .*notes\.txt is a file, not a directory: give --home a directory for the data/);
 });
