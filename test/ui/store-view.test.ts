@@ -10,7 +10,7 @@ import {EventBus, type RequestBatch} from '../../source/base/events.js';
 import {createKey, deleteKey} from '../../source/services/keys.js';
 import {addChannel} from '../../source/services/channels.js';
 import {lastUsed, listKeys, recordLastUsed} from '../../source/store/keys.js';
-import {createStoreView} from '../../source/ui/store-view.js';
+import {createStoreView, type StoreView} from '../../source/ui/store-view.js';
 import {tempHome} from '../helpers/gateway.js';
 
 const batch: RequestBatch = {recent: [], count: 1, failed: 0};
@@ -20,16 +20,35 @@ async function until(check: () => boolean, what: string): Promise<void> {
 	assert.ok(check(), what);
 }
 
-test('finished requests refresh the last-used times only; a store change reads keys and channels again', async () => {
+/** `run` over a store in a new home, closed and removed after. */
+async function withTempStore(run: (store: Store) => Promise<void>): Promise<void> {
 	const home = tempHome();
 	const store = await Store.open(home);
 	try {
+		await run(store);
+	} finally {
+		await store.close();
+		rmSync(home, {recursive: true, force: true});
+	}
+}
+
+/** `run` while the view is watched (as a pane does), unwatched after. */
+async function whileWatched(view: StoreView, run: () => Promise<void>): Promise<void> {
+	const off = view.snapshot.subscribe(() => {});
+	try {
+		await run();
+	} finally {
+		off();
+	}
+}
+
+test('finished requests refresh the last-used times only; a store change reads keys and channels again', () =>
+	withTempStore(async store => {
 		await addChannel(store, {name: 'oa', format: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-real-1234567890abcdef', models: 'gpt-4o'});
 		const laptop = await createKey(store, {name: 'laptop'});
 		const events = new EventBus();
 		const view = createStoreView(store, events, {activityDelayMs: 5});
-		const off = view.snapshot.subscribe(() => {});
-		try {
+		await whileWatched(view, async () => {
 			await until(() => view.snapshot.current.loaded, 'the first load');
 			const first = view.snapshot.current;
 			assert.deepEqual(first.keys.map(key => key.name), ['laptop']);
@@ -49,19 +68,11 @@ test('finished requests refresh the last-used times only; a store change reads k
 			await until(() => view.snapshot.current.keys.length === 2, 'the new key after store:changed');
 			assert.notEqual(view.snapshot.current.channels, first.channels);
 			assert.equal(view.snapshot.current.lastUsed.get(laptop.id), at);
-		} finally {
-			off();
-		}
-	} finally {
-		await store.close();
-		rmSync(home, {recursive: true, force: true});
-	}
-});
+		});
+	}));
 
-test('lastUsed reads the activity namespace: every key with a time, a deleted key gone', async () => {
-	const home = tempHome();
-	const store = await Store.open(home);
-	try {
+test('lastUsed reads the activity namespace: every key with a time, a deleted key gone', () =>
+	withTempStore(async store => {
 		const a = await createKey(store, {name: 'a'});
 		const b = await createKey(store, {name: 'b'});
 		await createKey(store, {name: 'never-used'});
@@ -75,16 +86,10 @@ test('lastUsed reads the activity namespace: every key with a time, a deleted ke
 		);
 		await deleteKey(store, 'b');
 		assert.deepEqual([...(await lastUsed(store))], [[a.id, '2026-11-24T08:00:00.000Z']]);
-	} finally {
-		await store.close();
-		rmSync(home, {recursive: true, force: true});
-	}
-});
+	}));
 
-test('a view given the keys and channels already read starts loaded with them, and reads the store once watched', async () => {
-	const home = tempHome();
-	const store = await Store.open(home);
-	try {
+test('a view given the keys and channels already read starts loaded with them, and reads the store once watched', () =>
+	withTempStore(async store => {
 		const laptop = await createKey(store, {name: 'laptop'});
 		const at = '2026-11-27T09:00:00.000Z';
 		await recordLastUsed(store, new Map([[laptop.id, at]]));
@@ -93,15 +98,8 @@ test('a view given the keys and channels already read starts loaded with them, a
 		assert.deepEqual(view.snapshot.current.keys.map(key => key.name), ['laptop']);
 		// Changed between the first read and the view being shown: the view's own read catches it.
 		await createKey(store, {name: 'ci'});
-		const off = view.snapshot.subscribe(() => {});
-		try {
+		await whileWatched(view, async () => {
 			await until(() => view.snapshot.current.keys.length === 2, 'the store read once the view is watched');
 			assert.equal(view.snapshot.current.lastUsed.get(laptop.id), at);
-		} finally {
-			off();
-		}
-	} finally {
-		await store.close();
-		rmSync(home, {recursive: true, force: true});
-	}
-});
+		});
+	}));
