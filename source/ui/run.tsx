@@ -13,7 +13,7 @@ import {systemClock} from '../base/clock.js';
 import {onRequestsFinished} from './request-events.js';
 import {usageSummaries} from '../store/usage-summary.js';
 import {Store} from '../store/index.js';
-import {listKeys} from '../store/keys.js';
+import {lastUsed, listKeys} from '../store/keys.js';
 import {listChannels} from '../store/channels.js';
 import {createClipboard} from './clipboard.js';
 import {PassThrough} from 'node:stream';
@@ -48,7 +48,8 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 	// Secrets sealed with another master key leave every pane unreadable: fail here, on the normal
 	// screen, with the same message as the CLI's commands (the worker, which fails on them too, is
 	// waited for and closed first: one ended with a store call in flight would abort the process).
-	const [keys, channels] = await Promise.all([listKeys(store), listChannels(store)]).catch(async (failure: unknown) => {
+	// Last-used times too, so the first frame has them (a failure there is the panes' to report, not the start's).
+	const [keys, channels, used] = await Promise.all([listKeys(store), listChannels(store), lastUsed(store).catch(() => new Map<string, string>())]).catch(async (failure: unknown) => {
 		await core.abandon();
 		await store.close();
 		throw failure;
@@ -60,7 +61,7 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 		throw failure;
 	});
 	const model = createModel(store, events, {
-		initial: {keys, channels},
+		initial: {keys, channels, lastUsed: used},
 		afterChange: () => gateway?.reload(),
 		pollMs: gateway ? undefined : 1000,
 		storedUsage: queries => usageSummaries(store, queries),

@@ -41,18 +41,19 @@ export type StoreViewOptions = {
 	/** Under load, last-used times redraw with the other views (redraw-frames.ts); keys and channels read again show at once. */
 	readonly frames?: RedrawFrames;
 	/**
-	 * Keys and channels already read (the TUI reads them before it takes the screen, to fail on an
-	 * unreadable store there): the first frame shows them instead of an empty store's "No keys yet".
-	 * The view still reads everything once it is watched — the store may have changed in between.
+	 * Keys, channels and last-used times already read (the TUI reads them before it takes the screen,
+	 * to fail on an unreadable store there): the first frame shows them instead of an empty store's
+	 * "No keys yet". The view still reads everything once it is watched — the store may have changed.
 	 */
-	readonly initial?: Pick<StoreSnapshot, 'keys' | 'channels'>;
+	readonly initial?: Pick<StoreSnapshot, 'keys' | 'channels' | 'lastUsed'>;
 };
 
 export function createStoreView(store: Store, events: EventBus, options: StoreViewOptions = {}): StoreView {
 	let running: Promise<void> | undefined;
 	/** What the next pass must read: everything, or only the last-used times (null: nothing asked). */
 	let wanted: 'all' | 'used' | null = null;
-	const first: StoreSnapshot = options.initial ? {...emptyStoreSnapshot, keys: options.initial.keys, channels: options.initial.channels, loaded: true} : emptyStoreSnapshot;
+	const {initial} = options;
+	const first: StoreSnapshot = initial ? {keys: initial.keys, channels: initial.channels, lastUsed: initial.lastUsed, loaded: true, error: null} : emptyStoreSnapshot;
 	const snapshot: ExternalStore<StoreSnapshot> = new ExternalStore<StoreSnapshot>(first, {intervalMs: 0, connect: () => connect(), frames: options.frames});
 
 	const load = async (what: 'all' | 'used'): Promise<void> => {

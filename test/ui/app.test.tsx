@@ -9,7 +9,7 @@ import {EventBus, type RequestFinished} from '../../source/base/events.js';
 import {addChannel} from '../../source/services/channels.js';
 import {createKey} from '../../source/services/keys.js';
 import {Store} from '../../source/store/index.js';
-import {listKeys} from '../../source/store/keys.js';
+import {lastUsed, listKeys, recordLastUsed} from '../../source/store/keys.js';
 import {listChannels} from '../../source/store/channels.js';
 import {createModel, type ModelOptions} from '../../source/ui/model.js';
 import {KeyLimiter} from '../../source/proxy/limits.js';
@@ -73,7 +73,8 @@ test('the first frame shows the keys and channels the TUI read before it took th
 	const store = await Store.open(home);
 	await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-4-5'});
 	const laptop = await createKey(store, {name: 'laptop'});
-	const model = createModel(store, new EventBus(), {initial: {keys: await listKeys(store), channels: await listChannels(store)}});
+	await recordLastUsed(store, new Map([[laptop.id, new Date(Date.now() - 5 * 60_000).toISOString()]]));
+	const model = createModel(store, new EventBus(), {initial: {keys: await listKeys(store), channels: await listChannels(store), lastUsed: await lastUsed(store)}});
 	opened.push(async () => {
 		model.dispose();
 		await store.close();
@@ -82,7 +83,7 @@ test('the first frame shows the keys and channels the TUI read before it took th
 	const {frames, lastFrame} = renderTui(<App model={model} clipboard={fakeClipboard()} listen={{url: 'http://127.0.0.1:4321', error: null}} baseUrl="http://127.0.0.1:4321" />);
 	// Without them, the first frames said "0 keys" and "No keys yet. Press n to create one." until the store was read.
 	assert.match(frames[0]!, /Virtual keys\s+1 key /);
-	assert.match(frames[0]!, /laptop\s+sk-gtui-/);
+	assert.match(frames[0]!, /laptop\s+sk-gtui-.*5m ago/, 'the key and when it was last used');
 	assert.doesNotMatch(frames[0]!, /No keys yet/);
 	// The view still reads the store once shown: a key made since appears, and nothing in between was empty.
 	await createKey(store, {name: 'ci'});

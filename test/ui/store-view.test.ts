@@ -93,9 +93,10 @@ test('a view given the keys and channels already read starts loaded with them, a
 		const laptop = await createKey(store, {name: 'laptop'});
 		const at = '2026-11-27T09:00:00.000Z';
 		await recordLastUsed(store, new Map([[laptop.id, at]]));
-		const view = createStoreView(store, new EventBus(), {initial: {keys: await listKeys(store), channels: []}});
+		const view = createStoreView(store, new EventBus(), {initial: {keys: await listKeys(store), channels: [], lastUsed: await lastUsed(store)}});
 		assert.equal(view.snapshot.current.loaded, true);
 		assert.deepEqual(view.snapshot.current.keys.map(key => key.name), ['laptop']);
+		assert.equal(view.snapshot.current.lastUsed.get(laptop.id), at);
 		// Changed between the first read and the view being shown: the view's own read catches it.
 		await createKey(store, {name: 'ci'});
 		await whileWatched(view, async () => {
