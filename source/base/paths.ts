@@ -3,12 +3,22 @@
  * directory of the platform (env-paths: ~/.local/share/gateway-tui on Linux).
  */
 import envPaths from 'env-paths';
+import {statSync} from 'node:fs';
 import {resolve} from 'node:path';
 
 export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
 	if (flag) return resolve(flag);
 	if (env.GATEWAY_TUI_HOME) return resolve(env.GATEWAY_TUI_HOME);
 	return envPaths('gateway-tui', {suffix: ''}).data;
+}
+
+/** A path that exists and is not a directory: given where a data directory is expected, it is not one. */
+export function isFileAt(path: string): boolean {
+	try {
+		return !statSync(path).isDirectory();
+	} catch {
+		return false;
+	}
 }
 
 export const defaultPort = 11580;

@@ -2,11 +2,10 @@
  * What every command needs: the resolved home, the store URL, and the store, opened once and closed
  * after. The store is `--store URL`, else `GATEWAY_TUI_STORE`, else `<home>/gateway.sqlite`.
  */
-import {statSync} from 'node:fs';
 import {basename, dirname} from 'node:path';
 import type {Command} from 'commander';
 import {UserError} from '../base/errors.js';
-import {resolveHome} from '../base/paths.js';
+import {isFileAt, resolveHome} from '../base/paths.js';
 import {defaultStoreUrl, Store} from '../store/index.js';
 import {print, printJson} from './output.js';
 
@@ -15,7 +14,7 @@ type GlobalFlags = {home?: string; store?: string};
 export function homeOf(command: Command): string {
 	const flag = command.optsWithGlobals<GlobalFlags>().home;
 	const home = resolveHome(flag);
-	if (isFile(home)) {
+	if (isFileAt(home)) {
 		const named = flag ? '--home' : process.env.GATEWAY_TUI_HOME ? 'GATEWAY_TUI_HOME' : 'the data directory';
 		const fix = basename(home) === 'gateway.sqlite' ? `give --home the directory that holds it (--home ${dirname(home)}), or use the file as the store (--store ${home})` : 'give --home a directory for the data (the one that holds gateway.sqlite), or name a store file with --store';
 		throw new UserError(`${named} ${home} is a file, not a directory: ${fix}.`);
@@ -23,14 +22,6 @@ export function homeOf(command: Command): string {
 	return home;
 }
 
-/** A path that exists and is not a directory (taken as a directory, it failed later with "EEXIST … mkdir"). */
-function isFile(path: string): boolean {
-	try {
-		return !statSync(path).isDirectory();
-	} catch {
-		return false;
-	}
-}
 
 /** The store URL this command uses (credentials included: show it only through maskStoreUrl). */
 export function storeUrlOf(command: Command, env: NodeJS.ProcessEnv = process.env): string {

@@ -140,10 +140,12 @@ class GatewaySqlite extends KeyvSqlite {
 		const [from, to] = namespace ? [`${namespace}:`, `${namespace};`] : [null, null];
 		let last: string | null = null;
 		for (;;) {
-			const after = last === null ? (from === null ? '' : 'key >= ?') : 'key > ?';
-			const conditions = [after, to === null ? '' : 'key < ?'].filter(Boolean);
-			const parameters = [last ?? from, to].filter((value): value is string => value !== null);
-			const rows = (await this.query(`SELECT key, value FROM ${table}${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''} ORDER BY key LIMIT ${rowsPerPage}`, ...parameters)) as Array<{key: string; value: string}>;
+			const where: Array<readonly [string, string]> = [];
+			if (last !== null) where.push(['key > ?', last]);
+			else if (from !== null) where.push(['key >= ?', from]);
+			if (to !== null) where.push(['key < ?', to]);
+			const clause = where.length > 0 ? ` WHERE ${where.map(([condition]) => condition).join(' AND ')}` : '';
+			const rows = (await this.query(`SELECT key, value FROM ${table}${clause} ORDER BY key LIMIT ${rowsPerPage}`, ...where.map(([, value]) => value))) as Array<{key: string; value: string}>;
 			for (const row of rows) yield [row.key, row.value];
 			if (rows.length < rowsPerPage) return;
 			last = rows[rows.length - 1]!.key;

@@ -11,11 +11,11 @@
  *   to pick up changes made by other processes — on one machine or, with Redis/PostgreSQL, many.
  */
 import Keyv from 'keyv';
-import {closeSync, openSync, readSync, statSync} from 'node:fs';
+import {closeSync, openSync, readSync} from 'node:fs';
 import {dirname, resolve} from 'node:path';
 import {randomUUID} from 'node:crypto';
 import type * as z from 'zod';
-import {resolveHome} from '../base/paths.js';
+import {isFileAt, resolveHome} from '../base/paths.js';
 import {reasonOf, type Backend} from './backend.js';
 import {Collection} from './collection.js';
 import {parseStored, storeText} from './json-text.js';
@@ -39,13 +39,7 @@ const sqliteHeader = 'SQLite format 3\u0000';
  * for a directory or a path that does not exist yet.
  */
 function sqliteFileAt(path: string): string | null {
-	let isFile: boolean;
-	try {
-		isFile = !statSync(path).isDirectory();
-	} catch {
-		return null;
-	}
-	if (!isFile) return null;
+	if (!isFileAt(path)) return null;
 	const header = Buffer.alloc(sqliteHeader.length);
 	let read = 0;
 	try {
@@ -113,10 +107,12 @@ export class Store {
 	 * Throws a StoreError naming the store (password masked) when it cannot be opened or reached.
 	 */
 	static async open(target: string, options: {home?: string} = {}): Promise<Store> {
-		const file = isStoreUrl(target) ? null : sqliteFileAt(target);
-		const url = isStoreUrl(target) ? target : file ? `sqlite://${file}` : defaultStoreUrl(target);
+		const asUrl = isStoreUrl(target);
+		const file = asUrl ? null : sqliteFileAt(target);
+		const url = asUrl ? target : file !== null ? `sqlite://${file}` : defaultStoreUrl(target);
 		const location = parseStoreUrl(url);
-		const home = options.home ?? (isStoreUrl(target) || file ? (location.file ? dirname(location.file) : resolveHome()) : target);
+		// A data directory given (as before URLs) is the home; else the sqlite file's directory, or the usual one.
+		const home = options.home ?? (asUrl || file !== null ? (location.file ? dirname(location.file) : resolveHome()) : target);
 		const store = new Store(await connect(location), home);
 		try {
 			// Touch the database once so an unreadable file fails here, with its name, not later.
