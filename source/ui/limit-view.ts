@@ -33,11 +33,17 @@ export function sameUse(a: LimitUseMap, b: LimitUseMap): boolean {
 	});
 }
 
-export type LimitViewOptions = {readonly delayMs?: number; readonly pollMs?: number; readonly frames?: RedrawFrames};
+export type LimitViewOptions = {
+	readonly delayMs?: number;
+	readonly pollMs?: number;
+	readonly frames?: RedrawFrames;
+	/** What the keys used, already read (the TUI's first frame); read again once the view is watched. */
+	readonly initial?: LimitUseMap;
+};
 
-export function createLimitView(events: EventBus, keys: () => readonly KeyRecord[], source: LimitUseSource, {delayMs = 250, pollMs = 2000, frames}: LimitViewOptions = {}): ExternalStore<LimitUseMap> {
+export function createLimitView(events: EventBus, keys: () => readonly KeyRecord[], source: LimitUseSource, {delayMs = 250, pollMs = 2000, frames, initial}: LimitViewOptions = {}): ExternalStore<LimitUseMap> {
 	let pending: NodeJS.Timeout | undefined;
-	const store: ExternalStore<LimitUseMap> = new ExternalStore<LimitUseMap>(new Map(), {intervalMs: 0, equals: sameUse, connect: () => connect(), frames});
+	const store: ExternalStore<LimitUseMap> = new ExternalStore<LimitUseMap>(initial ?? new Map(), {intervalMs: 0, equals: sameUse, connect: () => connect(), frames});
 	return store;
 
 	function connect(): () => void {

@@ -40,11 +40,15 @@ export type ModelOptions = StoreViewOptions & {
 	readonly afterChange?: () => Promise<void> | void;
 	/** The persisted usage summary; without it, totals are counted from this session's events. */
 	readonly storedUsage?: UsageSource;
+	/** The stored totals already read (`storedUsage`'s, before the screen was taken): the first frame's counts. */
+	readonly initialUsage?: UsageSnapshot;
 	readonly usageDelayMs?: number;
 	/** Whether this process serves requests (and so measures channel health). */
 	readonly serving?: boolean;
 	/** Where the keys' limit use comes from: the gateway's limiter when it runs here (see liveLimitUse); by default the persisted usage. */
 	readonly limitUse?: LimitUseSource;
+	/** What the keys used of their limits, already read from `limitUse` (the first frame's figures). */
+	readonly initialLimits?: LimitUseMap;
 	readonly limitPollMs?: number;
 };
 
@@ -65,10 +69,10 @@ export function createModel(store: Store, events: EventBus, options: ModelOption
 		log: createRequestLog(events, {frames}),
 		traffic: createTraffic(events, {frames}),
 		usage: options.storedUsage
-			? createUsageView(events, options.storedUsage, {delayMs: options.usageDelayMs ?? 1200, pollMs: 5000, frames})
+			? createUsageView(events, options.storedUsage, {delayMs: options.usageDelayMs ?? 1200, pollMs: 5000, frames, initial: options.initialUsage})
 			: createUsageView(events, session.summaries, {delayMs: options.usageDelayMs ?? 200, frames}),
 		usageSource: options.storedUsage ? 'stored' : 'session',
-		limits: createLimitView(events, () => data.snapshot.current.keys, options.limitUse ?? (keys => persistedUse(store, keys)), {pollMs: options.limitPollMs ?? (options.limitUse ? 2000 : 5000), frames}),
+		limits: createLimitView(events, () => data.snapshot.current.keys, options.limitUse ?? (keys => persistedUse(store, keys)), {pollMs: options.limitPollMs ?? (options.limitUse ? 2000 : 5000), frames, initial: options.initialLimits}),
 		health,
 		actions,
 		frames,

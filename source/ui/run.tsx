@@ -12,6 +12,10 @@ import {IdleTrim} from '../base/idle-trim.js';
 import {systemClock} from '../base/clock.js';
 import {onRequestsFinished} from './request-events.js';
 import {usageSummaries} from '../store/usage-summary.js';
+import {persistedUse} from '../store/limit-use.js';
+import {readUsage} from './usage-view.js';
+import type {UsageSource} from './session-usage.js';
+import type {LimitUseSource} from './limit-view.js';
 import {Store} from '../store/index.js';
 import {lastUsed, listKeys} from '../store/keys.js';
 import {listChannels} from '../store/channels.js';
@@ -48,8 +52,15 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 	// Secrets sealed with another master key leave every pane unreadable: fail here, on the normal
 	// screen, with the same message as the CLI's commands (the worker, which fails on them too, is
 	// waited for and closed first: one ended with a store call in flight would abort the process).
-	// Last-used times too, so the first frame has them (a failure there is the panes' to report, not the start's).
-	const [keys, channels, used] = await Promise.all([listKeys(store), listChannels(store), lastUsed(store).catch(() => new Map<string, string>())]).catch(async (failure: unknown) => {
+	// Last-used times and the usage totals too, so the first frame has them instead of '-' and zeros
+	// (a failure there is the panes' to report, not the start's).
+	const storedUsage: UsageSource = queries => usageSummaries(store, queries);
+	const [keys, channels, used, usage] = await Promise.all([
+		listKeys(store),
+		listChannels(store),
+		lastUsed(store).catch(() => new Map<string, string>()),
+		readUsage(storedUsage).catch(() => undefined),
+	]).catch(async (failure: unknown) => {
 		await core.abandon();
 		await store.close();
 		throw failure;
@@ -60,13 +71,19 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 		await store.close();
 		throw failure;
 	});
+	// What the keys used of their limits: the gateway's own counters (memory, a message away), or the
+	// stored usage when this process does not serve; read now for the first frame too.
+	const liveUse: LimitUseSource | undefined = gateway ? keys => gateway.limitUse(keys) : undefined;
+	const limits = await Promise.resolve(liveUse ? liveUse(keys) : persistedUse(store, keys)).catch(() => undefined);
 	const model = createModel(store, events, {
 		initial: {keys, channels, lastUsed: used},
+		initialUsage: usage,
+		initialLimits: limits,
 		afterChange: () => gateway?.reload(),
 		pollMs: gateway ? undefined : 1000,
-		storedUsage: queries => usageSummaries(store, queries),
+		storedUsage,
 		serving: gateway !== null,
-		limitUse: gateway ? keys => gateway.limitUse(keys) : undefined,
+		limitUse: liveUse,
 	});
 	// A request's bodies are asked of the core when its details open (only kept while capture is on).
 	const bodies: BodiesSource | null = gateway ? {lookup: id => gateway.bodies(id), capture: on => gateway.captureBodies(on)} : null;

@@ -57,16 +57,21 @@ export type UsageViewOptions = {
 	readonly pollMs?: number;
 	/** Under load the totals redraw with the other views (redraw-frames.ts). */
 	readonly frames?: RedrawFrames;
+	/**
+	 * Totals already read (the TUI reads them before it takes the screen): the first frame shows them
+	 * instead of zeros. They are still read again once the view is watched.
+	 */
+	readonly initial?: UsageSnapshot;
 };
 
 /**
  * `delayMs` after a request finishes (the stored history is flushed about once a second), and every
  * `pollMs` if given (requests served by another gateway process sharing the store), read again.
  */
-export function createUsageView(events: EventBus, source: UsageSource, {delayMs = 1000, pollMs, frames}: UsageViewOptions = {}): ExternalStore<UsageSnapshot> {
+export function createUsageView(events: EventBus, source: UsageSource, {delayMs = 1000, pollMs, frames, initial}: UsageViewOptions = {}): ExternalStore<UsageSnapshot> {
 	let pending: NodeJS.Timeout | undefined;
 	// The poll mostly reads what is shown already: an equal snapshot is not published (each one redraws the screen).
-	const store: ExternalStore<UsageSnapshot> = new ExternalStore<UsageSnapshot>(emptyUsage, {intervalMs: 0, equals: sameUsage, connect: () => connect(), frames});
+	const store: ExternalStore<UsageSnapshot> = new ExternalStore<UsageSnapshot>(initial ?? emptyUsage, {intervalMs: 0, equals: sameUsage, connect: () => connect(), frames});
 	return store;
 
 	function connect(): () => void {

@@ -15,6 +15,12 @@ import {createModel, type ModelOptions} from '../../source/ui/model.js';
 import {KeyLimiter} from '../../source/proxy/limits.js';
 import {liveLimitUse} from '../../source/ui/limit-view.js';
 import {tempHome} from '../helpers/gateway.js';
+import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
+import {usageSummaries} from '../../source/store/usage-summary.js';
+import {persistedUse} from '../../source/store/limit-use.js';
+import {readUsage} from '../../source/ui/usage-view.js';
+import type {UsageSource} from '../../source/ui/session-usage.js';
+import {finished as usageEvent} from '../usage/events.js';
 import {fakeClipboard, frameWith, keys, press, renderTui} from './helpers.js';
 
 /** A time in the middle of a minute, a day and a month, for a limiter whose windows must not turn over during a test. */
@@ -91,6 +97,36 @@ test('the first frame shows the keys and channels the TUI read before it took th
 	await frameWith(lastFrame, /ci\s+sk-gtui-/);
 	assert.ok(frames.every(frame => !frame.includes('No keys yet')), 'no frame showed an empty store');
 	assert.equal(model.data.snapshot.current.keys.find(key => key.name === 'laptop')?.id, laptop.id);
+});
+
+test('the first frame counts the requests the store holds and what limited keys used, never zeros', async () => {
+	const home = tempHome();
+	const store = await Store.open(home);
+	const channel = await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-4-5'});
+	const laptop = await createKey(store, {name: 'laptop', rpd: '100'});
+	const recorder = new UsageRecorder(store, {adopt: false});
+	for (let index = 0; index < 3; index++) recorder.record(usageEvent({keyId: laptop.id, keyName: 'laptop', channelId: channel.id, channelName: 'claude'}, channel));
+	await recorder.close();
+	const storedUsage: UsageSource = queries => usageSummaries(store, queries);
+	const keyList = await listKeys(store);
+	const model = createModel(store, new EventBus(), {
+		initial: {keys: keyList, channels: await listChannels(store), lastUsed: await lastUsed(store)},
+		storedUsage,
+		initialUsage: await readUsage(storedUsage),
+		initialLimits: await persistedUse(store, keyList),
+	});
+	opened.push(async () => {
+		model.dispose();
+		await store.close();
+		rmSync(home, {recursive: true, force: true});
+	});
+	const {frames, stdin, lastFrame} = renderTui(<App model={model} clipboard={fakeClipboard()} listen={{url: 'http://127.0.0.1:4321', error: null}} baseUrl="http://127.0.0.1:4321" />);
+	// Without them, the first frames said 0 under REQS and "0 requests today", and the limits without their use, until the totals were read.
+	assert.match(frames[0]!, /laptop\s+sk-gtui-.*\s3\s+rpd 3\/100/, 'the key\'s requests and its use of its limit');
+	assert.match(frames[0]!, /3 requests today/);
+	await press(stdin, '4');
+	await frameWith(lastFrame, /Today: 3 requests, 0 failed/);
+	assert.ok(frames.every(frame => !/\b0 requests today/.test(frame)), 'no frame counted zero requests');
 });
 
 test('store changes show up; finished requests reach the live log and the status bar', async () => {
