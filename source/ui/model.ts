@@ -10,7 +10,7 @@ import {createHealthView, type HealthView} from './health-view.js';
 import {persistedUse} from '../store/limit-use.js';
 import {createLimitView, type LimitUseMap, type LimitUseSource} from './limit-view.js';
 import type {ExternalStore} from './external-store.js';
-import {createRequestLog, type RequestLogSnapshot} from './request-log.js';
+import {createRequestLog, type RequestLogOptions, type RequestLogSnapshot} from './request-log.js';
 import {SessionUsage, type UsageSource} from './session-usage.js';
 import {createStoreView, type StoreView, type StoreViewOptions} from './store-view.js';
 import {createUsageView, type UsageSnapshot} from './usage-view.js';
@@ -42,6 +42,8 @@ export type ModelOptions = StoreViewOptions & {
 	readonly storedUsage?: UsageSource;
 	/** The stored totals already read (`storedUsage`'s, before the screen was taken): the first frame's counts. */
 	readonly initialUsage?: UsageSnapshot;
+	/** The requests recorded before this session (the store's newest): the live log opens with them. */
+	readonly history?: RequestLogOptions['history'];
 	readonly usageDelayMs?: number;
 	/** Whether this process serves requests (and so measures channel health). */
 	readonly serving?: boolean;
@@ -66,7 +68,7 @@ export function createModel(store: Store, events: EventBus, options: ModelOption
 	return {
 		events,
 		data,
-		log: createRequestLog(events, {frames}),
+		log: createRequestLog(events, {frames, history: options.history}),
 		traffic: createTraffic(events, {frames}),
 		usage: options.storedUsage
 			? createUsageView(events, options.storedUsage, {delayMs: options.usageDelayMs ?? 1200, pollMs: 5000, frames, initial: options.initialUsage})

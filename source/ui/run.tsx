@@ -11,7 +11,8 @@ import {crashText} from '../base/close-on-crash.js';
 import {IdleTrim} from '../base/idle-trim.js';
 import {systemClock} from '../base/clock.js';
 import {onRequestsFinished} from './request-events.js';
-import {usageSummaries} from '../store/usage-summary.js';
+import {recentRequests, usageSummaries} from '../store/usage-summary.js';
+import {requestLogLimit} from './request-log.js';
 import {persistedUse} from '../store/limit-use.js';
 import {readUsage} from './usage-view.js';
 import type {UsageSource} from './session-usage.js';
@@ -82,6 +83,7 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 		afterChange: () => gateway?.reload(),
 		pollMs: gateway ? undefined : 1000,
 		storedUsage,
+		history: () => recentRequests(store, requestLogLimit),
 		serving: gateway !== null,
 		limitUse: liveUse,
 	});

@@ -35,6 +35,15 @@ export function clock(iso: string): string {
 	return [date.getHours(), date.getMinutes(), date.getSeconds()].map(part => String(part).padStart(2, '0')).join(':');
 }
 
+const monthNames: readonly string[] = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** When a request ran, in eight columns: the time of day for today's, the date (`Nov 27`) for an earlier day's (the stored history). */
+export function logTime(iso: string, now = new Date()): string {
+	const date = new Date(iso);
+	if (date.getFullYear() === now.getFullYear() && date.getMonth() === now.getMonth() && date.getDate() === now.getDate()) return clock(iso);
+	return `${monthNames[date.getMonth()]} ${date.getDate()}`;
+}
+
 export function latency(ms: number): string {
 	return ms < 1000 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
 }

@@ -16,7 +16,7 @@ import {KeyLimiter} from '../../source/proxy/limits.js';
 import {liveLimitUse} from '../../source/ui/limit-view.js';
 import {tempHome} from '../helpers/gateway.js';
 import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
-import {usageSummaries} from '../../source/store/usage-summary.js';
+import {recentRequests, usageSummaries} from '../../source/store/usage-summary.js';
 import {persistedUse} from '../../source/store/limit-use.js';
 import {readUsage} from '../../source/ui/usage-view.js';
 import type {UsageSource} from '../../source/ui/session-usage.js';
@@ -99,7 +99,7 @@ test('the first frame shows the keys and channels the TUI read before it took th
 	assert.equal(model.data.snapshot.current.keys.find(key => key.name === 'laptop')?.id, laptop.id);
 });
 
-test('the first frame counts the requests the store holds and what limited keys used, never zeros', async () => {
+test('the first frame counts the requests the store holds and what limited keys used, never zeros; the live log opens with the stored requests', async () => {
 	const home = tempHome();
 	const store = await Store.open(home);
 	const channel = await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-4-5'});
@@ -114,6 +114,7 @@ test('the first frame counts the requests the store holds and what limited keys 
 		storedUsage,
 		initialUsage: await readUsage(storedUsage),
 		initialLimits: await persistedUse(store, keyList),
+		history: () => recentRequests(store, 500),
 	});
 	opened.push(async () => {
 		model.dispose();
@@ -126,6 +127,10 @@ test('the first frame counts the requests the store holds and what limited keys 
 	assert.match(frames[0]!, /3 requests today/);
 	await press(stdin, '4');
 	await frameWith(lastFrame, /Today: 3 requests, 0 failed/);
+	// The live log opens with the requests the store recorded before this session.
+	const log = await frameWith(lastFrame, /laptop\s+gpt-4o-mini\s+claude\s+openai\s+200/);
+	assert.equal(log.match(/laptop\s+gpt-4o-mini\s+claude/g)?.length, 3);
+	assert.doesNotMatch(log, /No requests yet/);
 	assert.ok(frames.every(frame => !/\b0 requests today/.test(frame)), 'no frame counted zero requests');
 });
 

@@ -103,11 +103,11 @@ export function statusLog(): {messages: StatusMessage[]; report: (message: Statu
 	return {messages, report: message => messages.push(message), last: () => messages.at(-1)};
 }
 
-/** A finished request as the live log shows it (laptop's key, an OpenAI channel, 11 in / 7 out); `extra` changes any field. */
+/** A finished request as the live log shows it (today at 10:11:12, laptop's key, an OpenAI channel, 11 in / 7 out); `extra` changes any field. */
 export function loggedRequest(id: string, extra: Partial<RequestFinished> = {}): RequestFinished {
 	return {
 		id,
-		time: '2026-03-04T10:11:12.000Z',
+		time: new Date(new Date().setHours(10, 11, 12, 0)).toISOString(),
 		method: 'POST',
 		path: '/v1/chat/completions',
 		keyId: 'key_laptop',

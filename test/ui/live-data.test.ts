@@ -6,6 +6,7 @@ import {join} from 'node:path';
 import {EventBus, type RequestFinished} from '../../source/base/events.js';
 import {ExternalStore} from '../../source/ui/external-store.js';
 import {createRequestLog} from '../../source/ui/request-log.js';
+import {logTime} from '../../source/ui/text.js';
 import {RedrawFrames} from '../../source/ui/redraw-frames.js';
 import {SessionUsage} from '../../source/ui/session-usage.js';
 import {createLimitView, liveLimitUse} from '../../source/ui/limit-view.js';
@@ -34,6 +35,57 @@ test('the request log keeps the newest entries only, and counts all of them', as
 	assert.deepEqual(snapshot.entries.map(entry => entry.id), ['5', '4', '3']);
 	assert.deepEqual([snapshot.total, snapshot.failed], [5, 1]);
 	off();
+});
+
+test('the request log opens with the stored history behind the live requests: newest first, none twice, within its limit', async () => {
+	const events = new EventBus();
+	const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+	// The store's newest, oldest first as recentRequests reads them; 'live' was flushed before the history was read.
+	const stored = [event('old3', {time: at(30)}), event('old2', {time: at(20)}), event('old1', {time: at(10)}), event('live', {time: at(0)})];
+	let release: (records: readonly RequestFinished[]) => void = () => {};
+	let reads = 0;
+	const log = createRequestLog(events, {
+		limit: 4,
+		intervalMs: 0,
+		history: () => {
+			reads++;
+			return new Promise(resolve => (release = resolve));
+		},
+	});
+	const off = log.subscribe(() => {});
+	events.emit('request:finished', event('live'));
+	await delay(5);
+	assert.deepEqual(log.getSnapshot().entries.map(entry => entry.id), ['live'], 'live requests show before the history is read');
+	release(stored);
+	await delay(5);
+	assert.deepEqual(log.getSnapshot().entries.map(entry => entry.id), ['live', 'old1', 'old2', 'old3']);
+	assert.deepEqual([log.getSnapshot().total, log.getSnapshot().failed], [1, 0], 'counts are this session\'s');
+	events.emit('request:finished', event('new'));
+	await delay(5);
+	assert.deepEqual(log.getSnapshot().entries.map(entry => entry.id), ['new', 'live', 'old1', 'old2'], 'the oldest leave first');
+	off();
+	const again = log.subscribe(() => {});
+	await delay(5);
+	assert.equal(reads, 1, 'the history is read once, not on every subscription');
+	again();
+});
+
+test('an unreadable history leaves the log to the live requests', async () => {
+	const events = new EventBus();
+	const log = createRequestLog(events, {intervalMs: 0, history: () => Promise.reject(new Error('SQLITE_CORRUPT'))});
+	const off = log.subscribe(() => {});
+	events.emit('request:finished', event('1'));
+	await delay(5);
+	assert.deepEqual(log.getSnapshot().entries.map(entry => entry.id), ['1']);
+	off();
+});
+
+test('the log says when a request ran: the time of day for today\'s, the date for an earlier day\'s', () => {
+	const now = new Date(2026, 10, 28, 9, 5, 0);
+	assert.equal(logTime(new Date(2026, 10, 28, 0, 0, 1).toISOString(), now), '00:00:01');
+	assert.equal(logTime(new Date(2026, 10, 27, 23, 59, 59).toISOString(), now), 'Nov 27');
+	assert.equal(logTime(new Date(2025, 10, 28, 9, 0, 0).toISOString(), now), 'Nov 28', 'a year ago is not today');
+	assert.ok(logTime(new Date(2026, 8, 30).toISOString(), now).length <= 8, 'within the TIME column');
 });
 
 test('changes reach React at most once per interval, the last one always', async () => {

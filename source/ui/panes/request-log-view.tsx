@@ -5,7 +5,7 @@ import {Details, detailsLineCount, type Detail} from '../components/details.js';
 import type {Column} from '../components/table.js';
 import type {RequestFinished} from '../../base/events.js';
 import {isFailure} from '../request-log.js';
-import {clock, formats, latency, tokens} from '../text.js';
+import {formats, logTime, latency, tokens} from '../text.js';
 import {theme} from '../theme.js';
 import {bodyLines, sizeText} from '../body-lines.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
@@ -19,7 +19,7 @@ const statusText = (event: RequestFinished) => (event.outcome === 'aborted' ? 'c
 const statusColor = (event: RequestFinished) => (event.outcome === 'aborted' ? theme.warn : event.status >= 500 ? theme.error : event.status >= 400 ? theme.warn : theme.ok);
 
 export const logColumns: ReadonlyArray<Column<RequestFinished>> = [
-	{header: 'TIME', width: 8, value: event => clock(event.time), color: () => theme.muted, priority: 2},
+	{header: 'TIME', width: 8, value: event => logTime(event.time), color: () => theme.muted, priority: 2},
 	{header: 'KEY', width: 6, grow: 1, wants: {width: 16, priority: 3.5}, value: event => event.keyName ?? '-'},
 	{header: 'MODEL', width: 8, grow: 2, wants: {width: 17, priority: 3.5}, value: event => event.model ?? '-'},
 	{header: 'CHANNEL', width: 7, grow: 1, value: event => event.channelName ?? '-', priority: 3},
