@@ -97,35 +97,54 @@ export type WatchOptions = {
 	readonly signal?: AbortSignal;
 };
 
+/** The request log read as it grows: its newest records when opened, then what lands after them. */
+export type RequestLogReader = {
+	/** The newest records when it was opened (as many as asked for), oldest first. */
+	readonly tail: readonly RequestRecord[];
+	/** The records that landed since it was opened or last polled (by any gateway sharing the store), oldest first. */
+	poll(): Promise<RequestRecord[]>;
+};
+
+/**
+ * Open the request log: its newest `tail` records, and a reader of what lands after them. A poll
+ * reads the journals (a small entry per gateway instance) and only the chunks that grew since.
+ */
+export async function openRequestLog(store: Store, tail = 0): Promise<RequestLogReader> {
+	const all = await journals(store).list();
+	const seen = new Map(all.flatMap(journal => journal.chunks.map(entry => [chunkId(journal.instance, entry.seq), entry.count] as const)));
+	const read = tail > 0 ? await readTail(store, all, tail) : {records: [], chunks: []};
+	for (const chunk of read.chunks) seen.set(chunkId(chunk.instance, chunk.seq), Math.max(seen.get(chunkId(chunk.instance, chunk.seq)) ?? 0, chunk.records.length));
+	return {
+		tail: read.records,
+		async poll() {
+			const fresh: RequestRecord[] = [];
+			for (const journal of await journals(store).list()) {
+				for (const entry of journal.chunks) {
+					const id = chunkId(journal.instance, entry.seq);
+					const known = seen.get(id) ?? 0;
+					if (entry.count <= known) continue;
+					const chunk = await chunks(store).get(id);
+					if (!chunk || chunk.records.length <= known) continue;
+					fresh.push(...chunk.records.slice(known));
+					seen.set(id, chunk.records.length);
+				}
+			}
+			return fresh.sort(byTime);
+		},
+	};
+}
+
 /** The newest records, then every record that lands in the store, as it lands, until `signal` aborts. */
 export async function* watchRequests(store: Store, options: WatchOptions = {}): AsyncGenerator<RequestRecord> {
-	let all = await journals(store).list();
-	const seen = new Map(all.flatMap(journal => journal.chunks.map(entry => [chunkId(journal.instance, entry.seq), entry.count] as const)));
-	if (options.tail) {
-		const tail = await readTail(store, all, options.tail);
-		for (const chunk of tail.chunks) seen.set(chunkId(chunk.instance, chunk.seq), Math.max(seen.get(chunkId(chunk.instance, chunk.seq)) ?? 0, chunk.records.length));
-		yield* tail.records;
-	}
+	const reader = await openRequestLog(store, options.tail);
+	yield* reader.tail;
 	while (!options.signal?.aborted) {
 		try {
 			await sleep(options.pollMs ?? 500, undefined, {signal: options.signal});
 		} catch {
 			return;
 		}
-		all = await journals(store).list();
-		const fresh: RequestRecord[] = [];
-		for (const journal of all) {
-			for (const entry of journal.chunks) {
-				const id = chunkId(journal.instance, entry.seq);
-				const known = seen.get(id) ?? 0;
-				if (entry.count <= known) continue;
-				const chunk = await chunks(store).get(id);
-				if (!chunk || chunk.records.length <= known) continue;
-				fresh.push(...chunk.records.slice(known));
-				seen.set(id, chunk.records.length);
-			}
-		}
-		yield* fresh.sort(byTime);
+		yield* await reader.poll();
 	}
 }
 

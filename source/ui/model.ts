@@ -42,8 +42,8 @@ export type ModelOptions = StoreViewOptions & {
 	readonly storedUsage?: UsageSource;
 	/** The stored totals already read (`storedUsage`'s, before the screen was taken): the first frame's counts. */
 	readonly initialUsage?: UsageSnapshot;
-	/** The requests recorded before this session (the store's newest): the live log opens with them. */
-	readonly history?: RequestLogOptions['history'];
+	/** The store's request log: the live log opens with its newest requests (and follows it, given `followMs`). */
+	readonly storedLog?: RequestLogOptions['stored'];
 	readonly usageDelayMs?: number;
 	/** Whether this process serves requests (and so measures channel health). */
 	readonly serving?: boolean;
@@ -68,7 +68,7 @@ export function createModel(store: Store, events: EventBus, options: ModelOption
 	return {
 		events,
 		data,
-		log: createRequestLog(events, {frames, history: options.history}),
+		log: createRequestLog(events, {frames, stored: options.storedLog}),
 		traffic: createTraffic(events, {frames}),
 		usage: options.storedUsage
 			? createUsageView(events, options.storedUsage, {delayMs: options.usageDelayMs ?? 1200, pollMs: 5000, frames, initial: options.initialUsage})

@@ -1,12 +1,13 @@
 /**
  * The live request log: the last `limit` finished requests, newest first, and the number seen since
  * start. Bounded, so a long session costs the same memory as a short one. It opens with the stored
- * history (`history`: the newest requests the store recorded before this session, read once, in the
- * background) behind whatever arrived live meanwhile.
+ * history (`stored`: the newest requests the store recorded before this session, read once, in the
+ * background) behind whatever arrived live meanwhile, and can follow other gateways' requests.
  */
 import {isFailure, type EventBus, type RequestFinished} from '../base/events.js';
 import {ExternalStore} from './external-store.js';
 import type {RedrawFrames} from './redraw-frames.js';
+import type {RequestLogReader} from '../store/usage-summary.js';
 
 export type RequestLogSnapshot = {
 	/** Newest first. */
@@ -26,17 +27,20 @@ export type RequestLogOptions = {
 	/** Under load the log redraws with the other views, once a frame (redraw-frames.ts: once a second). */
 	readonly frames?: RedrawFrames;
 	/**
-	 * The requests recorded before (the store's newest, in any order); read when the log is first
-	 * watched. A request already shown live is not shown twice; an unreadable history leaves the log
-	 * to the live requests (the Usage pane reports an unreadable store with its totals).
+	 * The store's request log (store/usage-summary.ts, `openRequestLog`), opened when the log is first
+	 * watched: its newest records are shown behind whatever arrived live meanwhile (a request both
+	 * stored and seen live shows once). With `followMs`, it is polled that often for the requests
+	 * other gateways sharing the store record — for a TUI that serves none itself (its port taken by
+	 * another gateway), whose requests never arrive live. An unreadable log leaves the live requests
+	 * (the Usage pane reports an unreadable store with its totals).
 	 */
-	readonly history?: () => Promise<readonly RequestFinished[]>;
+	readonly stored?: {readonly open: () => Promise<RequestLogReader>; readonly followMs?: number};
 };
 
-const newestFirst = (a: RequestFinished, b: RequestFinished) => b.time.localeCompare(a.time);
+const newestFirst = (a: RequestFinished, b: RequestFinished) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0);
 
 export function createRequestLog(events: EventBus, options: RequestLogOptions = {}): ExternalStore<RequestLogSnapshot> {
-	const {limit = requestLogLimit} = options;
+	const {limit = requestLogLimit, stored} = options;
 	let entries: readonly RequestFinished[] = [];
 	let total = 0;
 	let failed = 0;
@@ -44,7 +48,25 @@ export function createRequestLog(events: EventBus, options: RequestLogOptions = 
 	// way they are queued and folded into the log at most once per interval, never per request.
 	let incoming: RequestFinished[] = [];
 	let timer: NodeJS.Timeout | undefined;
-	let history = options.history;
+	/** The store's log: not opened yet, being opened, open, or unreadable. */
+	let reader: RequestLogReader | 'closed' | 'opening' | 'unreadable' = 'closed';
+	let connected = false;
+	let follow: NodeJS.Timeout | undefined;
+	let polling = false;
+
+	const fold = () => {
+		timer = undefined;
+		entries = [...incoming.reverse(), ...entries].slice(0, limit);
+		incoming = [];
+		store.set({entries, total, failed});
+	};
+	const queue = (recent: readonly RequestFinished[], count: number, failures: number) => {
+		incoming.push(...recent.slice(-limit));
+		if (incoming.length > limit) incoming = incoming.slice(-limit);
+		total += count;
+		failed += failures;
+		timer ??= setTimeout(fold, 0);
+	};
 	/** Add the stored requests behind the live ones (newest first; a request both stored and seen live once). */
 	const addHistory = (records: readonly RequestFinished[]) => {
 		const shown = new Set([...entries, ...incoming].map(entry => entry.id));
@@ -53,33 +75,51 @@ export function createRequestLog(events: EventBus, options: RequestLogOptions = 
 		entries = [...entries, ...older].sort(newestFirst).slice(0, limit);
 		store.set({entries, total, failed});
 	};
+	/** Poll the store's log for what other gateways recorded (one poll at a time; a failed one is tried again at the next). */
+	const startFollowing = (opened: RequestLogReader) => {
+		if (!stored?.followMs || follow) return;
+		follow = setInterval(() => {
+			if (polling) return;
+			polling = true;
+			opened
+				.poll()
+				.then(
+					records => {
+						if (records.length > 0 && connected) queue(records, records.length, records.filter(isFailure).length);
+					},
+					() => {},
+				)
+				.finally(() => (polling = false));
+		}, stored.followMs);
+	};
+	const openStored = () => {
+		if (!stored || reader !== 'closed') return;
+		reader = 'opening';
+		stored.open().then(
+			opened => {
+				reader = opened;
+				addHistory(opened.tail);
+				if (connected) startFollowing(opened);
+			},
+			() => (reader = 'unreadable'),
+		);
+	};
+
 	const store: ExternalStore<RequestLogSnapshot> = new ExternalStore<RequestLogSnapshot>(
 		{entries, total, failed},
 		{
 			intervalMs: options.intervalMs ?? 250,
 			frames: options.frames,
 			connect: () => {
-				const fold = () => {
-					timer = undefined;
-					entries = [...incoming.reverse(), ...entries].slice(0, limit);
-					incoming = [];
-					store.set({entries, total, failed});
-				};
-				const queue = (recent: readonly RequestFinished[], count: number, failures: number) => {
-					incoming.push(...recent.slice(-limit));
-					if (incoming.length > limit) incoming = incoming.slice(-limit);
-					total += count;
-					failed += failures;
-					timer ??= setTimeout(fold, 0);
-				};
-				if (history) {
-					const read = history;
-					history = undefined;
-					read().then(addHistory, () => {});
-				}
+				connected = true;
+				if (typeof reader === 'object') startFollowing(reader);
+				else openStored();
 				const offSingle = events.on('request:finished', event => queue([event], 1, isFailure(event) ? 1 : 0));
 				const offBatch = events.on('requests:batch', batch => queue(batch.recent, batch.count, batch.failed));
 				return () => {
+					connected = false;
+					if (follow) clearInterval(follow);
+					follow = undefined;
 					offSingle();
 					offBatch();
 					if (timer) clearTimeout(timer);

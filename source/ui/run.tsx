@@ -11,7 +11,7 @@ import {crashText} from '../base/close-on-crash.js';
 import {IdleTrim} from '../base/idle-trim.js';
 import {systemClock} from '../base/clock.js';
 import {onRequestsFinished} from './request-events.js';
-import {recentRequests, usageSummaries} from '../store/usage-summary.js';
+import {openRequestLog, usageSummaries} from '../store/usage-summary.js';
 import {requestLogLimit} from './request-log.js';
 import {persistedUse} from '../store/limit-use.js';
 import {readUsage} from './usage-view.js';
@@ -83,7 +83,9 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 		afterChange: () => gateway?.reload(),
 		pollMs: gateway ? undefined : 1000,
 		storedUsage,
-		history: () => recentRequests(store, requestLogLimit),
+		// Requests recorded before open the live log; without a gateway here (its port taken by another),
+		// the requests the store's other gateways record are followed, or the log would never move.
+		storedLog: {open: () => openRequestLog(store, requestLogLimit), followMs: gateway ? undefined : 1000},
 		serving: gateway !== null,
 		limitUse: liveUse,
 	});

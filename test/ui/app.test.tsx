@@ -16,7 +16,7 @@ import {KeyLimiter} from '../../source/proxy/limits.js';
 import {liveLimitUse} from '../../source/ui/limit-view.js';
 import {tempHome} from '../helpers/gateway.js';
 import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
-import {recentRequests, usageSummaries} from '../../source/store/usage-summary.js';
+import {openRequestLog, usageSummaries} from '../../source/store/usage-summary.js';
 import {persistedUse} from '../../source/store/limit-use.js';
 import {readUsage} from '../../source/ui/usage-view.js';
 import type {UsageSource} from '../../source/ui/session-usage.js';
@@ -114,7 +114,7 @@ test('the first frame counts the requests the store holds and what limited keys 
 		storedUsage,
 		initialUsage: await readUsage(storedUsage),
 		initialLimits: await persistedUse(store, keyList),
-		history: () => recentRequests(store, 500),
+		storedLog: {open: () => openRequestLog(store, 500)},
 	});
 	opened.push(async () => {
 		model.dispose();

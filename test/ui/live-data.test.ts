@@ -7,6 +7,10 @@ import {EventBus, type RequestFinished} from '../../source/base/events.js';
 import {ExternalStore} from '../../source/ui/external-store.js';
 import {createRequestLog} from '../../source/ui/request-log.js';
 import {logTime} from '../../source/ui/text.js';
+import {Store} from '../../source/store/index.js';
+import {openRequestLog} from '../../source/store/usage-summary.js';
+import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
+import {eventually} from '../helpers/sdks.js';
 import {RedrawFrames} from '../../source/ui/redraw-frames.js';
 import {SessionUsage} from '../../source/ui/session-usage.js';
 import {createLimitView, liveLimitUse} from '../../source/ui/limit-view.js';
@@ -37,47 +41,102 @@ test('the request log keeps the newest entries only, and counts all of them', as
 	off();
 });
 
+/** A store in a temp home, and a recorder writing to it as another gateway process would (its own connection). */
+async function withLoggedStore(run: (store: Store, other: UsageRecorder) => Promise<void>): Promise<void> {
+	const home = tempHome();
+	const store = await Store.open(home);
+	const otherStore = await Store.open(home);
+	const other = new UsageRecorder(otherStore, {adopt: false});
+	try {
+		await run(store, other);
+	} finally {
+		await other.close();
+		await Promise.all([store.close(), otherStore.close()]);
+		rmSync(home, {recursive: true, force: true});
+	}
+}
+
 test('the request log opens with the stored history behind the live requests: newest first, none twice, within its limit', async () => {
-	const events = new EventBus();
-	const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
-	// The store's newest, oldest first as recentRequests reads them; 'live' was flushed before the history was read.
-	const stored = [event('old3', {time: at(30)}), event('old2', {time: at(20)}), event('old1', {time: at(10)}), event('live', {time: at(0)})];
-	let release: (records: readonly RequestFinished[]) => void = () => {};
-	let reads = 0;
-	const log = createRequestLog(events, {
-		limit: 4,
-		intervalMs: 0,
-		history: () => {
-			reads++;
-			return new Promise(resolve => (release = resolve));
-		},
+	await withLoggedStore(async (store, other) => {
+		const events = new EventBus();
+		const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+		// 'live' was recorded and flushed before the history was read, and is seen live too.
+		for (const [id, minutes] of [['old3', 30], ['old2', 20], ['old1', 10], ['live', 0]] as const) other.record(event(id, {time: at(minutes)}));
+		await other.flush();
+		let release = () => {};
+		const gate = new Promise<void>(resolve => (release = resolve));
+		let opened = 0;
+		const log = createRequestLog(events, {
+			limit: 4,
+			intervalMs: 0,
+			stored: {
+				open: async () => {
+					opened++;
+					await gate;
+					return openRequestLog(store, 4);
+				},
+			},
+		});
+		const off = log.subscribe(() => {});
+		events.emit('request:finished', event('live', {time: at(0)}));
+		await delay(5);
+		assert.deepEqual(log.getSnapshot().entries.map(entry => entry.id), ['live'], 'live requests show before the history is read');
+		release();
+		await eventually(() => log.getSnapshot().entries.length === 4, 3000, 'the history');
+		assert.deepEqual(log.getSnapshot().entries.map(entry => entry.id), ['live', 'old1', 'old2', 'old3']);
+		assert.deepEqual([log.getSnapshot().total, log.getSnapshot().failed], [1, 0], 'counts are this session\'s');
+		events.emit('request:finished', event('new'));
+		await delay(5);
+		assert.deepEqual(log.getSnapshot().entries.map(entry => entry.id), ['new', 'live', 'old1', 'old2'], 'the oldest leave first');
+		off();
+		const again = log.subscribe(() => {});
+		await delay(5);
+		assert.equal(opened, 1, 'the history is read once, not on every subscription');
+		again();
 	});
-	const off = log.subscribe(() => {});
-	events.emit('request:finished', event('live'));
-	await delay(5);
-	assert.deepEqual(log.getSnapshot().entries.map(entry => entry.id), ['live'], 'live requests show before the history is read');
-	release(stored);
-	await delay(5);
-	assert.deepEqual(log.getSnapshot().entries.map(entry => entry.id), ['live', 'old1', 'old2', 'old3']);
-	assert.deepEqual([log.getSnapshot().total, log.getSnapshot().failed], [1, 0], 'counts are this session\'s');
-	events.emit('request:finished', event('new'));
-	await delay(5);
-	assert.deepEqual(log.getSnapshot().entries.map(entry => entry.id), ['new', 'live', 'old1', 'old2'], 'the oldest leave first');
-	off();
-	const again = log.subscribe(() => {});
-	await delay(5);
-	assert.equal(reads, 1, 'the history is read once, not on every subscription');
-	again();
 });
 
 test('an unreadable history leaves the log to the live requests', async () => {
-	const events = new EventBus();
-	const log = createRequestLog(events, {intervalMs: 0, history: () => Promise.reject(new Error('SQLITE_CORRUPT'))});
-	const off = log.subscribe(() => {});
-	events.emit('request:finished', event('1'));
-	await delay(5);
-	assert.deepEqual(log.getSnapshot().entries.map(entry => entry.id), ['1']);
-	off();
+	const home = tempHome();
+	const store = await Store.open(home);
+	await store.close();
+	try {
+		const events = new EventBus();
+		const log = createRequestLog(events, {intervalMs: 0, stored: {open: () => openRequestLog(store, 10), followMs: 10}});
+		const off = log.subscribe(() => {});
+		events.emit('request:finished', event('1'));
+		await delay(50);
+		assert.deepEqual(log.getSnapshot().entries.map(entry => entry.id), ['1']);
+		off();
+	} finally {
+		rmSync(home, {recursive: true, force: true});
+	}
+});
+
+test('a log that follows the store shows what other gateways record as it lands; one that does not, only its own', async () => {
+	await withLoggedStore(async (store, other) => {
+		other.record(event('before'));
+		await other.flush();
+		const events = new EventBus();
+		const following = createRequestLog(events, {intervalMs: 0, stored: {open: () => openRequestLog(store, 10), followMs: 20}});
+		const notFollowing = createRequestLog(events, {intervalMs: 0, stored: {open: () => openRequestLog(store, 10)}});
+		const offs = [following.subscribe(() => {}), notFollowing.subscribe(() => {})];
+		await eventually(() => following.getSnapshot().entries.length === 1 && notFollowing.getSnapshot().entries.length === 1, 3000, 'the history');
+		other.record(event('elsewhere_1'));
+		other.record(event('elsewhere_2', {status: 502, outcome: 'error'}));
+		await other.flush();
+		await eventually(() => following.getSnapshot().entries.length === 3, 3000, 'the other gateway\'s requests');
+		assert.deepEqual(following.getSnapshot().entries.map(entry => entry.id), ['elsewhere_2', 'elsewhere_1', 'before']);
+		assert.equal(following.getSnapshot().failed, 1);
+		// A record appended to a chunk already read shows alone, once.
+		other.record(event('elsewhere_3'));
+		await other.flush();
+		await eventually(() => following.getSnapshot().entries.length === 4, 3000, 'the next one');
+		await delay(100);
+		assert.deepEqual(following.getSnapshot().entries.map(entry => entry.id), ['elsewhere_3', 'elsewhere_2', 'elsewhere_1', 'before']);
+		assert.deepEqual(notFollowing.getSnapshot().entries.map(entry => entry.id), ['before']);
+		for (const off of offs) off();
+	});
 });
 
 test('the log says when a request ran: the time of day for today\'s, the date for an earlier day\'s', () => {
