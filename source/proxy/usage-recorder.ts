@@ -75,6 +75,12 @@ export class UsageRecorder {
 		return this.journal.instance;
 	}
 
+	/** The instance this process records as, once claimed (adopted, or its own new one). */
+	async claimedInstance(): Promise<string> {
+		await this.ready;
+		return this.instance;
+	}
+
 	/** Claim an instance (in the background), then flush twice a second and prune every few minutes. */
 	start(): void {
 		const claim = this.options.adopt === false ? Promise.resolve(null) : claimInstance(this.store, this.owner);

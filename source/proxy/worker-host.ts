@@ -23,6 +23,8 @@ export type CoreHandle = {
 	bodies(requestId: string): Promise<BodiesLookup>;
 	/** Switch body capture on or off (from the next request on); answers the new state. */
 	captureBodies(on: boolean): Promise<BodiesLookup>;
+	/** The usage instance the core records its requests as (store/usage.ts): its requests in the stored log are the ones already seen live. */
+	usageInstance(): Promise<string>;
 	close(): Promise<void>;
 };
 
@@ -99,6 +101,7 @@ export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHa
 				case 'reloaded':
 				case 'limit-use':
 				case 'bodies':
+				case 'usage-instance':
 					pending.get(message.id)?.(message);
 					pending.delete(message.id);
 					return;
@@ -148,6 +151,11 @@ export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHa
 		},
 		async captureBodies(on) {
 			return lookupOf(await ask(id => ({type: 'capture-bodies', id, on})));
+		},
+		async usageInstance() {
+			const reply = await ask(id => ({type: 'usage-instance', id}));
+			if (reply.type !== 'usage-instance') throw new Error(`The gateway worker answered "${reply.type}" to a question about its usage instance.`);
+			return reply.instance;
 		},
 		async close() {
 			if (closing) return;

@@ -30,6 +30,8 @@ export type CoreCommand =
 	| {readonly type: 'bodies'; readonly id: number; readonly requestId: string}
 	/** Switch body capture on or off, from the next request on. */
 	| {readonly type: 'capture-bodies'; readonly id: number; readonly on: boolean}
+	/** The usage instance the core records its requests as (store/usage.ts), once claimed. */
+	| {readonly type: 'usage-instance'; readonly id: number}
 	| {readonly type: 'shutdown'};
 
 export type CoreMessage =
@@ -42,4 +44,5 @@ export type CoreMessage =
 	| {readonly type: 'reloaded'; readonly id: number}
 	| {readonly type: 'limit-use'; readonly id: number; readonly use: ReadonlyArray<readonly [string, LimitUse]>}
 	| {readonly type: 'bodies'; readonly id: number; readonly lookup: BodiesLookup}
+	| {readonly type: 'usage-instance'; readonly id: number; readonly instance: string}
 	| {readonly type: 'closed'};

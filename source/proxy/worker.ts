@@ -44,6 +44,9 @@ async function handle(gateway: Gateway, command: CoreCommand, stop: () => Promis
 		case 'limit-use':
 			post({type: 'limit-use', id: command.id, use: [...gateway.limiter.useOfKeys(command.keys)]});
 			return;
+		case 'usage-instance':
+			post({type: 'usage-instance', id: command.id, instance: await gateway.usage.claimedInstance()});
+			return;
 		case 'bodies':
 			post({type: 'bodies', id: command.id, lookup: gateway.bodies.lookup(command.requestId)});
 			return;

@@ -105,11 +105,18 @@ export type RequestLogReader = {
 	poll(): Promise<RequestRecord[]>;
 };
 
+export type OpenLogOptions = {
+	/** How many of the newest records to read at once. */
+	readonly tail?: number;
+	/** An instance whose later records a poll leaves out: this process's own, already seen live. */
+	readonly skip?: string;
+};
+
 /**
  * Open the request log: its newest `tail` records, and a reader of what lands after them. A poll
  * reads the journals (a small entry per gateway instance) and only the chunks that grew since.
  */
-export async function openRequestLog(store: Store, tail = 0): Promise<RequestLogReader> {
+export async function openRequestLog(store: Store, {tail = 0, skip}: OpenLogOptions = {}): Promise<RequestLogReader> {
 	const all = await journals(store).list();
 	const seen = new Map(all.flatMap(journal => journal.chunks.map(entry => [chunkId(journal.instance, entry.seq), entry.count] as const)));
 	const read = tail > 0 ? await readTail(store, all, tail) : {records: [], chunks: []};
@@ -119,6 +126,7 @@ export async function openRequestLog(store: Store, tail = 0): Promise<RequestLog
 		async poll() {
 			const fresh: RequestRecord[] = [];
 			for (const journal of await journals(store).list()) {
+				if (journal.instance === skip) continue;
 				for (const entry of journal.chunks) {
 					const id = chunkId(journal.instance, entry.seq);
 					const known = seen.get(id) ?? 0;
@@ -136,7 +144,7 @@ export async function openRequestLog(store: Store, tail = 0): Promise<RequestLog
 
 /** The newest records, then every record that lands in the store, as it lands, until `signal` aborts. */
 export async function* watchRequests(store: Store, options: WatchOptions = {}): AsyncGenerator<RequestRecord> {
-	const reader = await openRequestLog(store, options.tail);
+	const reader = await openRequestLog(store, {tail: options.tail});
 	yield* reader.tail;
 	while (!options.signal?.aborted) {
 		try {

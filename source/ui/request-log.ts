@@ -30,9 +30,9 @@ export type RequestLogOptions = {
 	 * The store's request log (store/usage-summary.ts, `openRequestLog`), opened when the log is first
 	 * watched: its newest records are shown behind whatever arrived live meanwhile (a request both
 	 * stored and seen live shows once). With `followMs`, it is polled that often for the requests
-	 * other gateways sharing the store record — for a TUI that serves none itself (its port taken by
-	 * another gateway), whose requests never arrive live. An unreadable log leaves the live requests
-	 * (the Usage pane reports an unreadable store with its totals).
+	 * other gateways sharing the store record (the reader leaves out this process's own, which arrive
+	 * live). An unreadable log leaves the live requests (the Usage pane reports an unreadable store
+	 * with its totals).
 	 */
 	readonly stored?: {readonly open: () => Promise<RequestLogReader>; readonly followMs?: number};
 };

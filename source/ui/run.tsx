@@ -83,9 +83,10 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 		afterChange: () => gateway?.reload(),
 		pollMs: gateway ? undefined : 1000,
 		storedUsage,
-		// Requests recorded before open the live log; without a gateway here (its port taken by another),
-		// the requests the store's other gateways record are followed, or the log would never move.
-		storedLog: {open: () => openRequestLog(store, requestLogLimit), followMs: gateway ? undefined : 1000},
+		// Requests recorded before open the live log, which then follows what the store's other gateways
+		// record (all of its requests, when this process serves none: its port taken by another); this
+		// gateway's own arrive live.
+		storedLog: {open: async () => openRequestLog(store, {tail: requestLogLimit, skip: await gateway?.usageInstance()}), followMs: 1000},
 		serving: gateway !== null,
 		limitUse: liveUse,
 	});

@@ -114,7 +114,7 @@ test('the first frame counts the requests the store holds and what limited keys 
 		storedUsage,
 		initialUsage: await readUsage(storedUsage),
 		initialLimits: await persistedUse(store, keyList),
-		storedLog: {open: () => openRequestLog(store, 500)},
+		storedLog: {open: () => openRequestLog(store, {tail: 500})},
 	});
 	opened.push(async () => {
 		model.dispose();

@@ -73,7 +73,7 @@ test('the request log opens with the stored history behind the live requests: ne
 				open: async () => {
 					opened++;
 					await gate;
-					return openRequestLog(store, 4);
+					return openRequestLog(store, {tail: 4});
 				},
 			},
 		});
@@ -102,7 +102,7 @@ test('an unreadable history leaves the log to the live requests', async () => {
 	await store.close();
 	try {
 		const events = new EventBus();
-		const log = createRequestLog(events, {intervalMs: 0, stored: {open: () => openRequestLog(store, 10), followMs: 10}});
+		const log = createRequestLog(events, {intervalMs: 0, stored: {open: () => openRequestLog(store, {tail: 10}), followMs: 10}});
 		const off = log.subscribe(() => {});
 		events.emit('request:finished', event('1'));
 		await delay(50);
@@ -113,29 +113,43 @@ test('an unreadable history leaves the log to the live requests', async () => {
 	}
 });
 
-test('a log that follows the store shows what other gateways record as it lands; one that does not, only its own', async () => {
+test('a log that follows the store shows what other gateways record as it lands, never its own gateway\'s twice; one that does not, only its own', async () => {
 	await withLoggedStore(async (store, other) => {
 		other.record(event('before'));
 		await other.flush();
+		// This process's gateway records to the same store; its requests reach the log live.
+		const mine = new UsageRecorder(store, {adopt: false});
+		mine.start();
+		const skip = await mine.claimedInstance();
 		const events = new EventBus();
-		const following = createRequestLog(events, {intervalMs: 0, stored: {open: () => openRequestLog(store, 10), followMs: 20}});
-		const notFollowing = createRequestLog(events, {intervalMs: 0, stored: {open: () => openRequestLog(store, 10)}});
+		const following = createRequestLog(events, {intervalMs: 0, stored: {open: () => openRequestLog(store, {tail: 10, skip}), followMs: 20}});
+		const notFollowing = createRequestLog(events, {intervalMs: 0, stored: {open: () => openRequestLog(store, {tail: 10})}});
 		const offs = [following.subscribe(() => {}), notFollowing.subscribe(() => {})];
-		await eventually(() => following.getSnapshot().entries.length === 1 && notFollowing.getSnapshot().entries.length === 1, 3000, 'the history');
-		other.record(event('elsewhere_1'));
-		other.record(event('elsewhere_2', {status: 502, outcome: 'error'}));
-		await other.flush();
-		await eventually(() => following.getSnapshot().entries.length === 3, 3000, 'the other gateway\'s requests');
-		assert.deepEqual(following.getSnapshot().entries.map(entry => entry.id), ['elsewhere_2', 'elsewhere_1', 'before']);
-		assert.equal(following.getSnapshot().failed, 1);
-		// A record appended to a chunk already read shows alone, once.
-		other.record(event('elsewhere_3'));
-		await other.flush();
-		await eventually(() => following.getSnapshot().entries.length === 4, 3000, 'the next one');
-		await delay(100);
-		assert.deepEqual(following.getSnapshot().entries.map(entry => entry.id), ['elsewhere_3', 'elsewhere_2', 'elsewhere_1', 'before']);
-		assert.deepEqual(notFollowing.getSnapshot().entries.map(entry => entry.id), ['before']);
-		for (const off of offs) off();
+		const ids = (log: typeof following) => log.getSnapshot().entries.map(entry => entry.id);
+		try {
+			await eventually(() => ids(following).length === 1 && ids(notFollowing).length === 1, 3000, 'the history');
+			const own = event('own_1');
+			events.emit('request:finished', own);
+			mine.record(own);
+			await mine.flush();
+			other.record(event('elsewhere_1'));
+			other.record(event('elsewhere_2', {status: 502, outcome: 'error'}));
+			await other.flush();
+			await eventually(() => ids(following).includes('elsewhere_2'), 3000, 'the other gateway\'s requests');
+			await delay(100);
+			assert.deepEqual(ids(following), ['elsewhere_2', 'elsewhere_1', 'own_1', 'before']);
+			assert.equal(following.getSnapshot().failed, 1);
+			// A record appended to a chunk already read shows alone, once.
+			other.record(event('elsewhere_3'));
+			await other.flush();
+			await eventually(() => ids(following).includes('elsewhere_3'), 3000, 'the next one');
+			await delay(100);
+			assert.deepEqual(ids(following), ['elsewhere_3', 'elsewhere_2', 'elsewhere_1', 'own_1', 'before']);
+			assert.deepEqual(ids(notFollowing), ['own_1', 'before']);
+		} finally {
+			for (const off of offs) off();
+			await mine.close();
+		}
 	});
 });
 
