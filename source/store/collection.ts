@@ -1,8 +1,14 @@
 /** One entity collection of the store: values are validated against a zod schema on every read. */
 import type Keyv from 'keyv';
-import type * as z from 'zod';
+import {config, type ZodMiniType} from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import {InvalidRecordError, StoreError} from './errors.js';
 import type {Sealer} from './sealing.js';
+
+// The schemas use Zod's functional build (`zod/mini`: ~30 KB bundled against ~145 KB for the classic
+// one, and every command loads it), which has no messages of its own ("Invalid input"): an invalid
+// record's error quotes the English ones ("expected string, received number").
+config(en());
 
 /** Turns a driver's failure during `action` into a StoreError naming the store (see Store). */
 export type FailureReport = (action: string, error: unknown) => StoreError;
@@ -13,7 +19,7 @@ export type Sealing = {readonly fields: readonly string[]; readonly sealer: () =
 export class Collection<T> {
 	constructor(
 		private readonly keyv: Keyv,
-		private readonly schema: z.ZodType<T>,
+		private readonly schema: ZodMiniType<T>,
 		private readonly what: string,
 		private readonly fail: FailureReport,
 		private readonly sealing?: Sealing,

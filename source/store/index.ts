@@ -14,7 +14,7 @@ import Keyv from 'keyv';
 import {closeSync, openSync, readSync} from 'node:fs';
 import {dirname, resolve} from 'node:path';
 import {randomUUID} from 'node:crypto';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import {isFileAt, resolveHome} from '../base/paths.js';
 import {reasonOf, type Backend} from './backend.js';
 import {Collection} from './collection.js';
@@ -141,7 +141,7 @@ export class Store {
 	}
 
 	/** `removal`: the command that removes an unreadable record of it, named in the error about one. */
-	collection<T>(namespace: Namespace, schema: z.ZodType<T>, what: string, sealed?: readonly string[], removal?: (id: string) => string): Collection<T> {
+	collection<T>(namespace: Namespace, schema: z.ZodMiniType<T>, what: string, sealed?: readonly string[], removal?: (id: string) => string): Collection<T> {
 		const sealing = sealed ? {fields: sealed, sealer: () => this.sealer()} : undefined;
 		return new Collection(this.raw(namespace), schema, what, (action, error) => this.failure(action, error), sealing, removal);
 	}

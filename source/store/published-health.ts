@@ -1,5 +1,5 @@
 /** The channel health a running gateway publishes, so `channels list` in another process can show it. */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type {Store} from './index.js';
 
 const healthSchema = z.object({
@@ -12,9 +12,9 @@ const healthSchema = z.object({
 			channelId: z.string(),
 			channelName: z.string(),
 			state: z.enum(['healthy', 'degraded', 'unavailable']),
-			reason: z.string().nullable(),
+			reason: z.nullable(z.string()),
 			since: z.string(),
-			retryAt: z.string().nullable(),
+			retryAt: z.nullable(z.string()),
 		}),
 	),
 });

@@ -13,7 +13,7 @@
  * without lost updates; deleting is idempotent. A body sealed with a master key this gateway no
  * longer has reads as missing, like an expired response.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type {JsonObject} from '../base/ir.js';
 import {Collection} from './collection.js';
 import type {Namespace, Store} from './index.js';
@@ -44,7 +44,7 @@ export type StoredTurnIndex = {
 
 const recordSchema = z.object({
 	v: z.literal(1),
-	id: z.string().min(1),
+	id: z.string().check(z.minLength(1)),
 	keyId: z.string(),
 	createdAt: z.number(),
 	chain: z.array(z.string()),
@@ -53,7 +53,7 @@ const recordSchema = z.object({
 });
 type StoredRecord = z.infer<typeof recordSchema>;
 
-const indexSchema = z.object({v: z.literal(1), id: z.string().min(1), keyId: z.string(), root: z.string(), createdAt: z.number(), bytes: z.number().nonnegative()});
+const indexSchema = z.object({v: z.literal(1), id: z.string().check(z.minLength(1)), keyId: z.string(), root: z.string(), createdAt: z.number(), bytes: z.number().check(z.nonnegative())});
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 const bodySchema = z.object({input: z.array(z.custom<JsonObject>(isObject)), response: z.custom<JsonObject>(isObject)});

@@ -11,63 +11,63 @@
  * - `usage:<instance>:<day>` — the instance's totals for one local day: one bucket per
  *   (hour, key, channel, model), each with a latency histogram, so percentiles can be summed.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {formats, inboundFormats} from '../base/ir.js';
 import type {Store} from './index.js';
 import type {RequestRecord} from '../base/usage-types.js';
 
-const count = z.number().int().nonnegative();
+const count = z.int().check(z.nonnegative());
 const format = z.enum(formats);
 const inboundFormat = z.enum(inboundFormats);
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
 
 const usageSchema = z.object({
 	inputTokens: count,
 	outputTokens: count,
-	cachedTokens: count.optional(),
-	cacheCreationTokens: count.optional(),
-	reasoningTokens: count.optional(),
-	estimated: z.boolean().optional(),
+	cachedTokens: z.optional(count),
+	cacheCreationTokens: z.optional(count),
+	reasoningTokens: z.optional(count),
+	estimated: z.optional(z.boolean()),
 });
 
-export const requestRecordSchema: z.ZodType<RequestRecord> = z.object({
+export const requestRecordSchema: z.ZodMiniType<RequestRecord> = z.object({
 	id: z.string(),
 	time: z.string(),
 	method: z.string(),
 	path: z.string(),
-	keyId: z.string().nullable(),
-	keyName: z.string().nullable(),
-	model: z.string().nullable(),
-	upstreamModel: z.string().nullable(),
-	channelId: z.string().nullable(),
-	channelName: z.string().nullable(),
+	keyId: z.nullable(z.string()),
+	keyName: z.nullable(z.string()),
+	model: z.nullable(z.string()),
+	upstreamModel: z.nullable(z.string()),
+	channelId: z.nullable(z.string()),
+	channelName: z.nullable(z.string()),
 	inboundFormat,
-	outboundFormat: format.nullable(),
+	outboundFormat: z.nullable(format),
 	stream: z.boolean(),
-	status: z.number().int(),
+	status: z.int(),
 	outcome: z.enum(['ok', 'error', 'aborted']),
 	eventType: z.enum(['routed', 'failover', 'failed', 'no-channel', 'rejected']),
 	attempts: z.array(z.string()),
-	latencyMs: z.number().nonnegative(),
-	ttfbMs: z.number().nonnegative().nullable(),
-	usage: usageSchema.nullable(),
-	costUsd: z.number().nonnegative(),
+	latencyMs: z.number().check(z.nonnegative()),
+	ttfbMs: z.nullable(z.number().check(z.nonnegative())),
+	usage: z.nullable(usageSchema),
+	costUsd: z.number().check(z.nonnegative()),
 	unpriced: z.boolean(),
-	error: z.string().nullable(),
+	error: z.nullable(z.string()),
 	warnings: z.array(z.string()),
-	conversation: z.object({id: z.string(), state: z.enum(['new', 'pinned', 'moved'])}).optional(),
+	conversation: z.optional(z.object({id: z.string(), state: z.enum(['new', 'pinned', 'moved'])})),
 });
 
 /** Latency histogram: bin index (see usage-buckets.ts) → number of requests. */
-export const histogramSchema = z.record(z.string().regex(/^\d+$/), count);
+export const histogramSchema = z.record(z.string().check(z.regex(/^\d+$/)), count);
 export type Histogram = z.infer<typeof histogramSchema>;
 
 export const bucketSchema = z.object({
-	hour: z.number().int().min(0).max(23),
-	keyId: z.string().nullable(),
-	keyName: z.string().nullable(),
-	channelId: z.string().nullable(),
-	channelName: z.string().nullable(),
+	hour: z.int().check(z.gte(0), z.lte(23)),
+	keyId: z.nullable(z.string()),
+	keyName: z.nullable(z.string()),
+	channelId: z.nullable(z.string()),
+	channelName: z.nullable(z.string()),
 	model: z.string(),
 	requests: count,
 	succeeded: count,
@@ -77,7 +77,7 @@ export const bucketSchema = z.object({
 	outputTokens: count,
 	cachedTokens: count,
 	reasoningTokens: count,
-	costUsd: z.number().nonnegative(),
+	costUsd: z.number().check(z.nonnegative()),
 	/** Requests with tokens but no price (their cost counts as 0). */
 	unpriced: count,
 	latency: histogramSchema,
@@ -95,13 +95,13 @@ export type ChunkEntry = z.infer<typeof chunkEntrySchema>;
 
 export const journalSchema = z.object({
 	v: z.literal(1),
-	instance: z.string().min(1),
+	instance: z.string().check(z.minLength(1)),
 	/** A random token of the process that owns the instance now (see claimInstance). */
 	owner: z.string(),
 	startedAt: z.string(),
 	updatedAt: z.string(),
 	/** Set by a clean shutdown: the instance may then be adopted by the next process. */
-	closedAt: z.string().nullable(),
+	closedAt: z.nullable(z.string()),
 	nextSeq: count,
 	chunks: z.array(chunkEntrySchema),
 	days: z.array(day),

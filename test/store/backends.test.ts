@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {Store, StoreError} from '../../source/store/index.js';
 import {createKey, findKey, revokeKey} from '../../source/services/keys.js';
 import {addChannel, findChannel} from '../../source/services/channels.js';

@@ -7,24 +7,24 @@
  */
 import {createHash} from 'node:crypto';
 import {join} from 'node:path';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import {UserError} from '../../base/errors.js';
 import type {KeyPath, Scalar} from './config-doc.js';
 import {readText, removeFile, writeAtomic} from './files.js';
 import {takeoverTools, type TakeoverTool} from './types.js';
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
-const keyPath = z.array(z.string()).min(1);
+const keyPath = z.array(z.string()).check(z.minLength(1));
 
 const entrySchema = z.object({
 	file: z.string(),
 	key: keyPath,
 	/** What apply wrote; null when it cleared the setting. */
-	value: scalar.nullable(),
+	value: z.nullable(scalar),
 	/** What was there before; absent when the setting did not exist. */
-	previous: scalar.optional(),
+	previous: z.optional(scalar),
 	/** Its text, where the file's syntax has one worth keeping (a .env line with its quotes and comment). */
-	previousSource: z.string().optional(),
+	previousSource: z.optional(z.string()),
 });
 
 const recordSchema = z.object({
@@ -34,12 +34,12 @@ const recordSchema = z.object({
 	keyName: z.string(),
 	appliedAt: z.string(),
 	/** The tool's config directory, when apply had to create it (undo removes it again if empty). */
-	createdDir: z.string().nullable(),
+	createdDir: z.nullable(z.string()),
 	/**
 	 * `original`: the file's text before the first apply (null: it did not exist), kept while the file
 	 * holds exactly what apply wrote (`written`, its SHA-256): undo then puts those bytes back.
 	 */
-	files: z.array(z.object({path: z.string(), created: z.boolean(), backups: z.array(z.string()), original: z.string().nullable().optional(), written: z.string().optional()})),
+	files: z.array(z.object({path: z.string(), created: z.boolean(), backups: z.array(z.string()), original: z.optional(z.nullable(z.string())), written: z.optional(z.string())})),
 	/** Objects/tables apply created, removed by undo when left empty. */
 	containers: z.array(z.object({file: z.string(), key: keyPath})),
 	entries: z.array(entrySchema),
