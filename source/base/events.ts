@@ -138,6 +138,8 @@ export type GatewayEvents = {
 	'key:budget': [BudgetWarning];
 	'request:finished': [RequestFinished];
 	'requests:batch': [RequestBatch];
+	/** Requests other gateways sharing the store recorded, read from the stored log (the TUI's log follows it). */
+	'requests:stored': [RequestBatch];
 	'traffic:snapshot': [TrafficSnapshot];
 	'store:changed': [{readonly revision: string}];
 	'warning': [{readonly message: string}];

@@ -84,8 +84,9 @@ export function createRequestLog(events: EventBus, options: RequestLogOptions = 
 			opened
 				.poll()
 				.then(
+					// Announced on the bus, for the other views too (the totals are read again after requests).
 					records => {
-						if (records.length > 0 && connected) queue(records, records.length, records.filter(isFailure).length);
+						if (records.length > 0) events.emit('requests:stored', {recent: records, count: records.length, failed: records.filter(isFailure).length});
 					},
 					() => {},
 				)
@@ -116,12 +117,14 @@ export function createRequestLog(events: EventBus, options: RequestLogOptions = 
 				else openStored();
 				const offSingle = events.on('request:finished', event => queue([event], 1, isFailure(event) ? 1 : 0));
 				const offBatch = events.on('requests:batch', batch => queue(batch.recent, batch.count, batch.failed));
+				const offStored = events.on('requests:stored', batch => queue(batch.recent, batch.count, batch.failed));
 				return () => {
 					connected = false;
 					if (follow) clearInterval(follow);
 					follow = undefined;
 					offSingle();
 					offBatch();
+					offStored();
 					if (timer) clearTimeout(timer);
 					timer = undefined;
 				};

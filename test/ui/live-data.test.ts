@@ -123,13 +123,18 @@ test('a log that follows the store shows what other gateways record as it lands,
 		const skip = await mine.claimedInstance();
 		const events = new EventBus();
 		const following = createRequestLog(events, {intervalMs: 0, stored: {open: () => openRequestLog(store, {tail: 10, skip}), followMs: 20}});
-		const notFollowing = createRequestLog(events, {intervalMs: 0, stored: {open: () => openRequestLog(store, {tail: 10})}});
+		// Another TUI's log (its own bus: what a following log reads is announced on its bus, for the other views).
+		const otherEvents = new EventBus();
+		const notFollowing = createRequestLog(otherEvents, {intervalMs: 0, stored: {open: () => openRequestLog(store, {tail: 10})}});
 		const offs = [following.subscribe(() => {}), notFollowing.subscribe(() => {})];
 		const ids = (log: typeof following) => log.getSnapshot().entries.map(entry => entry.id);
+		let announced = 0;
+		events.on('requests:stored', batch => (announced += batch.count));
 		try {
 			await eventually(() => ids(following).length === 1 && ids(notFollowing).length === 1, 3000, 'the history');
 			const own = event('own_1');
 			events.emit('request:finished', own);
+			otherEvents.emit('request:finished', own);
 			mine.record(own);
 			await mine.flush();
 			other.record(event('elsewhere_1'));
@@ -146,6 +151,7 @@ test('a log that follows the store shows what other gateways record as it lands,
 			await delay(100);
 			assert.deepEqual(ids(following), ['elsewhere_3', 'elsewhere_2', 'elsewhere_1', 'own_1', 'before']);
 			assert.deepEqual(ids(notFollowing), ['own_1', 'before']);
+			assert.equal(announced, 3, 'what it read is announced on the bus, for the totals and the other views');
 		} finally {
 			for (const off of offs) off();
 			await mine.close();

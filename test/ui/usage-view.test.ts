@@ -67,3 +67,22 @@ test('a read that fails keeps the last figures and says so, what failed and when
 		unsubscribe();
 	}
 });
+
+test('requests another gateway recorded, followed from the stored log, have the totals read again, as this gateway\'s own do', async () => {
+	let reads = 0;
+	const events = new EventBus();
+	const view = createUsageView(events, async queries => {
+		reads++;
+		return queries.map(() => [row(reads)]);
+	}, {delayMs: 10});
+	const unsubscribe = view.subscribe(() => {});
+	try {
+		await eventually(() => reads === 1, 5000, 'the first read');
+		await new Promise(resolve => setTimeout(resolve, 50));
+		assert.equal(reads, 1, 'no poll: read again only after requests');
+		events.emit('requests:stored', {recent: [], count: 2, failed: 0});
+		await eventually(() => reads === 2 && view.getSnapshot().today.byKey[0]?.requests === 2, 5000, 'read again');
+	} finally {
+		unsubscribe();
+	}
+});
