@@ -13,7 +13,6 @@ import {systemClock} from '../base/clock.js';
 import {onRequestsFinished} from './request-events.js';
 import {openRequestLog, usageSummaries} from '../store/usage-summary.js';
 import {requestLogLimit} from './request-log.js';
-import {persistedUse} from '../store/limit-use.js';
 import {readUsage} from './usage-view.js';
 import type {UsageSource} from './session-usage.js';
 import type {LimitUseSource} from './limit-view.js';
@@ -72,10 +71,12 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 		await store.close();
 		throw failure;
 	});
-	// What the keys used of their limits: the gateway's own counters (memory, a message away), or the
-	// stored usage when this process does not serve; read now for the first frame too.
+	// What the keys used of their limits: the gateway's own counters (memory, a message away), read
+	// now for the first frame too. Without a gateway here the view reads the stored usage once shown
+	// (the last minute's requests: a few hundred milliseconds on a store of a day's traffic, too long
+	// to hold the first frame for).
 	const liveUse: LimitUseSource | undefined = gateway ? keys => gateway.limitUse(keys) : undefined;
-	const limits = await Promise.resolve(liveUse ? liveUse(keys) : persistedUse(store, keys)).catch(() => undefined);
+	const limits = liveUse ? await Promise.resolve(liveUse(keys)).catch(() => undefined) : undefined;
 	const model = createModel(store, events, {
 		initial: {keys, channels, lastUsed: used},
 		initialUsage: usage,
