@@ -5,26 +5,13 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {rmSync} from 'node:fs';
-import {Store} from '../../source/store/index.js';
-import {addChannel} from '../../source/services/channels.js';
-import {createKey} from '../../source/services/keys.js';
-import {startCoreWorker} from '../../source/proxy/worker-host.js';
-import {tempHome} from '../helpers/gateway.js';
 import {json, startFaulty} from '../helpers/faulty-providers.js';
+import {startWorkerCore} from '../helpers/worker-core.js';
 
 test('the worker answers a request’s bodies on demand, and capture is switched from the UI', async () => {
-	const home = tempHome();
 	const provider = await startFaulty(json(200, {id: 'c1', object: 'chat.completion', created: 1, model: 'gpt-4o-mini', choices: [{index: 0, message: {role: 'assistant', content: 'from the worker'}, finish_reason: 'stop'}]}));
-	const store = await Store.open(home, {home});
-	await addChannel(store, {name: 'up', format: 'openai', baseUrl: `${provider.url}/v1`, apiKey: 'sk-real-worker-key-0123456789', models: 'm'});
-	const key = await createKey(store, {name: 'tui'});
-	await store.close();
-	const core = await startCoreWorker({home, host: '127.0.0.1', port: 0, output: () => {}, onCrash: () => {}, loader: new URL('../helpers/ts-worker.mjs', import.meta.url)});
-	const call = async () => {
-		const response = await fetch(`${core.url}/v1/chat/completions`, {method: 'POST', headers: {'content-type': 'application/json', authorization: `Bearer ${key.secret}`}, body: JSON.stringify({model: 'm', messages: [{role: 'user', content: 'hello worker'}]})});
-		await response.text();
-		return response.headers.get('x-request-id')!;
-	};
+	const {home, core, secret, call: send} = await startWorkerCore(provider.url);
+	const call = () => send('hello worker');
 	try {
 		const before = await call();
 		const off = await core.bodies(before);
@@ -37,7 +24,7 @@ test('the worker answers a request’s bodies on demand, and capture is switched
 		assert.equal(lookup.capturing, true);
 		assert.match(lookup.bodies!.request!.text, /hello worker/);
 		assert.match(lookup.bodies!.response!.text, /from the worker/);
-		assert.ok(!JSON.stringify(lookup).includes(key.secret.slice(0, 16)));
+		assert.ok(!JSON.stringify(lookup).includes(secret.slice(0, 16)));
 		assert.equal((await core.captureBodies(false)).capturing, false);
 		assert.ok((await core.bodies(id)).bodies, 'what was kept stays readable');
 	} finally {
