@@ -101,8 +101,14 @@ export type WatchOptions = {
 export type RequestLogReader = {
 	/** The newest records when it was opened (as many as asked for), oldest first. */
 	readonly tail: readonly RequestRecord[];
-	/** The records that landed since it was opened or last polled (by any gateway sharing the store), oldest first. */
-	poll(): Promise<RequestRecord[]>;
+	/**
+	 * The records that landed since it was opened or last polled (by any gateway sharing the store),
+	 * oldest first. With `newest`, only that many of the newest: chunks that hold only older ones are
+	 * marked read without being read (a log that shows the newest few need not parse the rest).
+	 */
+	poll(newest?: number): Promise<RequestRecord[]>;
+	/** How many chunks it remembers reading: those the journals list (pruned ones are forgotten at the next poll). */
+	readonly tracked: number;
 };
 
 export type OpenLogOptions = {
@@ -118,26 +124,43 @@ export type OpenLogOptions = {
  */
 export async function openRequestLog(store: Store, {tail = 0, skip}: OpenLogOptions = {}): Promise<RequestLogReader> {
 	const all = await journals(store).list();
-	const seen = new Map(all.flatMap(journal => journal.chunks.map(entry => [chunkId(journal.instance, entry.seq), entry.count] as const)));
+	/** Chunk id → how many of its records were read (or passed over). */
+	let seen = new Map(all.flatMap(journal => journal.chunks.map(entry => [chunkId(journal.instance, entry.seq), entry.count] as const)));
 	const read = tail > 0 ? await readTail(store, all, tail) : {records: [], chunks: []};
 	for (const chunk of read.chunks) seen.set(chunkId(chunk.instance, chunk.seq), Math.max(seen.get(chunkId(chunk.instance, chunk.seq)) ?? 0, chunk.records.length));
 	return {
 		tail: read.records,
-		async poll() {
-			const fresh: RequestRecord[] = [];
+		get tracked() {
+			return seen.size;
+		},
+		async poll(newest = Number.POSITIVE_INFINITY) {
+			// Only the chunks the journals list now are remembered: the map stays the size of the retained log.
+			const listed = new Map<string, number>();
+			const grown: Array<{readonly id: string; readonly known: number; readonly count: number; readonly last: string}> = [];
 			for (const journal of await journals(store).list()) {
 				if (journal.instance === skip) continue;
 				for (const entry of journal.chunks) {
 					const id = chunkId(journal.instance, entry.seq);
 					const known = seen.get(id) ?? 0;
-					if (entry.count <= known) continue;
-					const chunk = await chunks(store).get(id);
-					if (!chunk || chunk.records.length <= known) continue;
-					fresh.push(...chunk.records.slice(known));
-					seen.set(id, chunk.records.length);
+					listed.set(id, known);
+					if (entry.count > known) grown.push({id, known, count: entry.count, last: entry.last});
 				}
 			}
-			return fresh.sort(byTime);
+			seen = listed;
+			// Newest chunks first, until `newest` records are found that no older chunk can displace.
+			grown.sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0));
+			let fresh: RequestRecord[] = [];
+			for (const entry of grown) {
+				if (fresh.length >= newest && entry.last < fresh[fresh.length - newest]!.time) {
+					seen.set(entry.id, entry.count);
+					continue;
+				}
+				const chunk = await chunks(store).get(entry.id);
+				if (!chunk || chunk.records.length <= entry.known) continue;
+				fresh = [...fresh, ...chunk.records.slice(entry.known)].sort(byTime);
+				seen.set(entry.id, chunk.records.length);
+			}
+			return fresh.length > newest ? fresh.slice(-newest) : fresh;
 		},
 	};
 }

@@ -82,7 +82,7 @@ export function createRequestLog(events: EventBus, options: RequestLogOptions = 
 			if (polling) return;
 			polling = true;
 			opened
-				.poll()
+				.poll(limit)
 				.then(
 					// Announced on the bus, for the other views too (the totals are read again after requests).
 					records => {

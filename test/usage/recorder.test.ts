@@ -6,9 +6,10 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {rmSync} from 'node:fs';
 import {Store} from '../../source/store/index.js';
-import {journals} from '../../source/store/usage.js';
+import {chunkId, chunks, journals} from '../../source/store/usage.js';
 import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
-import {recentRequests, usageSummaries, usageSummary, watchRequests, type RequestRecord} from '../../source/store/usage-summary.js';
+import {openRequestLog, recentRequests, usageSummaries, usageSummary, watchRequests, type RequestRecord} from '../../source/store/usage-summary.js';
+import * as z from 'zod/mini';
 import type {UsageQuery} from '../../source/base/usage-types.js';
 import {binValue, latencyBin, localDay, percentile} from '../../source/store/usage-buckets.js';
 import {EventBus, eventTypeOf} from '../../source/base/events.js';
@@ -308,6 +309,38 @@ test('event types: derived from status and channel unless the relay says (failov
 	assert.equal(eventTypeOf(finished({status: 404, outcome: 'error', channelId: null})), 'no-channel');
 	assert.equal(eventTypeOf(finished({attempts: ['a', 'b']})), 'failover');
 	assert.equal(eventTypeOf(finished({eventType: 'failover', attempts: ['a', 'b'], status: 502, outcome: 'error'})), 'failover');
+});
+
+test('openRequestLog: a poll for the newest few reads only the chunks that hold them; chunks pruned from the journals are forgotten', async () => {
+	await withHome(async home => {
+		const store = await Store.open(home);
+		const writerStore = await Store.open(home);
+		const writer = new UsageRecorder(writerStore, {adopt: false, chunkSize: 2, retention: {maxRequests: 4, maxDays: 30, usageDays: 400}});
+		try {
+			const reader = await openRequestLog(store);
+			for (let i = 1; i <= 10; i++) writer.record(finished({id: `r_${i}`, time: ago(10_000 - i)}));
+			await writer.flush();
+			// The three older chunks are made unreadable: a poll that read one would fail.
+			const entries = (await journals(store).list()).flatMap(journal => journal.chunks.map(entry => ({...entry, id: chunkId(journal.instance, entry.seq)})));
+			assert.equal(entries.length, 5);
+			const older = entries.sort((a, b) => a.last.localeCompare(b.last)).slice(0, 3);
+			const raw = store.collection('requests', z.object({}), 'request log chunk');
+			for (const entry of older) await raw.set(entry.id, {});
+			assert.deepEqual((await reader.poll(3)).map(record => record.id), ['r_8', 'r_9', 'r_10'], 'the newest three, oldest first, from the two newest chunks');
+			assert.deepEqual(await reader.poll(3), [], 'what was passed over is not read later');
+			assert.equal(reader.tracked, 5);
+			for (const entry of older) await chunks(store).delete(entry.id);
+			await writer.prune();
+			await writer.flush(); // the journal without them
+			const left = (await journals(store).list()).flatMap(journal => journal.chunks).length;
+			assert.ok(left < 5, `pruning left ${left} chunks`);
+			await reader.poll();
+			assert.equal(reader.tracked, left, 'pruned chunks are forgotten');
+		} finally {
+			await writer.close();
+			await Promise.all([store.close(), writerStore.close()]);
+		}
+	});
 });
 
 test('watchRequests: the tail, then records as they land, each once', async () => {
