@@ -22,7 +22,6 @@ export function homeOf(command: Command): string {
 	return home;
 }
 
-
 /** The store URL this command uses (credentials included: show it only through maskStoreUrl). */
 export function storeUrlOf(command: Command, env: NodeJS.ProcessEnv = process.env): string {
 	const flag = command.optsWithGlobals<GlobalFlags>().store;

@@ -28,13 +28,13 @@ export type RequestLogOptions = {
 	readonly frames?: RedrawFrames;
 	/**
 	 * The store's request log (store/usage-summary.ts, `openRequestLog`), opened when the log is first
-	 * watched: its newest records are shown behind whatever arrived live meanwhile (a request both
+	 * watched with the number of records the log keeps (`tail`): its newest records are shown behind whatever arrived live meanwhile (a request both
 	 * stored and seen live shows once). With `followMs`, it is polled that often for the requests
 	 * other gateways sharing the store record (the reader leaves out this process's own, which arrive
 	 * live). An unreadable log leaves the live requests (the Usage pane reports an unreadable store
 	 * with its totals).
 	 */
-	readonly stored?: {readonly open: () => Promise<RequestLogReader>; readonly followMs?: number};
+	readonly stored?: {readonly open: (tail: number) => Promise<RequestLogReader>; readonly followMs?: number};
 };
 
 const newestFirst = (a: RequestFinished, b: RequestFinished) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0);
@@ -96,7 +96,7 @@ export function createRequestLog(events: EventBus, options: RequestLogOptions = 
 	const openStored = () => {
 		if (!stored || reader !== 'closed') return;
 		reader = 'opening';
-		stored.open().then(
+		stored.open(limit).then(
 			opened => {
 				reader = opened;
 				addHistory(opened.tail);

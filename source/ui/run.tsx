@@ -12,7 +12,6 @@ import {IdleTrim} from '../base/idle-trim.js';
 import {systemClock} from '../base/clock.js';
 import {onRequestsFinished} from './request-events.js';
 import {openRequestLog, usageSummaries} from '../store/usage-summary.js';
-import {requestLogLimit} from './request-log.js';
 import {readUsage} from './usage-view.js';
 import type {UsageSource} from './session-usage.js';
 import type {LimitUseSource} from './limit-view.js';
@@ -87,7 +86,7 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 		// Requests recorded before open the live log, which then follows what the store's other gateways
 		// record (all of its requests, when this process serves none: its port taken by another); this
 		// gateway's own arrive live.
-		storedLog: {open: async () => openRequestLog(store, {tail: requestLogLimit, skip: await gateway?.usageInstance()}), followMs: 1000},
+		storedLog: {open: async tail => openRequestLog(store, {tail, skip: await gateway?.usageInstance()}), followMs: 1000},
 		serving: gateway !== null,
 		limitUse: liveUse,
 	});

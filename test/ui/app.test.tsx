@@ -114,7 +114,7 @@ test('the first frame counts the requests the store holds and what limited keys 
 		storedUsage,
 		initialUsage: await readUsage(storedUsage),
 		initialLimits: await persistedUse(store, keyList),
-		storedLog: {open: () => openRequestLog(store, {tail: 500})},
+		storedLog: {open: tail => openRequestLog(store, {tail})},
 	});
 	opened.push(async () => {
 		model.dispose();

@@ -70,10 +70,10 @@ test('the request log opens with the stored history behind the live requests: ne
 			limit: 4,
 			intervalMs: 0,
 			stored: {
-				open: async () => {
+				open: async tail => {
 					opened++;
 					await gate;
-					return openRequestLog(store, {tail: 4});
+					return openRequestLog(store, {tail});
 				},
 			},
 		});
@@ -102,7 +102,7 @@ test('an unreadable history leaves the log to the live requests', async () => {
 	await store.close();
 	try {
 		const events = new EventBus();
-		const log = createRequestLog(events, {intervalMs: 0, stored: {open: () => openRequestLog(store, {tail: 10}), followMs: 10}});
+		const log = createRequestLog(events, {intervalMs: 0, stored: {open: tail => openRequestLog(store, {tail}), followMs: 10}});
 		const off = log.subscribe(() => {});
 		events.emit('request:finished', event('1'));
 		await delay(50);
@@ -122,10 +122,10 @@ test('a log that follows the store shows what other gateways record as it lands,
 		mine.start();
 		const skip = await mine.claimedInstance();
 		const events = new EventBus();
-		const following = createRequestLog(events, {intervalMs: 0, stored: {open: () => openRequestLog(store, {tail: 10, skip}), followMs: 20}});
+		const following = createRequestLog(events, {intervalMs: 0, stored: {open: tail => openRequestLog(store, {tail, skip}), followMs: 20}});
 		// Another TUI's log (its own bus: what a following log reads is announced on its bus, for the other views).
 		const otherEvents = new EventBus();
-		const notFollowing = createRequestLog(otherEvents, {intervalMs: 0, stored: {open: () => openRequestLog(store, {tail: 10})}});
+		const notFollowing = createRequestLog(otherEvents, {intervalMs: 0, stored: {open: tail => openRequestLog(store, {tail})}});
 		const offs = [following.subscribe(() => {}), notFollowing.subscribe(() => {})];
 		const ids = (log: typeof following) => log.getSnapshot().entries.map(entry => entry.id);
 		let announced = 0;
