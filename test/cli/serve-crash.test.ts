@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import {spawn} from 'node:child_process';
 import {fileURLToPath} from 'node:url';
 import {cliArgs} from '../helpers/cli.js';
-import {assertAllStored, crashHome, trafficUntil} from '../helpers/crash-traffic.js';
+import {assertAllStored, crashHome, faultFile, trafficUntil} from '../helpers/crash-traffic.js';
 
 const fault = fileURLToPath(new URL('../helpers/fault-after.mjs', import.meta.url));
 
 test('serve crashing under traffic saves the usage of every request it answered, says so, and exits 1', async () => {
 	const setup = await crashHome();
-	const child = spawn(process.execPath, ['--import', fault, ...cliArgs, 'serve', '--port', '0'], {env: {...process.env, NODE_NO_WARNINGS: '1', GATEWAY_TUI_HOME: setup.home, GATEWAY_TUI_TEST_FAULT_AFTER_MS: '1500'}, stdio: ['ignore', 'ignore', 'pipe']});
+	const child = spawn(process.execPath, ['--import', fault, ...cliArgs, 'serve', '--port', '0'], {env: {...process.env, NODE_NO_WARNINGS: '1', GATEWAY_TUI_HOME: setup.home, GATEWAY_TUI_TEST_FAULT_FILE: faultFile(setup.home)}, stdio: ['ignore', 'ignore', 'pipe']});
 	let stderr = '';
 	child.stderr!.on('data', chunk => (stderr += chunk));
 	const exited = new Promise<number | null>(resolve => child.on('close', code => resolve(code)));
@@ -28,7 +28,7 @@ test('serve crashing under traffic saves the usage of every request it answered,
 			});
 			void exited.then(code => reject(new Error(`serve exited (${code}) before listening: ${stderr}`)));
 		});
-		const served = await trafficUntil(url, setup.secret, () => done);
+		const served = await trafficUntil(url, setup.secret, () => done, faultFile(setup.home));
 		assert.equal(await exited, 1, stderr);
 		assert.match(stderr, /gateway-tui: crashed \(a bug in gateway-tui; please report it with these lines\): Error: a fault injected by the test/);
 		assert.match(stderr, /gateway-tui: stopped after a crash \(usage saved unless a warning above says otherwise\)\. Start it again with `gateway-tui serve`\./);

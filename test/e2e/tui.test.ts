@@ -18,7 +18,7 @@ import {tempHome} from '../helpers/gateway.js';
 import {openaiClient} from '../helpers/sdks.js';
 import {appEnv, hasTmux, startTmux} from './tmux.js';
 import {listKeys} from '../../source/store/keys.js';
-import {assertAllStored, crashHome, trafficUntil} from '../helpers/crash-traffic.js';
+import {assertAllStored, crashHome, faultFile, trafficUntil} from '../helpers/crash-traffic.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -139,12 +139,12 @@ test('gateway-tui crashing under traffic closes its core first: the error on the
 	// with a store call in flight (SIGABRT, usage lost). `--import` reaches the core's worker too, so its
 	// own crash handler closes the gateway while the TUI's shutdown is closing it: a second close that
 	// answered at once let that handler end the worker mid-close (SIGABRT, in full runs under load).
-	const tmux = startTmux({dir: setup.home, cwd: root, columns: 120, rows: 40, env: appEnv({GATEWAY_TUI_HOME: setup.home, GATEWAY_TUI_TEST_FAULT_AFTER_MS: '3000'}), command: `node --import ./test/helpers/fault-after.mjs dist/cli.js --port 0 2>&1; echo $? > '${exitFile}'`});
+	const tmux = startTmux({dir: setup.home, cwd: root, columns: 120, rows: 40, env: appEnv({GATEWAY_TUI_HOME: setup.home, GATEWAY_TUI_TEST_FAULT_FILE: faultFile(setup.home)}), command: `node --import ./test/helpers/fault-after.mjs dist/cli.js --port 0 2>&1; echo $? > '${exitFile}'`});
 	try {
 		const first = await tmux.waitFor(/● (http:\/\/127\.0\.0\.1:\d+)/, 10_000);
 		const url = /● (http:\/\/127\.0\.0\.1:\d+)/.exec(first)![1]!;
 		const exited = () => existsSync(exitFile) && readFileSync(exitFile, 'utf8') !== '';
-		const served = await trafficUntil(url, setup.secret, exited);
+		const served = await trafficUntil(url, setup.secret, exited, faultFile(setup.home));
 		const deadline = Date.now() + 10_000;
 		while (!exited()) {
 			assert.ok(Date.now() < deadline, `the app did not exit; the screen:\n${tmux.screen()}`);

@@ -4,7 +4,7 @@
  * the check that every answered request reached the store.
  */
 import assert from 'node:assert/strict';
-import {existsSync, rmSync} from 'node:fs';
+import {existsSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {Store} from '../../source/store/index.js';
 import {addChannel} from '../../source/services/channels.js';
@@ -32,15 +32,29 @@ export async function crashHome(): Promise<CrashHome> {
 	};
 }
 
-/** Four clients calling `url` until `stopped()`; resolves to how many were answered 200 with a completion. */
-export async function trafficUntil(url: string, secret: string, stopped: () => boolean): Promise<number> {
+/** Where the fault's trigger file goes (fault-after.mjs, GATEWAY_TUI_TEST_FAULT_FILE): written by `trafficUntil` once `faultAfter` requests were answered. */
+export const faultFile = (home: string) => join(home, 'fault-now');
+
+/** How many answered requests the traffic waits for before it sets the fault off. */
+const faultAfter = 40;
+
+/**
+ * Four clients calling `url` until `stopped()`; resolves to how many were answered 200 with a
+ * completion. Given `fault` (a file the process under test watches), it is written once 40 were
+ * answered, and the clients go on calling while the fault strikes.
+ */
+export async function trafficUntil(url: string, secret: string, stopped: () => boolean, fault?: string): Promise<number> {
 	let served = 0;
+	const answered = () => {
+		served += 1;
+		if (fault && served === faultAfter) writeFileSync(fault, '');
+	};
 	const client = async () => {
 		while (!stopped()) {
 			try {
 				const response = await fetch(`${url}/v1/chat/completions`, {method: 'POST', headers: {'content-type': 'application/json', authorization: `Bearer ${secret}`}, body: JSON.stringify({model: 'm', messages: [{role: 'user', content: 'hello'}]})});
 				const text = await response.text();
-				if (response.status === 200 && text.includes('chat.completion')) served += 1;
+				if (response.status === 200 && text.includes('chat.completion')) answered();
 			} catch {
 				// the gateway is going
 			}

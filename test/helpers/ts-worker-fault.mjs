@@ -1,6 +1,5 @@
 // ts-worker.mjs with a fault injected (fault-after.mjs): once the core's entry has started (it is
-// listening), an error nothing catches is thrown on the worker's thread after
-// GATEWAY_TUI_TEST_FAULT_AFTER_MS.
+// listening), an error nothing catches is thrown on the worker's thread once GATEWAY_TUI_TEST_FAULT_FILE exists.
 import {register} from 'tsx/esm/api';
 
 register();

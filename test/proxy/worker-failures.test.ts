@@ -19,7 +19,7 @@ import {startGateway} from '../../source/proxy/gateway.js';
 import {UserError} from '../../source/base/errors.js';
 import {EventBus} from '../../source/base/events.js';
 import {tempHome} from '../helpers/gateway.js';
-import {assertAllStored, crashHome, trafficUntil} from '../helpers/crash-traffic.js';
+import {assertAllStored, crashHome, faultFile, trafficUntil} from '../helpers/crash-traffic.js';
 
 const otherKey = 'a passphrase that did not seal this store';
 
@@ -98,7 +98,7 @@ test('a core that crashes while it serves: the gateway is closed first (usage fl
 	const setup = await crashHome();
 	const crashes: Error[] = [];
 	let crashedNow = false;
-	process.env.GATEWAY_TUI_TEST_FAULT_AFTER_MS = '1000';
+	process.env.GATEWAY_TUI_TEST_FAULT_FILE = faultFile(setup.home);
 	const starting = startCoreWorker({
 		home: setup.home,
 		host: '127.0.0.1',
@@ -111,11 +111,11 @@ test('a core that crashes while it serves: the gateway is closed first (usage fl
 		loader: new URL('../helpers/ts-worker-fault.mjs', import.meta.url),
 	});
 	// The worker copied the environment when it was created.
-	delete process.env.GATEWAY_TUI_TEST_FAULT_AFTER_MS;
+	delete process.env.GATEWAY_TUI_TEST_FAULT_FILE;
 	try {
 		const core = await starting;
 		// Traffic until the fault strikes: records wait for the next usage flush, store calls are in flight.
-		const served = await trafficUntil(core.url, setup.secret, () => crashedNow);
+		const served = await trafficUntil(core.url, setup.secret, () => crashedNow, faultFile(setup.home));
 		assert.match(crashes[0]!.message, /a fault injected by the test/);
 		await new Promise(resolve => setTimeout(resolve, 300));
 		await assertAllStored(setup.home, served);
