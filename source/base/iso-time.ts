@@ -20,3 +20,11 @@ export class IsoTime {
 		return `${this.head}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
 	}
 }
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `2026-11-27 14:03:07` in local time (`gateway-tui logs`, a request's details in the TUI). */
+export function localDateTime(iso: string): string {
+	const time = new Date(iso);
+	return `${time.getFullYear()}-${pad(time.getMonth() + 1)}-${pad(time.getDate())} ${pad(time.getHours())}:${pad(time.getMinutes())}:${pad(time.getSeconds())}`;
+}

@@ -3,6 +3,7 @@ import type {Command} from 'commander';
 import {UserError} from '../base/errors.js';
 import {recentRequests, watchRequests, type RequestRecord} from '../store/usage-summary.js';
 import {formats, inboundFormats} from '../base/ir.js';
+import {localDateTime} from '../base/iso-time.js';
 import {withStore} from './context.js';
 import {print, printJson} from './output.js';
 
@@ -26,13 +27,6 @@ const columns = [
 	['cost', 10],
 ] as const;
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-function localTime(iso: string): string {
-	const time = new Date(iso);
-	return `${time.getFullYear()}-${pad(time.getMonth() + 1)}-${pad(time.getDate())} ${pad(time.getHours())}:${pad(time.getMinutes())}:${pad(time.getSeconds())}`;
-}
-
 function cells(record: RequestRecord): string[] {
 	const model = !record.model ? '-' : record.upstreamModel && record.upstreamModel !== record.model ? `${record.model}→${record.upstreamModel}` : record.model;
 	const channel = record.attempts.length > 1 ? record.attempts.join('→') : (record.channelName ?? '-');
@@ -40,7 +34,7 @@ function cells(record: RequestRecord): string[] {
 	const usage = record.usage;
 	const cost = record.unpriced ? 'no price' : record.costUsd > 0 ? `$${record.costUsd.toFixed(6)}` : '-';
 	return [
-		localTime(record.time),
+		localDateTime(record.time),
 		String(record.status),
 		record.eventType,
 		record.keyName ?? '-',

@@ -9,6 +9,7 @@ import {periodWords} from '../base/periods.js';
 import {type BudgetWarning} from '../base/events.js';
 import {keyState} from '../store/keys.js';
 import {relative} from '../base/relative-time.js';
+import {localDateTime} from '../base/iso-time.js';
 
 export {relative};
 
@@ -42,6 +43,21 @@ export function logTime(iso: string, now = new Date()): string {
 	const date = new Date(iso);
 	if (date.getFullYear() === now.getFullYear() && date.getMonth() === now.getMonth() && date.getDate() === now.getDate()) return clock(iso);
 	return `${monthNames[date.getMonth()]} ${date.getDate()}`;
+}
+
+/**
+ * A request's time in full, for its details: the local date and time to the millisecond, and the
+ * same instant in UTC where the two differ (the stored records and `gateway-tui logs --json` say
+ * UTC): `2026-11-27 14:03:07.250 (13:03:07.250 UTC)`.
+ */
+export function fullTime(iso: string): string {
+	const date = new Date(iso);
+	if (Number.isNaN(date.getTime())) return iso;
+	const local = `${localDateTime(iso)}.${String(date.getMilliseconds()).padStart(3, '0')}`;
+	if (date.getTimezoneOffset() === 0) return `${local} UTC`;
+	const utc = date.toISOString();
+	const sameDay = utc.slice(0, 10) === local.slice(0, 10);
+	return `${local} (${sameDay ? '' : `${utc.slice(0, 10)} `}${utc.slice(11, 23)} UTC)`;
 }
 
 export function latency(ms: number): string {

@@ -6,7 +6,7 @@ import {join} from 'node:path';
 import {EventBus, type RequestFinished} from '../../source/base/events.js';
 import {ExternalStore} from '../../source/ui/external-store.js';
 import {createRequestLog} from '../../source/ui/request-log.js';
-import {logTime} from '../../source/ui/text.js';
+import {fullTime, logTime} from '../../source/ui/text.js';
 import {Store} from '../../source/store/index.js';
 import {openRequestLog} from '../../source/store/usage-summary.js';
 import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
@@ -165,6 +165,21 @@ test('the log says when a request ran: the time of day for today\'s, the date fo
 	assert.equal(logTime(new Date(2026, 10, 27, 23, 59, 59).toISOString(), now), 'Nov 27');
 	assert.equal(logTime(new Date(2025, 10, 28, 9, 0, 0).toISOString(), now), 'Nov 28', 'a year ago is not today');
 	assert.ok(logTime(new Date(2026, 8, 30).toISOString(), now).length <= 8, 'within the TIME column');
+});
+
+test('a request\'s details say its time in full, local, and in UTC where the zone differs', () => {
+	const zone = process.env.TZ;
+	try {
+		process.env.TZ = 'Europe/Berlin';
+		assert.equal(fullTime('2026-11-27T13:03:07.250Z'), '2026-11-27 14:03:07.250 (13:03:07.250 UTC)');
+		assert.equal(fullTime('2026-11-27T23:30:00.005Z'), '2026-11-28 00:30:00.005 (2026-11-27 23:30:00.005 UTC)', 'the UTC date where it is another day');
+		process.env.TZ = 'UTC';
+		assert.equal(fullTime('2026-11-27T13:03:07.250Z'), '2026-11-27 13:03:07.250 UTC');
+		assert.equal(fullTime('garbled'), 'garbled');
+	} finally {
+		if (zone === undefined) delete process.env.TZ;
+		else process.env.TZ = zone;
+	}
 });
 
 test('changes reach React at most once per interval, the last one always', async () => {

@@ -60,6 +60,7 @@ test('↓ selects a request and Enter shows it in full, with its error; Esc goes
 	const details = await frameWith(lastFrame, 'The API key sent is not a gateway virtual key.');
 	assert.match(details, /request\s+POST \/v1\/chat\/completions/);
 	assert.match(details, /status\s+401 error/);
+	assert.match(details, /time\s+\d{4}-\d\d-\d\d 10:11:12\.000\b/, 'its time in full, local (as the TIME column)');
 	await press(stdin, keys.escape);
 	await frameWith(lastFrame, 'Paused on a request · g or Esc: back to live');
 	await press(stdin, keys.escape);

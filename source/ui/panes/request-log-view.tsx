@@ -5,7 +5,7 @@ import {Details, detailsLineCount, type Detail} from '../components/details.js';
 import type {Column} from '../components/table.js';
 import type {RequestFinished} from '../../base/events.js';
 import {isFailure} from '../request-log.js';
-import {formats, logTime, latency, tokens} from '../text.js';
+import {formats, fullTime, logTime, latency, tokens} from '../text.js';
 import {theme} from '../theme.js';
 import {bodyLines, sizeText} from '../body-lines.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
@@ -81,7 +81,7 @@ function detailRows(event: RequestFinished, bodies: RequestBodiesState): Detail[
 	const bodiesRow = bodiesText(bodies);
 	return [
 		['request', `${event.method} ${event.path}${event.stream ? ' (stream)' : ''}`],
-		['time', event.time],
+		['time', fullTime(event.time)],
 		['key', event.keyName ?? '-'],
 		['model', event.upstreamModel && event.upstreamModel !== event.model ? `${event.model} → ${event.upstreamModel}` : (event.model ?? '-')],
 		['channel', event.channelName ?? '-'],
