@@ -86,8 +86,26 @@ export class TrafficCounter {
 	private readonly hours = new Map<number, number>();
 	private readonly byChannel = new Map<string, Map<number, Bucket>>();
 
+	/** A request that finished now. */
 	record(event: RequestFinished, now = Date.now()): void {
-		const minute = Math.floor(now / minuteMs);
+		this.count(event, now);
+		this.prune(now);
+	}
+
+	/**
+	 * A request read from the store's log a moment after another gateway recorded it: counted in the
+	 * minute it finished (its arrival plus its latency), as that gateway counted it, not in the minute
+	 * it was read. One older than the last day's window, or with no readable time, is left out.
+	 */
+	recordStored(event: RequestFinished, now = Date.now()): void {
+		const finished = Date.parse(event.time) + event.latencyMs;
+		if (!(finished > now - 24 * hourMs)) return;
+		this.count(event, Math.min(finished, now));
+		this.prune(now);
+	}
+
+	private count(event: RequestFinished, at: number): void {
+		const minute = Math.floor(at / minuteMs);
 		add(this.minutes, minute, event);
 		if (event.channelId) {
 			const buckets = this.byChannel.get(event.channelId) ?? new Map<number, Bucket>();
@@ -95,9 +113,8 @@ export class TrafficCounter {
 			this.byChannel.set(event.channelId, buckets);
 		}
 		const tokens = (event.usage?.inputTokens ?? 0) + (event.usage?.outputTokens ?? 0);
-		const hour = Math.floor(now / hourMs);
+		const hour = Math.floor(at / hourMs);
 		this.hours.set(hour, (this.hours.get(hour) ?? 0) + tokens);
-		this.prune(now);
 	}
 
 	/** Drops what left the windows; once a minute, not per request. */

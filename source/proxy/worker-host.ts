@@ -6,7 +6,7 @@ import {extname} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {Worker} from 'node:worker_threads';
 import {UserError} from '../base/errors.js';
-import {EventBus, type BodiesLookup} from '../base/events.js';
+import {EventBus, type BodiesLookup, type RequestFinished} from '../base/events.js';
 import type {LimitUse} from '../base/periods.js';
 import type {KeyRecord} from '../base/records.js';
 import type {CoreCommand, CoreMessage, EventMessage, WorkerOptions} from './worker-protocol.js';
@@ -25,6 +25,8 @@ export type CoreHandle = {
 	captureBodies(on: boolean): Promise<BodiesLookup>;
 	/** The usage instance the core records its requests as (store/usage.ts): its requests in the stored log are the ones already seen live. */
 	usageInstance(): Promise<string>;
+	/** Requests other gateways recorded in the shared store (the TUI follows its log): the core counts them in the charts' traffic. */
+	countStored(records: readonly RequestFinished[]): void;
 	close(): Promise<void>;
 };
 
@@ -156,6 +158,9 @@ export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHa
 			const reply = await ask(id => ({type: 'usage-instance', id}));
 			if (reply.type !== 'usage-instance') throw new Error(`The gateway worker answered "${reply.type}" to a question about its usage instance.`);
 			return reply.instance;
+		},
+		countStored(records) {
+			if (!closing && !exited && records.length > 0) worker.postMessage({type: 'traffic-stored', records} satisfies CoreCommand);
 		},
 		async close() {
 			if (closing) return;

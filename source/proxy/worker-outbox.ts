@@ -99,6 +99,12 @@ export class WorkerOutbox {
 		this.used += this.pending.write(text, this.used, 'utf8');
 	}
 
+	/** Requests other gateways recorded in the shared store, read by the TUI: counted in the charts (at the time each finished), never logged or sent back. */
+	stored(records: readonly RequestFinished[], now = Date.now()): void {
+		for (const record of records) this.traffic.recordStored(record, now);
+		if (records.length > 0) this.trafficDirty = true;
+	}
+
 	event(message: EventMessage): void {
 		this.events.push(message);
 	}

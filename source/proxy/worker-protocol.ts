@@ -3,7 +3,7 @@
  * Events go out in batches — ten thousand requests a second cost the UI about ten messages — and a
  * few commands come in. Everything here survives structured cloning: plain objects, no classes.
  */
-import type {BodiesLookup, GatewayEvents, RequestBatch} from '../base/events.js';
+import type {BodiesLookup, GatewayEvents, RequestBatch, RequestFinished} from '../base/events.js';
 import type {TrafficSnapshot} from '../base/traffic.js';
 import type {LimitUse} from '../base/periods.js';
 import type {KeyRecord} from '../base/records.js';
@@ -32,6 +32,8 @@ export type CoreCommand =
 	| {readonly type: 'capture-bodies'; readonly id: number; readonly on: boolean}
 	/** The usage instance the core records its requests as (store/usage.ts), once claimed. */
 	| {readonly type: 'usage-instance'; readonly id: number}
+	/** Requests other gateways on the store recorded (the TUI follows the store's log): counted in the charts' traffic; no answer. */
+	| {readonly type: 'traffic-stored'; readonly records: readonly RequestFinished[]}
 	| {readonly type: 'shutdown'};
 
 export type CoreMessage =

@@ -18,20 +18,23 @@ function post(message: CoreMessage): void {
 	parentPort!.postMessage(message);
 }
 
-function forwardEvents(gateway: Gateway, options: WorkerOptions): () => Promise<void> {
+function forwardEvents(gateway: Gateway, options: WorkerOptions): {readonly outbox: WorkerOutbox; stop(): Promise<void>} {
 	const outbox = new WorkerOutbox(post, options.logFile);
 	const offRequests = gateway.events.on('request:finished', event => outbox.request(event));
 	const offs = eventNames.map(name => gateway.events.on(name, (...args: GatewayEvents[typeof name]) => outbox.event({name, args} as EventMessage)));
 	const timer = setInterval(() => outbox.flush(), options.batchMs);
-	return async () => {
-		clearInterval(timer);
-		offRequests();
-		for (const off of offs) off();
-		await outbox.close();
+	return {
+		outbox,
+		async stop() {
+			clearInterval(timer);
+			offRequests();
+			for (const off of offs) off();
+			await outbox.close();
+		},
 	};
 }
 
-async function handle(gateway: Gateway, command: CoreCommand, stop: () => Promise<void>): Promise<void> {
+async function handle(gateway: Gateway, outbox: WorkerOutbox, command: CoreCommand, stop: () => Promise<void>): Promise<void> {
 	switch (command.type) {
 		case 'reload':
 			// A store that cannot be read now (an outage, a record another version wrote) is not a crash:
@@ -53,6 +56,9 @@ async function handle(gateway: Gateway, command: CoreCommand, stop: () => Promis
 		case 'capture-bodies':
 			gateway.bodies.capturing = command.on;
 			post({type: 'bodies', id: command.id, lookup: gateway.bodies.lookup('')});
+			return;
+		case 'traffic-stored':
+			outbox.stored(command.records);
 			return;
 		case 'shutdown':
 			await stop();
@@ -78,15 +84,15 @@ async function main(options: WorkerOptions): Promise<void> {
 		return;
 	}
 	const running = gateway;
-	const stopEvents = forwardEvents(running, options);
+	const forwarding = forwardEvents(running, options);
 	const stop = async () => {
 		await running.close();
-		await stopEvents();
+		await forwarding.stop();
 		post({type: 'closed'});
 		parentPort!.close();
 	};
 	parentPort!.on('message', (command: CoreCommand) => {
-		handle(running, command, stop).catch((error: unknown) => post({type: 'crashed', error: crashText(error)}));
+		handle(running, forwarding.outbox, command, stop).catch((error: unknown) => post({type: 'crashed', error: crashText(error)}));
 	});
 	post({type: 'listening', url: running.url});
 }

@@ -14,7 +14,7 @@ import {createRequestLog, type RequestLogOptions, type RequestLogSnapshot} from 
 import {SessionUsage, type UsageSource} from './session-usage.js';
 import {createStoreView, type StoreView, type StoreViewOptions} from './store-view.js';
 import {createUsageView, type UsageSnapshot} from './usage-view.js';
-import {createTraffic, type TrafficSnapshot} from './traffic.js';
+import {createTraffic, type TrafficOptions, type TrafficSnapshot} from './traffic.js';
 import {RedrawFrames} from './redraw-frames.js';
 
 export type TuiModel = {
@@ -44,6 +44,8 @@ export type ModelOptions = StoreViewOptions & {
 	readonly initialUsage?: UsageSnapshot;
 	/** The store's request log: the live log opens with its newest requests (and follows it, given `followMs`). */
 	readonly storedLog?: RequestLogOptions['stored'];
+	/** The core serving here, which counts the requests the log follows into the charts' traffic (else they are counted on this thread). */
+	readonly countStored?: TrafficOptions['countStored'];
 	readonly usageDelayMs?: number;
 	/** Whether this process serves requests (and so measures channel health). */
 	readonly serving?: boolean;
@@ -69,7 +71,7 @@ export function createModel(store: Store, events: EventBus, options: ModelOption
 		events,
 		data,
 		log: createRequestLog(events, {frames, stored: options.storedLog}),
-		traffic: createTraffic(events, {frames}),
+		traffic: createTraffic(events, {frames, countStored: options.countStored}),
 		usage: options.storedUsage
 			? createUsageView(events, options.storedUsage, {delayMs: options.usageDelayMs ?? 1200, pollMs: 5000, frames, initial: options.initialUsage})
 			: createUsageView(events, session.summaries, {delayMs: options.usageDelayMs ?? 200, frames}),

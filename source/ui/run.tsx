@@ -87,6 +87,8 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 		// record (all of its requests, when this process serves none: its port taken by another); this
 		// gateway's own arrive live.
 		storedLog: {open: async tail => openRequestLog(store, {tail, skip: await gateway?.usageInstance()}), followMs: 1000},
+		// ...and the charts count those followed requests too (the core's snapshots hold them, where it serves).
+		countStored: gateway ? records => gateway.countStored(records) : undefined,
 		serving: gateway !== null,
 		limitUse: liveUse,
 	});

@@ -1,5 +1,5 @@
 /** The Usage and Channels panes' charts: traffic over time, from the core or counted here. */
-import type {EventBus} from '../base/events.js';
+import type {EventBus, RequestFinished} from '../base/events.js';
 import {emptyTraffic, TrafficCounter, type TrafficSnapshot} from '../base/traffic.js';
 import {ExternalStore} from './external-store.js';
 import type {RedrawFrames} from './redraw-frames.js';
@@ -11,6 +11,10 @@ export {emptyTraffic, percentile, TrafficCounter, type Series, type TrafficSnaps
  * about once a second), or — where requests finish on this thread (tests, no worker) — counted here
  * from `request:finished`. What is counted here is republished every `tickMs` so the charts move on
  * when idle (the core sends its own every 15 s); never over the core's, which it would blank.
+ *
+ * The requests other gateways record in the shared store (`requests:stored`, read by the live log
+ * as it follows the store) count too, in the minute each finished: handed to the core
+ * (`countStored`) where one serves here, so its snapshots hold them; counted here otherwise.
  */
 export type TrafficOptions = {
 	/** The least time between two redraws of the charts. */
@@ -19,22 +23,31 @@ export type TrafficOptions = {
 	readonly tickMs?: number;
 	/** Under load the charts redraw with the other views (redraw-frames.ts). */
 	readonly frames?: RedrawFrames;
+	/** The core that serves here counts other gateways' requests into its snapshots (worker-host.ts). */
+	readonly countStored?: (records: readonly RequestFinished[]) => void;
 };
 
-export function createTraffic(events: EventBus, {intervalMs = 500, tickMs = 15_000, frames}: TrafficOptions = {}): ExternalStore<TrafficSnapshot> {
+export function createTraffic(events: EventBus, {intervalMs = 500, tickMs = 15_000, frames, countStored}: TrafficOptions = {}): ExternalStore<TrafficSnapshot> {
 	const counter = new TrafficCounter();
 	const store: ExternalStore<TrafficSnapshot> = new ExternalStore<TrafficSnapshot>(emptyTraffic(), {intervalMs, connect: () => connect(), frames});
 	return store;
 
 	function connect(): () => void {
 		let pending: NodeJS.Timeout | undefined;
-		const offSingle = events.on('request:finished', event => {
-			counter.record(event);
-			// The snapshot sorts latencies: computed at most once per interval, not per request.
-			pending ??= setTimeout(() => {
+		// The snapshot sorts latencies: computed at most once per interval, not per request.
+		const publish = () =>
+			(pending ??= setTimeout(() => {
 				pending = undefined;
 				store.set(counter.snapshot());
-			}, intervalMs);
+			}, intervalMs));
+		const offSingle = events.on('request:finished', event => {
+			counter.record(event);
+			publish();
+		});
+		const offStored = events.on('requests:stored', batch => {
+			if (countStored) return countStored(batch.recent);
+			for (const record of batch.recent) counter.recordStored(record);
+			publish();
 		});
 		// Once the core sends its snapshots, they are the only source: the counter here saw nothing.
 		let fromCore = false;
@@ -44,6 +57,7 @@ export function createTraffic(events: EventBus, {intervalMs = 500, tickMs = 15_0
 		});
 		const off = () => {
 			offSingle();
+			offStored();
 			offCore();
 			if (pending) clearTimeout(pending);
 		};

@@ -102,3 +102,53 @@ test('with the gateway in its worker, the charts keep the core\'s numbers: the i
 		off();
 	}
 });
+
+test('a request read from the store after another gateway recorded it counts in the minute it finished, not the minute it was read', () => {
+	const counter = new TrafficCounter();
+	// Arrived 5 minutes ago and took 61 s: it finished in the fourth minute back.
+	counter.recordStored(event({time: new Date(minutesAgo(5)).toISOString(), latencyMs: 61_000}), now);
+	counter.recordStored(event({time: new Date(minutesAgo(5)).toISOString(), latencyMs: 61_000, status: 502, outcome: 'error'}), now);
+	// Two hours ago: in the tokens of its hour, not in the last hour's requests.
+	counter.recordStored(event({time: new Date(minutesAgo(120)).toISOString()}), now);
+	// Older than the last day, or with no time that reads: left out.
+	counter.recordStored(event({time: new Date(minutesAgo(25 * 60)).toISOString()}), now);
+	counter.recordStored(event({time: 'not a time'}), now);
+	// A clock ahead of this one: counted now.
+	counter.recordStored(event({time: new Date(now + 120_000).toISOString()}), now);
+	const snapshot = counter.snapshot(now);
+	assert.equal(snapshot.lastHour.requests.at(-5), 2, 'in the minute it finished');
+	assert.equal(snapshot.lastHour.errors.at(-5), 1);
+	assert.equal(snapshot.lastHour.p50.at(-5), 61_000);
+	assert.equal(snapshot.lastHour.requests.at(-1), 1, 'the one from a clock ahead, now');
+	assert.equal(snapshot.lastHour.total.requests, 3);
+	assert.equal(snapshot.channels.get('ch_openai')?.total.requests, 3);
+	assert.equal(snapshot.tokensPerHour.at(-3), 1500, 'two hours back');
+	assert.equal(snapshot.tokensPerHour.reduce((sum, tokens) => sum + tokens, 0), 4 * 1500);
+});
+
+test('the charts count the requests the log reads from other gateways: here, or by the core that serves here', async () => {
+	const {EventBus} = await import('../../source/base/events.js');
+	const {createTraffic} = await import('../../source/ui/traffic.js');
+	const stored = (id: string) => event({id, time: new Date(Date.now() - 1500).toISOString()});
+	// No gateway here (its port taken by another): counted on this thread.
+	const events = new EventBus();
+	const alone = createTraffic(events, {intervalMs: 5});
+	const offAlone = alone.subscribe(() => {});
+	// A gateway here: its core counts them (its snapshots are the charts' only source).
+	const handed: string[] = [];
+	const coreEvents = new EventBus();
+	const withCore = createTraffic(coreEvents, {intervalMs: 5, countStored: records => handed.push(...records.map(record => record.id))});
+	const offCore = withCore.subscribe(() => {});
+	try {
+		events.emit('requests:stored', {recent: [stored('a'), stored('b')], count: 2, failed: 0});
+		coreEvents.emit('requests:stored', {recent: [stored('a'), stored('b')], count: 2, failed: 0});
+		await new Promise(resolve => setTimeout(resolve, 40));
+		assert.equal(alone.current.lastHour.total.requests, 2);
+		assert.equal(alone.current.channels.get('ch_openai')?.total.requests, 2);
+		assert.deepEqual(handed, ['a', 'b']);
+		assert.equal(withCore.current.lastHour.total.requests, 0, 'not counted twice: the core\'s next snapshot has them');
+	} finally {
+		offAlone();
+		offCore();
+	}
+});

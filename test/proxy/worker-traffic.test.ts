@@ -1,0 +1,43 @@
+/**
+ * The charts of a TUI that serves come from its core's traffic snapshots; the requests other
+ * gateways record in the shared store, which the TUI's log reads, are handed to the core and counted
+ * there, in the minute each finished, beside the core's own.
+ */
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {rmSync} from 'node:fs';
+import type {TrafficSnapshot} from '../../source/base/traffic.js';
+import type {RequestFinished} from '../../source/base/events.js';
+import {eventually} from '../helpers/sdks.js';
+import {json, startFaulty} from '../helpers/faulty-providers.js';
+import {startWorkerCore} from '../helpers/worker-core.js';
+
+const elsewhere = (id: string, minutesAgo: number, extra: Partial<RequestFinished> = {}): RequestFinished => ({
+	id, time: new Date(Date.now() - minutesAgo * 60_000).toISOString(), method: 'POST', path: '/v1/chat/completions', keyId: 'key_b', keyName: 'b', model: 'm', upstreamModel: 'm', channelId: 'ch_shared', channelName: 'shared',
+	inboundFormat: 'openai', outboundFormat: 'openai', stream: false, status: 200, outcome: 'ok', latencyMs: 20, ttfbMs: 5, usage: {inputTokens: 100, outputTokens: 20}, error: null, warnings: [], eventType: 'routed', attempts: ['shared'], costUsd: 0, unpriced: false, ...extra,
+});
+
+test('the core counts the requests other gateways recorded into its traffic snapshots, in the minute each finished, beside its own', async () => {
+	const provider = await startFaulty(json(200, {id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{index: 0, message: {role: 'assistant', content: 'hi'}, finish_reason: 'stop'}], usage: {prompt_tokens: 3, completion_tokens: 1, total_tokens: 4}}));
+	const {home, core, call} = await startWorkerCore(provider.url);
+	let latest: TrafficSnapshot | undefined;
+	const off = core.events.on('traffic:snapshot', snapshot => (latest = snapshot));
+	try {
+		await call('hello');
+		core.countStored([elsewhere('e1', 3), elsewhere('e2', 3, {status: 502, outcome: 'error'}), elsewhere('e3', 0)]);
+		await eventually(() => latest?.lastHour.total.requests === 4, 5000, 'a snapshot with the core\'s request and the three read from the store');
+		const hour = latest!.lastHour;
+		assert.equal(hour.total.errors, 1);
+		const sum = (counts: readonly number[]) => counts.reduce((total, count) => total + count, 0);
+		// (Two minutes each way: the snapshot may be taken in the minute after the requests.)
+		assert.equal(sum(hour.requests.slice(-5, -2)), 2, 'the two of three minutes ago, in their minute');
+		assert.equal(sum(hour.requests.slice(-2)), 2, 'the core\'s own and the one that just finished elsewhere, now');
+		assert.equal(latest!.channels.get('ch_shared')?.total.requests, 3, 'the shared channel\'s sparkline counts them');
+		assert.equal(sum(latest!.tokensPerHour), 3 * 120 + 4, 'their tokens too');
+	} finally {
+		off();
+		await core.close();
+		await provider.close();
+		rmSync(home, {recursive: true, force: true});
+	}
+});
