@@ -27,3 +27,17 @@ test('every installed package runs on the oldest Node the README and package.jso
 	}
 	assert.deepEqual(tooNew, [], `on Node ${oldest.version}, npm install would warn (EBADENGINE)`);
 });
+
+test('every installed package with an install script is approved or declined in allowScripts, so the install prints no warning about them', () => {
+	// npm ≥ 11.19 skips a dependency's install scripts unless package.json's allowScripts names it, and
+	// warns about each one it names neither way. sqlite3 (its native build) and esbuild (its binary)
+	// must run; the real CLIs' optional native parts (keytar, node-pty) and two scripts that only
+	// print or check are declined: nothing the tests run needs them.
+	const {allowScripts = {}} = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {allowScripts?: Record<string, boolean>};
+	const scripted = Object.entries(lock.packages as Record<string, {hasInstallScript?: boolean}>)
+		.filter(([path, entry]) => path !== '' && entry.hasInstallScript)
+		.map(([path]) => path.replace(/^.*node_modules\//, ''));
+	assert.deepEqual(scripted.filter(name => !(name in allowScripts)), [], 'npm install would warn that these scripts were skipped');
+	assert.equal(allowScripts.sqlite3, true, 'sqlite3 is built from source at install');
+	assert.equal(allowScripts.esbuild, true, 'the build needs esbuild\'s binary');
+});

@@ -1,5 +1,5 @@
 /**
- * The quick start's install command (`npm install && npm link`) puts `gateway-tui` on PATH, so the
+ * The quick start's install command (`npm install && npm link --ignore-scripts`) puts `gateway-tui` on PATH, so the
  * commands the README and every message name work from any directory. CI installs exactly that way,
  * so there the command must be found; a developer who skipped `npm link` gets a skip that says so.
  */
@@ -13,8 +13,8 @@ import {fileURLToPath} from 'node:url';
 
 const onPath = spawnSync('sh', ['-c', 'command -v gateway-tui'], {encoding: 'utf8'}).stdout.trim();
 
-test('gateway-tui is on PATH and runs this checkout from any directory', {skip: !onPath && !process.env.CI ? 'gateway-tui is not on PATH: run `npm link` (the quick start does)' : false}, () => {
-	assert.ok(onPath, 'gateway-tui is not on PATH after the README install command (npm install && npm link)');
+test('gateway-tui is on PATH and runs this checkout from any directory', {skip: !onPath && !process.env.CI ? 'gateway-tui is not on PATH: run `npm link --ignore-scripts` (the quick start does)' : false}, () => {
+	assert.ok(onPath, 'gateway-tui is not on PATH after the README install command (npm install && npm link --ignore-scripts)');
 	const dir = mkdtempSync(join(tmpdir(), 'gateway-tui-path-'));
 	try {
 		const version = execFileSync('gateway-tui', ['--version'], {cwd: dir, encoding: 'utf8'}).trim();
