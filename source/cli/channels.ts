@@ -3,7 +3,7 @@ import type {Command} from 'commander';
 import {addChannel, channelView, editChannel, findChannel, removeChannel, removeUnreadableChannel, probeOutcome, setChannelEnabled, testChannel, type ChannelView} from '../services/channels.js';
 import {formatModels} from '../services/parse.js';
 import {formatPrices} from '../base/prices.js';
-import {readPublishedHealth, type PublishedHealth} from '../store/published-health.js';
+import {channelHealthAcross, readPublishedHealth, type ChannelHealthAcross} from '../store/published-health.js';
 import type {ChannelRecord} from '../base/records.js';
 import type {Store} from '../store/index.js';
 import {removalCommand, withStore} from './context.js';
@@ -44,19 +44,12 @@ function describe(view: ChannelView): string {
 const seconds = (ms: number | undefined, fallback: number) => (ms === undefined ? `${fallback / 1000} s (default)` : `${ms / 1000} s`);
 const {firstByteMs, idleMs} = defaultStreamTimeouts;
 
-type Health = {state: string; reason: string | null; since: string; retryAt: string | null} | null;
-
-/** A running gateway's view of the channel; null when no gateway runs (health is only known while serving). */
-function healthOf(published: PublishedHealth | undefined, id: string): Health {
-	if (!published) return null;
-	const view = published.channels[id];
-	return view ? {state: view.state, reason: view.reason, since: view.since, retryAt: view.retryAt} : {state: 'healthy', reason: null, since: published.updatedAt, retryAt: null};
-}
-
-function healthText(health: Health): string {
+/** The channel's health across the running gateways (store/published-health.ts); null when none runs. */
+function healthText(health: ChannelHealthAcross | null): string {
 	if (!health) return '- (gateway not running)';
-	if (health.state === 'healthy') return 'healthy';
-	return `${health.state} since ${health.since}${health.reason ? `: ${health.reason}` : ''}${health.retryAt ? `; retry at ${health.retryAt}` : ''}`;
+	if (health.state === 'healthy') return health.gateways > 1 ? `healthy (${health.gateways} gateways)` : 'healthy';
+	const where = health.gateways > 1 ? ` (on ${health.affected} of ${health.gateways} gateways)` : '';
+	return `${health.state}${where} since ${health.since}${health.reason ? `: ${health.reason}` : ''}${health.retryAt ? `; retry at ${health.retryAt}` : ''}`;
 }
 
 export function registerChannels(program: Command): void {
@@ -92,7 +85,7 @@ export function registerChannels(program: Command): void {
 		.action(async (options: JsonFlag, command: Command) => {
 			await withStore(command, async store => {
 				const health = await readPublishedHealth(store);
-				const views = (await listChannels(store)).map(channel => ({...channelView(channel), health: healthOf(health, channel.id)}));
+				const views = (await listChannels(store)).map(channel => ({...channelView(channel), health: channelHealthAcross(health, channel.id)}));
 				if (options.json) return printJson(views);
 				if (views.length === 0) return print('No channels yet. Add one with `gateway-tui channels add --name NAME --format openai --base-url URL --api-key KEY --models m1,m2`.');
 				print(
@@ -111,7 +104,7 @@ export function registerChannels(program: Command): void {
 		.action(async (ref: string, options: JsonFlag, command: Command) => {
 			await withStore(command, async store => {
 				const channel = await findChannel(store, ref);
-				const view = {...channelView(channel), health: healthOf(await readPublishedHealth(store), channel.id)};
+				const view = {...channelView(channel), health: channelHealthAcross(await readPublishedHealth(store), channel.id)};
 				if (options.json) printJson(view);
 				else print(`${describe(view)}\n${'health'.padEnd(10)}${healthText(view.health)}`);
 			});

@@ -147,6 +147,8 @@ export class Gateway {
 		this.url = gatewayUrl(this.options.host, typeof address === 'object' && address ? address.port : this.options.port);
 		this.usage.start();
 		this.kept.start();
+		// Only a gateway that listens tells other processes it runs (one whose port was taken never did).
+		this.publisher.start();
 	}
 
 	/**

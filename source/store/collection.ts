@@ -77,8 +77,8 @@ export class Collection<T> {
 		return (await this.entries()).map(([, value]) => value);
 	}
 
-	/** Every valid entry with its id, in one pass over the namespace. */
-	async entries(): Promise<Array<[string, T]>> {
+	/** Every valid entry with its id, in one pass over the namespace; given `prefix`, only those whose id starts with it (the others are not parsed). */
+	async entries(prefix?: string): Promise<Array<[string, T]>> {
 		const iterator = this.keyv.iterator;
 		if (!iterator) return [];
 		const entries = await this.guard(`listing every ${this.what}`, async () => {
@@ -88,6 +88,7 @@ export class Collection<T> {
 		});
 		const out: Array<[string, T]> = [];
 		for (const [id, raw] of entries) {
+			if (prefix !== undefined && !id.startsWith(prefix)) continue;
 			const value = this.parse(id, raw);
 			if (value !== undefined) out.push([id, value]);
 		}

@@ -8,13 +8,18 @@
  * to its totals rather than overwriting them.
  */
 import {StoreError} from './errors.js';
+import {legacyHealthKey, publishedHealthKey} from './published-health.js';
 import type {Namespace, Store} from './index.js';
 
 /** Journals last: they point at the request chunks and day totals copied before them. */
 export const migratedNamespaces: readonly Namespace[] = ['channels', 'keys', 'activity', 'requests', 'usage', 'journals', 'responses', 'response-index', 'meta'];
 
-/** Rewritten on the target instead of copied. */
-const skipped: Readonly<Partial<Record<Namespace, readonly string[]>>> = {meta: ['revision']};
+/**
+ * Not copied: the revision is rewritten on the target; the channel health is the source store's
+ * running gateways' (store/published-health.ts), which the target's own gateways publish for
+ * themselves — copied, it would show gateways running on a store none serves.
+ */
+const skipped: Readonly<Partial<Record<Namespace, (id: string) => boolean>>> = {meta: id => id === 'revision' || id === legacyHealthKey || id.startsWith(publishedHealthKey(''))};
 
 export type MigrateCounts = Readonly<Record<Namespace, number>>;
 
@@ -58,7 +63,7 @@ export async function migrateStore(from: Store, to: Store, options: {force?: boo
 	for (const namespace of migratedNamespaces) {
 		const target = to.raw(namespace);
 		for (const [id, value] of await entries(from, namespace)) {
-			if (skipped[namespace]?.includes(id)) continue;
+			if (skipped[namespace]?.(id)) continue;
 			try {
 				await target.set(id, value);
 			} catch (error) {

@@ -15,7 +15,8 @@ import {useStatus} from './hooks/use-status.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import type {TuiModel} from './model.js';
 import {ExternalStore} from './external-store.js';
-import {healthOf, type HealthInfo} from './health-view.js';
+import {healthOf, publishedHealthOf, type HealthInfo} from './health-view.js';
+import type {PublishedHealth} from '../store/published-health.js';
 import {ChannelsPane} from './panes/channels-pane.js';
 import {EndpointsPane} from './panes/endpoints-pane.js';
 import {KeysPane} from './panes/keys-pane.js';
@@ -40,6 +41,7 @@ export type AppProps = {
 
 const noHealth = new ExternalStore<ReadonlyMap<string, ChannelHealthView>>(new Map());
 const noTraffic = new ExternalStore<TrafficSnapshot>(emptyTraffic());
+const noPublished = new ExternalStore<readonly PublishedHealth[]>([]);
 
 export const minColumns = 60;
 export const minRows = 16;
@@ -57,7 +59,8 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 	const usage = useExternalStore(model.usage);
 	const limitUse = useExternalStore(model.limits);
 	const measured = useExternalStore(model.health?.views ?? noHealth);
-	const health = healthProp ?? (model.health ? healthOf(data.channels, measured) : undefined);
+	const published = useExternalStore(model.publishedHealth ?? noPublished);
+	const health = healthProp ?? (model.health ? healthOf(data.channels, measured) : publishedHealthOf(data.channels, published));
 	const {message, report: setMessage, clearResult} = useStatus(model.events, initialStatus ?? null);
 	// Which pane is shown and whether the help is: they decide who gets the next key.
 	const shown = useKeyState<PaneId>(initialPane, {moves: true});

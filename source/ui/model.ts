@@ -6,7 +6,8 @@
 import type {EventBus} from '../base/events.js';
 import type {Store} from '../store/index.js';
 import {createActions, type Actions} from './actions.js';
-import {createHealthView, type HealthView} from './health-view.js';
+import {createHealthView, createPublishedHealth, type HealthView} from './health-view.js';
+import {readPublishedHealth, type PublishedHealth} from '../store/published-health.js';
 import {persistedUse} from '../store/limit-use.js';
 import {createLimitView, type LimitUseMap, type LimitUseSource} from './limit-view.js';
 import type {ExternalStore} from './external-store.js';
@@ -29,6 +30,8 @@ export type TuiModel = {
 	readonly traffic: ExternalStore<TrafficSnapshot>;
 	/** Channel health, while this process serves (null when it could not listen: nothing is measured). */
 	readonly health: HealthView | null;
+	/** Where this process does not serve: the health the gateways serving on the store publish. */
+	readonly publishedHealth: ExternalStore<readonly PublishedHealth[]> | null;
 	readonly actions: Actions;
 	/** The frames the live views share under load (one redraw a second for all of them). */
 	readonly frames: RedrawFrames;
@@ -78,6 +81,7 @@ export function createModel(store: Store, events: EventBus, options: ModelOption
 		usageSource: options.storedUsage ? 'stored' : 'session',
 		limits: createLimitView(events, () => data.snapshot.current.keys, options.limitUse ?? (keys => persistedUse(store, keys)), {pollMs: options.limitPollMs ?? (options.limitUse ? 2000 : 5000), frames, initial: options.initialLimits}),
 		health,
+		publishedHealth: health ? null : createPublishedHealth(() => readPublishedHealth(store)),
 		actions,
 		frames,
 		dispose() {

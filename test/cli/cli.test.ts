@@ -202,6 +202,44 @@ test('channels list shows the health a running gateway publishes; serve logs hea
 	}
 });
 
+test('several gateways on one store each publish their own channel health: one that stops or cannot listen never withdraws another\'s', async () => {
+	const home = tempHome();
+	const homeEnv = {GATEWAY_TUI_HOME: home};
+	await runCli(['channels', 'add', '--name', 'shared', '--format', 'openai', '--base-url', provider.url, '--api-key', provider.apiKey, '--models', 'gpt-4o-mini'], homeEnv);
+	const health = async () => (JSON.parse((await runCli(['channels', 'list', '--json'], homeEnv)).stdout) as Array<{health: {state: string; gateways: number; affected: number} | null}>)[0]!.health;
+	const first = await startServe(['--port', '0'], homeEnv);
+	const second = await startServe(['--port', '0'], homeEnv);
+	try {
+		await eventually(async () => (await health())?.gateways === 2, 3000, 'both gateways\' health');
+		assert.match((await runCli(['channels', 'list'], homeEnv)).stdout, /healthy \(2 gateways\)/);
+		// A third on the first one's port cannot listen: it says so and leaves the others' health alone
+		// (it withdrew the one record every gateway shared, and `channels list` said none ran).
+		const port = new URL(first.url).port;
+		const taken = await runCli(['serve', '--port', port], homeEnv);
+		assert.match(taken.stderr, /Port \d+ is already in use/);
+		assert.equal((await health())?.gateways, 2, 'a gateway that could not listen withdrew nothing');
+		// The circuit opens on the first gateway only (its traffic): the list says on how many.
+		const key = JSON.parse((await runCli(['keys', 'create', '--name', 'h', '--json'], homeEnv)).stdout) as {key: string};
+		provider.enqueue({error: {status: 500}}, {error: {status: 500}}, {error: {status: 500}});
+		const client = openaiClient(first.url, key.key);
+		await eventually(async () => {
+			await client.chat.completions.create({model: 'gpt-4o-mini', messages: [{role: 'user', content: 'hi'}]}).catch(() => {});
+			return /channel=shared {2}health=unavailable/.test(first.stdout());
+		}, 5000, 'the circuit to open on the first gateway');
+		await eventually(async () => /unavailable \(on 1 of 2 gateways\) since .*HTTP 500/.test((await runCli(['channels', 'list'], homeEnv)).stdout), 3000, 'channels list to show it');
+		assert.deepEqual(await health().then(view => view && {state: view.state, gateways: view.gateways, affected: view.affected}), {state: 'unavailable', gateways: 2, affected: 1});
+		// The first stops: its record goes, the second's stays.
+		await stopChild(first.child);
+		assert.deepEqual(await health().then(view => view && {state: view.state, gateways: view.gateways}), {state: 'healthy', gateways: 1});
+		await stopChild(second.child);
+		assert.equal(await health(), null, 'no gateway runs');
+	} finally {
+		await stopChild(first.child);
+		await stopChild(second.child);
+		rmSync(home, {recursive: true, force: true});
+	}
+});
+
 test('keys create/edit with limits; keys list and show display them; bad limits are refused', async () => {
 	const created = JSON.parse((await runCli(['keys', 'create', '--name', 'limited', '--rpm', '60', '--budget', '20/month', '--budget-warn', '80%', '--json'], env)).stdout) as {limits: unknown};
 	assert.deepEqual(created.limits, {rpm: 60, budget: {usd: 20, period: 'monthly'}, budgetWarnPercent: 80});

@@ -11,7 +11,7 @@ import {addChannel} from '../../source/services/channels.js';
 import {recordLastUsed} from '../../source/store/keys.js';
 import {chunks, chunkId, dayId, dayTotals, journals} from '../../source/store/usage.js';
 import {newJournal} from '../../source/store/usage-instance.js';
-import {publishedHealth, publishedHealthKey} from '../../source/store/published-health.js';
+import {publishedHealth, publishedHealthKey, readPublishedHealth} from '../../source/store/published-health.js';
 import {storeKinds, tempDir} from './stores.js';
 import {writeTurns} from '../../source/store/responses.js';
 
@@ -24,7 +24,7 @@ async function dump(store: Store): Promise<Dump> {
 	const out: Dump = {};
 	for (const namespace of namespaces) {
 		const rows: Array<[string, unknown]> = [];
-		for await (const [id, value] of store.raw(namespace).iterator!(undefined)) if (!(namespace === 'meta' && id === 'revision')) rows.push([String(id), value]);
+		for await (const [id, value] of store.raw(namespace).iterator!(undefined)) if (!(namespace === 'meta' && (id === 'revision' || String(id).startsWith('health:')))) rows.push([String(id), value]);
 		out[namespace] = rows.sort(([a], [b]) => a.localeCompare(b));
 	}
 	return out;
@@ -40,7 +40,7 @@ async function fill(store: Store): Promise<void> {
 	await chunks(store).set(chunkId(journal.instance, 0), {v: 1, instance: journal.instance, seq: 0, records: []});
 	await dayTotals(store).set(dayId(journal.instance, '2025-01-02'), {v: 1, instance: journal.instance, day: '2025-01-02', buckets: []});
 	await journals(store).set(journal.instance, journal);
-	await publishedHealth(store).set(publishedHealthKey, {v: 1, updatedAt: '2025-01-02T10:00:00.000Z', pid: 1, channels: {}});
+	await publishedHealth(store).set(publishedHealthKey('gw1'), {v: 1, updatedAt: '2025-01-02T10:00:00.000Z', pid: 1, channels: {}});
 	await writeTurns(store, [{id: 'resp_1', keyId: key.id, createdAt: Date.parse('2025-01-02T10:00:00.000Z'), chain: [], input: [{type: 'message', role: 'user', content: 'hi'}], response: {id: 'resp_1', object: 'response'}}]);
 }
 
@@ -58,7 +58,8 @@ test('sqlite → redis → postgres → sqlite: nothing lost', {skip: redis.skip
 		assert.equal(original.keys!.length, 2);
 		for (let step = 0; step < 3; step++) {
 			const counts = await migrateStore(stores[step]!, stores[step + 1]!);
-			assert.deepEqual(counts, {channels: 2, keys: 2, activity: 1, requests: 1, usage: 1, journals: 1, responses: 1, 'response-index': 1, meta: 1});
+			assert.deepEqual(counts, {channels: 2, keys: 2, activity: 1, requests: 1, usage: 1, journals: 1, responses: 1, 'response-index': 1, meta: 0}, 'the source\'s channel health is its running gateways\', not copied');
+			assert.deepEqual(await readPublishedHealth(stores[step + 1]!, Date.parse('2025-01-02T10:00:30.000Z')), []);
 			assert.deepEqual(await dump(stores[step + 1]!), original, `after copying into ${stores[step + 1]!.kind}`);
 			assert.notEqual(await stores[step + 1]!.revision(), '', 'the target revision is bumped, so running gateways reload');
 		}

@@ -18,6 +18,7 @@ import {tempHome} from '../helpers/gateway.js';
 import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
 import {openRequestLog, usageSummaries} from '../../source/store/usage-summary.js';
 import {persistedUse} from '../../source/store/limit-use.js';
+import {publishedHealth, publishedHealthKey} from '../../source/store/published-health.js';
 import {readUsage} from '../../source/ui/usage-view.js';
 import type {UsageSource} from '../../source/ui/session-usage.js';
 import {finished as usageEvent} from '../usage/events.js';
@@ -187,6 +188,28 @@ test('a port in use is shown with the flag to choose another', async () => {
 	await press(stdin, '2');
 	await frameWith(lastFrame, /HEALTH/);
 	assert.match(lastFrame()!, /0 provider connections/);
+});
+
+test('a TUI whose port another gateway holds shows the channel health the gateways serving on the store publish', async () => {
+	const {store, model, stdin, lastFrame} = await setup({url: null, error: 'Port 11580 is already in use (another gateway-tui?). Stop that process or choose another port with --port.'});
+	const channel = await addChannel(store, {name: 'flaky', format: 'openai', baseUrl: 'https://api.example.com/v1', apiKey: 'sk-real-0123456789abcdef', models: 'm'});
+	await addChannel(store, {name: 'fine', format: 'openai', baseUrl: 'https://api.example.org/v1', apiKey: 'sk-real-abcdef0123456789', models: 'n'});
+	await model.data.reload();
+	await press(stdin, '2');
+	await frameWith(lastFrame, /flaky .* -/);
+	assert.doesNotMatch(lastFrame()!, /healthy|unavailable/, 'no gateway publishes yet: nothing is known');
+	// Two gateways serve on the store: one sees the channel unavailable, the other has had no trouble.
+	const now = new Date().toISOString();
+	const view = {channelId: channel.id, channelName: 'flaky', state: 'unavailable' as const, reason: 'HTTP 500 (3 failures in a row)', since: now, retryAt: null};
+	await publishedHealth(store).set(publishedHealthKey('gw_a'), {v: 1, updatedAt: now, pid: 1, channels: {[channel.id]: view}});
+	await publishedHealth(store).set(publishedHealthKey('gw_b'), {v: 1, updatedAt: now, pid: 2, channels: {}});
+	await frameWith(lastFrame, /flaky .*unavailable/);
+	assert.match(lastFrame()!, /fine .*healthy/);
+	await press(stdin, keys.enter);
+	const details = (await frameWith(lastFrame, /measured by/)).replaceAll(/[\s│]+/g, ' ');
+	assert.match(details, /health unavailable since/);
+	assert.match(details, /measured by the 2 gateways serving on this store \(this process does not serve\); 1 of them sees it unavailable/);
+	assert.match(details, /reason HTTP 500 \(3 failures in a row\)/);
 });
 
 test('a key crossing its budget warning threshold shows in the status bar', async () => {

@@ -38,10 +38,17 @@ export function probeText(name: string, result: ProbeResult): string {
 	return probeOutcome(name, result, '(e edits the channel)');
 }
 
+/** Who measured a health this process did not: the gateways serving on the store. */
+function measuredBy(state: HealthInfo['state'], {gateways, affected}: NonNullable<HealthInfo['elsewhere']>): string {
+	const who = gateways === 1 ? 'the gateway serving on this store' : `the ${gateways} gateways serving on this store`;
+	return `${who} (this process does not serve)${gateways > 1 && affected > 0 ? `; ${affected} of them ${affected === 1 ? 'sees' : 'see'} it ${state}` : ''}`;
+}
+
 /** The health rows: state and since when, why, and (while unavailable) when the next trial request may go. */
 export function healthRows(health: HealthInfo | undefined, now = Date.now()): Detail[] {
-	if (!health) return [['health', '- (not measured: this process does not serve)']];
+	if (!health) return [['health', '- (not measured: this process does not serve, and no gateway serving on this store publishes it)']];
 	const rows: Detail[] = [['health', `${health.state}${health.since ? ` since ${clock(health.since)} (${relative(health.since, now)})` : ''}`, healthColors[health.state]]];
+	if (health.elsewhere) rows.push(['measured by', measuredBy(health.state, health.elsewhere)]);
 	if (health.reason) rows.push(['reason', health.reason]);
 	if (health.retryAt) rows.push(['retry at', `${clock(health.retryAt)} (${relative(health.retryAt, now)}): one trial request, then healthy again if it succeeds`]);
 	return rows;
