@@ -32,10 +32,13 @@ export type RequestLogOptions = {
 	 * stored and seen live shows once). With `followMs`, it is polled that often for the requests
 	 * other gateways sharing the store record (the reader leaves out this process's own, which arrive
 	 * live). An unreadable log leaves the live requests (the Usage pane reports an unreadable store
-	 * with its totals).
+	 * with its totals) and is tried again every `followMs` (5 s without) while the log is watched.
 	 */
 	readonly stored?: {readonly open: (tail: number) => Promise<RequestLogReader>; readonly followMs?: number};
 };
+
+/** How soon an unreadable store log is tried again, for a log that does not follow the store. */
+const retryOpenMs = 5000;
 
 const newestFirst = (a: RequestFinished, b: RequestFinished) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0);
 
@@ -48,8 +51,9 @@ export function createRequestLog(events: EventBus, options: RequestLogOptions = 
 	// way they are queued and folded into the log at most once per interval, never per request.
 	let incoming: RequestFinished[] = [];
 	let timer: NodeJS.Timeout | undefined;
-	/** The store's log: not opened yet, being opened, open, or unreadable. */
-	let reader: RequestLogReader | 'closed' | 'opening' | 'unreadable' = 'closed';
+	/** The store's log: not opened yet (or unreadable at the last try), being opened, or open. */
+	let reader: RequestLogReader | 'closed' | 'opening' = 'closed';
+	let retry: NodeJS.Timeout | undefined;
 	let connected = false;
 	let follow: NodeJS.Timeout | undefined;
 	let polling = false;
@@ -102,7 +106,12 @@ export function createRequestLog(events: EventBus, options: RequestLogOptions = 
 				addHistory(opened.tail);
 				if (connected) startFollowing(opened);
 			},
-			() => (reader = 'unreadable'),
+			// Unreadable now (a store restarting, an outage): tried again while the log is watched, so
+			// the history and other gateways' requests show once it answers; live requests show meanwhile.
+			() => {
+				reader = 'closed';
+				if (connected) retry = setTimeout(openStored, stored.followMs ?? retryOpenMs);
+			},
 		);
 	};
 
@@ -120,6 +129,7 @@ export function createRequestLog(events: EventBus, options: RequestLogOptions = 
 				const offStored = events.on('requests:stored', batch => queue(batch.recent, batch.count, batch.failed));
 				return () => {
 					connected = false;
+					clearTimeout(retry);
 					if (follow) clearInterval(follow);
 					follow = undefined;
 					offSingle();

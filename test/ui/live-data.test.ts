@@ -113,6 +113,33 @@ test('an unreadable history leaves the log to the live requests', async () => {
 	}
 });
 
+test('a store log unreadable when the TUI starts is tried again: its history and what other gateways record show once it answers', async () => {
+	await withLoggedStore(async (store, other) => {
+		other.record(event('before'));
+		await other.flush();
+		const events = new EventBus();
+		let attempts = 0;
+		const open = async (tail: number) => {
+			attempts++;
+			if (attempts === 1) throw new Error('the store is restarting');
+			return openRequestLog(store, {tail});
+		};
+		const log = createRequestLog(events, {intervalMs: 0, stored: {open, followMs: 20}});
+		const off = log.subscribe(() => {});
+		try {
+			events.emit('request:finished', event('live'));
+			await eventually(() => log.getSnapshot().entries.some(entry => entry.id === 'before'), 3000, 'the history, on the second try');
+			other.record(event('after'));
+			await other.flush();
+			await eventually(() => log.getSnapshot().entries.some(entry => entry.id === 'after'), 3000, 'what the other gateway records next');
+			assert.deepEqual(log.getSnapshot().entries.map(entry => entry.id).sort(), ['after', 'before', 'live']);
+			assert.equal(attempts, 2);
+		} finally {
+			off();
+		}
+	});
+});
+
 test('a log that follows the store shows what other gateways record as it lands, never its own gateway\'s twice; one that does not, only its own', async () => {
 	await withLoggedStore(async (store, other) => {
 		other.record(event('before'));
