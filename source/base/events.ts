@@ -140,6 +140,8 @@ export type GatewayEvents = {
 	'requests:batch': [RequestBatch];
 	/** Requests other gateways sharing the store recorded, read from the stored log (the TUI's log follows it). */
 	'requests:stored': [RequestBatch];
+	/** The requests the store recorded before the TUI started, read as its log opens (those it had not seen live): the charts count them too. */
+	'requests:history': [readonly RequestFinished[]];
 	'traffic:snapshot': [TrafficSnapshot];
 	'store:changed': [{readonly revision: string}];
 	'warning': [{readonly message: string}];

@@ -100,21 +100,26 @@ export class TrafficCounter {
 	recordStored(event: RequestFinished, now = Date.now()): void {
 		const finished = Date.parse(event.time) + event.latencyMs;
 		if (!(finished > now - 24 * hourMs)) return;
-		this.count(event, Math.min(finished, now));
+		this.count(event, Math.min(finished, now), now);
 		this.prune(now);
 	}
 
-	private count(event: RequestFinished, at: number): void {
+	/** Counted at `at`: in its minute while that is in the last hour's window, in its hour's tokens. */
+	private count(event: RequestFinished, at: number, now = at): void {
 		const minute = Math.floor(at / minuteMs);
+		if (minute > Math.floor(now / minuteMs) - 60) this.countMinute(event, minute);
+		const tokens = (event.usage?.inputTokens ?? 0) + (event.usage?.outputTokens ?? 0);
+		const hour = Math.floor(at / hourMs);
+		this.hours.set(hour, (this.hours.get(hour) ?? 0) + tokens);
+	}
+
+	private countMinute(event: RequestFinished, minute: number): void {
 		add(this.minutes, minute, event);
 		if (event.channelId) {
 			const buckets = this.byChannel.get(event.channelId) ?? new Map<number, Bucket>();
 			add(buckets, minute, event);
 			this.byChannel.set(event.channelId, buckets);
 		}
-		const tokens = (event.usage?.inputTokens ?? 0) + (event.usage?.outputTokens ?? 0);
-		const hour = Math.floor(at / hourMs);
-		this.hours.set(hour, (this.hours.get(hour) ?? 0) + tokens);
 	}
 
 	/** Drops what left the windows; once a minute, not per request. */

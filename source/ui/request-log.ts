@@ -78,6 +78,7 @@ export function createRequestLog(events: EventBus, options: RequestLogOptions = 
 		if (older.length === 0) return;
 		entries = [...entries, ...older].sort(newestFirst).slice(0, limit);
 		store.set({entries, total, failed});
+		events.emit('requests:history', older);
 	};
 	/** Poll the store's log for what other gateways recorded (one poll at a time; a failed one is tried again at the next). */
 	const startFollowing = (opened: RequestLogReader) => {

@@ -13,8 +13,10 @@ export {emptyTraffic, percentile, TrafficCounter, type Series, type TrafficSnaps
  * when idle (the core sends its own every 15 s); never over the core's, which it would blank.
  *
  * The requests other gateways record in the shared store (`requests:stored`, read by the live log
- * as it follows the store) count too, in the minute each finished: handed to the core
- * (`countStored`) where one serves here, so its snapshots hold them; counted here otherwise.
+ * as it follows the store) count too, in the minute each finished, and so do those the log opened
+ * with (`requests:history`: the store's newest 500 from before this TUI started, so a restart does
+ * not blank the charts beside a full log): handed to the core (`countStored`) where one serves
+ * here, so its snapshots hold them; counted here otherwise.
  */
 export type TrafficOptions = {
 	/** The least time between two redraws of the charts. */
@@ -44,11 +46,13 @@ export function createTraffic(events: EventBus, {intervalMs = 500, tickMs = 15_0
 			counter.record(event);
 			publish();
 		});
-		const offStored = events.on('requests:stored', batch => {
-			if (countStored) return countStored(batch.recent);
-			for (const record of batch.recent) counter.recordStored(record);
+		const fromStore = (records: readonly RequestFinished[]) => {
+			if (countStored) return countStored(records);
+			for (const record of records) counter.recordStored(record);
 			publish();
-		});
+		};
+		const offStored = events.on('requests:stored', batch => fromStore(batch.recent));
+		const offHistory = events.on('requests:history', fromStore);
 		// Once the core sends its snapshots, they are the only source: the counter here saw nothing.
 		let fromCore = false;
 		const offCore = events.on('traffic:snapshot', snapshot => {
@@ -58,6 +62,7 @@ export function createTraffic(events: EventBus, {intervalMs = 500, tickMs = 15_0
 		const off = () => {
 			offSingle();
 			offStored();
+			offHistory();
 			offCore();
 			if (pending) clearTimeout(pending);
 		};

@@ -78,12 +78,15 @@ test('the request log opens with the stored history behind the live requests: ne
 			},
 		});
 		const off = log.subscribe(() => {});
+		const history: string[] = [];
+		events.on('requests:history', records => history.push(...records.map(record => record.id)));
 		events.emit('request:finished', event('live', {time: at(0)}));
 		await delay(5);
 		assert.deepEqual(log.getSnapshot().entries.map(entry => entry.id), ['live'], 'live requests show before the history is read');
 		release();
 		await eventually(() => log.getSnapshot().entries.length === 4, 3000, 'the history');
 		assert.deepEqual(log.getSnapshot().entries.map(entry => entry.id), ['live', 'old1', 'old2', 'old3']);
+		assert.deepEqual(history.sort(), ['old1', 'old2', 'old3'], 'announced for the charts, without the one seen live (counted already)');
 		assert.deepEqual([log.getSnapshot().total, log.getSnapshot().failed], [1, 0], 'counts are this session\'s');
 		events.emit('request:finished', event('new'));
 		await delay(5);

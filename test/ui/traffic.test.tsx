@@ -126,7 +126,7 @@ test('a request read from the store after another gateway recorded it counts in 
 	assert.equal(snapshot.tokensPerHour.reduce((sum, tokens) => sum + tokens, 0), 4 * 1500);
 });
 
-test('the charts count the requests the log reads from other gateways: here, or by the core that serves here', async () => {
+test('the charts count the requests the log reads from the store (other gateways\', and the history it opens with): here, or by the core that serves here', async () => {
 	const {EventBus} = await import('../../source/base/events.js');
 	const {createTraffic} = await import('../../source/ui/traffic.js');
 	const stored = (id: string) => event({id, time: new Date(Date.now() - 1500).toISOString()});
@@ -142,10 +142,13 @@ test('the charts count the requests the log reads from other gateways: here, or 
 	try {
 		events.emit('requests:stored', {recent: [stored('a'), stored('b')], count: 2, failed: 0});
 		coreEvents.emit('requests:stored', {recent: [stored('a'), stored('b')], count: 2, failed: 0});
+		// The stored requests the log opened with (from before this TUI started) count the same way.
+		events.emit('requests:history', [stored('h')]);
+		coreEvents.emit('requests:history', [stored('h')]);
 		await new Promise(resolve => setTimeout(resolve, 40));
-		assert.equal(alone.current.lastHour.total.requests, 2);
-		assert.equal(alone.current.channels.get('ch_openai')?.total.requests, 2);
-		assert.deepEqual(handed, ['a', 'b']);
+		assert.equal(alone.current.lastHour.total.requests, 3);
+		assert.equal(alone.current.channels.get('ch_openai')?.total.requests, 3);
+		assert.deepEqual(handed, ['a', 'b', 'h']);
 		assert.equal(withCore.current.lastHour.total.requests, 0, 'not counted twice: the core\'s next snapshot has them');
 	} finally {
 		offAlone();
