@@ -77,8 +77,12 @@ export class Collection<T> {
 		return (await this.entries()).map(([, value]) => value);
 	}
 
-	/** Every valid entry with its id, in one pass over the namespace; given `prefix`, only those whose id starts with it (the others are not parsed). */
-	async entries(prefix?: string): Promise<Array<[string, T]>> {
+	/**
+	 * Every valid entry with its id, in one pass over the namespace; given `prefix`, only those whose
+	 * id starts with it (the others are not parsed). An invalid entry is an error, unless
+	 * `skipInvalid` (records that only say something in passing, such as a gateway's published health).
+	 */
+	async entries(prefix?: string, {skipInvalid = false}: {readonly skipInvalid?: boolean} = {}): Promise<Array<[string, T]>> {
 		const iterator = this.keyv.iterator;
 		if (!iterator) return [];
 		const entries = await this.guard(`listing every ${this.what}`, async () => {
@@ -89,8 +93,12 @@ export class Collection<T> {
 		const out: Array<[string, T]> = [];
 		for (const [id, raw] of entries) {
 			if (prefix !== undefined && !id.startsWith(prefix)) continue;
-			const value = this.parse(id, raw);
-			if (value !== undefined) out.push([id, value]);
+			try {
+				const value = this.parse(id, raw);
+				if (value !== undefined) out.push([id, value]);
+			} catch (error) {
+				if (!(skipInvalid && error instanceof InvalidRecordError)) throw error;
+			}
 		}
 		return out;
 	}

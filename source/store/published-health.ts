@@ -38,9 +38,12 @@ export const publishedHealth = (store: Store) => store.collection('meta', health
 /** The record of one gateway (its id: random, per process). */
 export const publishedHealthKey = (gatewayId: string) => `${prefix}${gatewayId}`;
 
-/** Every gateway's record, with its key, stale ones included (for the clean-up at start). */
+/**
+ * Every gateway's record, with its key, stale ones included (for the clean-up at start). One that
+ * cannot be read (another version's) is left out: it must not make `channels list` fail.
+ */
 export async function allPublishedHealth(store: Store): Promise<Array<[string, PublishedHealth]>> {
-	return publishedHealth(store).entries(prefix);
+	return publishedHealth(store).entries(prefix, {skipInvalid: true});
 }
 
 const isFresh = (record: PublishedHealth, now: number) => now - Date.parse(record.updatedAt) <= staleAfterMs;

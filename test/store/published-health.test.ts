@@ -27,7 +27,9 @@ for (const kind of kinds) {
 			const longAgo = new Date(Date.now() - 3_600_000).toISOString();
 			await publishedHealth(store).set(publishedHealthKey('killed'), {v: 1, updatedAt: longAgo, pid: 1, channels: {ch_1: view('unavailable', 'from a gateway long gone')}});
 			await publishedHealth(store).set(legacyHealthKey, {v: 1, updatedAt: new Date().toISOString(), pid: 2, channels: {}});
-			assert.deepEqual(await readPublishedHealth(store), [], 'stale and old-style records are not running gateways');
+			// And one another version wrote in a form this one cannot read: left out, never an error.
+			await store.raw('meta').set(publishedHealthKey('future'), {v: 2, updatedAt: new Date().toISOString(), gateways: 'elsewhere'});
+			assert.deepEqual(await readPublishedHealth(store), [], 'stale, old-style and unreadable records are not running gateways');
 			assert.equal(channelHealthAcross(await readPublishedHealth(store), 'ch_1'), null);
 			// Not started (not listening yet): a change publishes nothing.
 			a.emit('channel:health', view('degraded'));
@@ -36,6 +38,7 @@ for (const kind of kinds) {
 			for (const publisher of publishers) publisher.start();
 			await eventually(async () => (await readPublishedHealth(store)).length === 2, 3000, 'both records');
 			await eventually(async () => (await allPublishedHealth(store)).length === 2 && (await publishedHealth(store).get(legacyHealthKey)) === undefined, 3000, 'the stale records removed');
+			assert.equal(await store.raw('meta').has(publishedHealthKey('future')), true, 'a record this version cannot read is not its to remove');
 			assert.deepEqual(channelHealthAcross(await readPublishedHealth(store), 'ch_1'), {state: 'degraded', reason: null, since: '2026-11-28T10:00:00.000Z', retryAt: null, gateways: 2, affected: 1});
 			b.emit('channel:health', view('unavailable', 'HTTP 500'));
 			await eventually(async () => channelHealthAcross(await readPublishedHealth(store), 'ch_1')?.state === 'unavailable', 3000, 'the worst view');
@@ -48,6 +51,7 @@ for (const kind of kinds) {
 			assert.deepEqual(channelHealthAcross(await readPublishedHealth(store), 'ch_1'), {state: 'degraded', reason: null, since: '2026-11-28T10:00:00.000Z', retryAt: null, gateways: 1, affected: 1});
 			await publishers[0]!.close();
 			assert.deepEqual(await allPublishedHealth(store), []);
+			assert.equal(await store.raw('meta').has(publishedHealthKey('future')), true);
 		} finally {
 			for (const publisher of publishers) await publisher.close();
 			await store.close();
