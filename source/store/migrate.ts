@@ -8,7 +8,7 @@
  * to its totals rather than overwriting them.
  */
 import {StoreError} from './errors.js';
-import {legacyHealthKey, publishedHealthKey} from './published-health.js';
+import {isPublishedHealthKey} from './published-health.js';
 import type {Namespace, Store} from './index.js';
 
 /** Journals last: they point at the request chunks and day totals copied before them. */
@@ -19,7 +19,7 @@ export const migratedNamespaces: readonly Namespace[] = ['channels', 'keys', 'ac
  * running gateways' (store/published-health.ts), which the target's own gateways publish for
  * themselves — copied, it would show gateways running on a store none serves.
  */
-const skipped: Readonly<Partial<Record<Namespace, (id: string) => boolean>>> = {meta: id => id === 'revision' || id === legacyHealthKey || id.startsWith(publishedHealthKey(''))};
+const skipped: Readonly<Partial<Record<Namespace, (id: string) => boolean>>> = {meta: id => id === 'revision' || isPublishedHealthKey(id)};
 
 export type MigrateCounts = Readonly<Record<Namespace, number>>;
 

@@ -37,6 +37,8 @@ export const staleAfterMs = 3 * heartbeatMs + 5_000;
 export const publishedHealth = (store: Store) => store.collection('meta', healthSchema, 'channel health');
 /** The record of one gateway (its id: random, per process). */
 export const publishedHealthKey = (gatewayId: string) => `${prefix}${gatewayId}`;
+/** Whether a meta entry is published health, a gateway's or the old shared record (`store migrate` leaves them behind). */
+export const isPublishedHealthKey = (id: string) => id === legacyHealthKey || id.startsWith(prefix);
 
 /**
  * Every gateway's record, with its key, stale ones included (for the clean-up at start). One that
