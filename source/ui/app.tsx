@@ -1,10 +1,10 @@
 /**
  * The Ink root: the tab bar, the focused pane, the footer with its keys and the status bar. All
  * four panes stay mounted (hidden ones are `display: none`), so switching keeps each pane's
- * selection. Keys go through the keyboard's layers (keyboard.ts): Ctrl+C first, then the help
+ * selection; the first frame waits for the shown pane only, the others mount right after it. Keys go through the keyboard's layers (keyboard.ts): Ctrl+C first, then the help
  * overlay, a pane's question, form and list, and the global keys (panes, help, quit) last.
  */
-import {useState} from 'react';
+import {useEffect, useState} from 'react';
 import {Box, Text, useApp} from 'ink';
 import type {ClipboardPort} from './clipboard.js';
 import {globalBindings, panes, resolve, type Capture, type GlobalCommand, type PaneId} from './commands.js';
@@ -58,9 +58,13 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 	const traffic = useExternalStore(model.traffic ?? noTraffic);
 	const usage = useExternalStore(model.usage);
 	const limitUse = useExternalStore(model.limits);
+	// Measured here while this process serves, else what the store's gateways publish (read only then);
+	// nothing while its core is starting (not known yet which).
+	const serving = useExternalStore(model.serving);
+	const measuredHere = serving !== false && model.health !== null;
 	const measured = useExternalStore(model.health?.views ?? noHealth);
-	const published = useExternalStore(model.publishedHealth ?? noPublished);
-	const health = healthProp ?? (model.health ? healthOf(data.channels, measured) : publishedHealthOf(data.channels, published));
+	const published = useExternalStore((!measuredHere && model.publishedHealth) || noPublished);
+	const health = healthProp ?? (serving === null ? undefined : measuredHere ? healthOf(data.channels, measured) : publishedHealthOf(data.channels, published));
 	const {message, report: setMessage, clearResult} = useStatus(model.events, initialStatus ?? null);
 	// Which pane is shown and whether the help is: they decide who gets the next key.
 	const shown = useKeyState<PaneId>(initialPane, {moves: true});
@@ -69,6 +73,14 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 	const [captures, setCaptures] = useState<Readonly<Partial<Record<PaneId, Capture>>>>({});
 	const pane = shown.current;
 	const help = helpShown.current;
+	// The shown pane first: the other three mount (hidden) just after the first frame, which then costs
+	// one pane's components, not four — on a cold start that frame is mostly code run for the first time.
+	const [allMounted, setAllMounted] = useState(false);
+	useEffect(() => {
+		const timer = setTimeout(() => setAllMounted(true), 0);
+		return () => clearTimeout(timer);
+	}, []);
+	const mounted = (id: PaneId) => allMounted || id === pane || id === initialPane;
 
 	const run = (command: GlobalCommand) => {
 		if (command === 'quit') return exit();
@@ -121,16 +133,24 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 				<Box height={body} flexDirection="column">
 					{help ? <HelpOverlay pane={pane} width={columns} height={body} /> : null}
 					<Box display={show('keys')}>
-						<KeysPane {...shared('keys')} keys={data.keys} channels={data.channels} lastUsed={data.lastUsed} requests={requests} limitUse={limitUse} actions={model.actions} clipboard={clipboard} active={pane === 'keys' && !help} />
+						{mounted('keys') ? (
+							<KeysPane {...shared('keys')} keys={data.keys} channels={data.channels} lastUsed={data.lastUsed} requests={requests} limitUse={limitUse} actions={model.actions} clipboard={clipboard} active={pane === 'keys' && !help} />
+						) : null}
 					</Box>
 					<Box display={show('channels')}>
-						<ChannelsPane {...shared('channels')} channels={data.channels} health={health} traffic={traffic} actions={model.actions} active={pane === 'channels' && !help} />
+						{mounted('channels') ? (
+							<ChannelsPane {...shared('channels')} channels={data.channels} health={health} traffic={traffic} actions={model.actions} active={pane === 'channels' && !help} />
+						) : null}
 					</Box>
 					<Box display={show('endpoints')}>
-						<EndpointsPane {...shared('endpoints')} keys={data.keys} channels={data.channels} baseUrl={baseUrl} clipboard={clipboard} actions={model.actions} active={pane === 'endpoints' && !help} />
+						{mounted('endpoints') ? (
+							<EndpointsPane {...shared('endpoints')} keys={data.keys} channels={data.channels} baseUrl={baseUrl} clipboard={clipboard} actions={model.actions} active={pane === 'endpoints' && !help} />
+						) : null}
 					</Box>
 					<Box display={show('usage')}>
-						<UsagePane {...shared('usage')} usage={usage} log={log.entries} traffic={traffic} source={model.usageSource} active={pane === 'usage' && !help} />
+						{mounted('usage') ? (
+							<UsagePane {...shared('usage')} usage={usage} log={log.entries} traffic={traffic} source={model.usageSource} active={pane === 'usage' && !help} />
+						) : null}
 					</Box>
 				</Box>
 				<Footer pane={pane} captured={help ? null : (captures[pane] ?? null)} columns={columns} />

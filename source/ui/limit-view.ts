@@ -35,7 +35,8 @@ export function sameUse(a: LimitUseMap, b: LimitUseMap): boolean {
 
 export type LimitViewOptions = {
 	readonly delayMs?: number;
-	readonly pollMs?: number;
+	/** How often the use is read again; a promise while that depends on what is not known yet (the TUI's core starting). */
+	readonly pollMs?: number | Promise<number>;
 	readonly frames?: RedrawFrames;
 	/** What the keys used, already read (the TUI's first frame); read again once the view is watched. */
 	readonly initial?: LimitUseMap;
@@ -60,8 +61,15 @@ export function createLimitView(events: EventBus, keys: () => readonly KeyRecord
 		const off = onRequestsFinished(events, () => {
 			pending ??= setTimeout(refresh, delayMs);
 		});
-		const poll = setInterval(() => (pending ??= setTimeout(refresh, 0)), pollMs);
+		let poll: NodeJS.Timeout | undefined;
+		let connected = true;
+		const every = (ms: number) => {
+			if (connected) poll = setInterval(() => (pending ??= setTimeout(refresh, 0)), ms);
+		};
+		if (typeof pollMs === 'number') every(pollMs);
+		else pollMs.then(every, () => every(5000));
 		return () => {
+			connected = false;
 			off();
 			clearInterval(poll);
 			if (pending) clearTimeout(pending);

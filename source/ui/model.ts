@@ -10,7 +10,7 @@ import {createHealthView, createPublishedHealth, type HealthView} from './health
 import {readPublishedHealth, type PublishedHealth} from '../store/published-health.js';
 import {persistedUse} from '../store/limit-use.js';
 import {createLimitView, type LimitUseMap, type LimitUseSource} from './limit-view.js';
-import type {ExternalStore} from './external-store.js';
+import {ExternalStore} from './external-store.js';
 import {createRequestLog, type RequestLogOptions, type RequestLogSnapshot} from './request-log.js';
 import {SessionUsage, type UsageSource} from './session-usage.js';
 import {createStoreView, type StoreView, type StoreViewOptions} from './store-view.js';
@@ -28,9 +28,11 @@ export type TuiModel = {
 	readonly limits: ExternalStore<LimitUseMap>;
 	/** Requests, errors, latency and tokens over time (the charts of the Usage and Channels panes). */
 	readonly traffic: ExternalStore<TrafficSnapshot>;
+	/** Whether this process serves requests: null while its core is starting (the first frame does not wait for it). */
+	readonly serving: ExternalStore<boolean | null>;
 	/** Channel health, while this process serves (null when it could not listen: nothing is measured). */
 	readonly health: HealthView | null;
-	/** Where this process does not serve: the health the gateways serving on the store publish. */
+	/** Where this process does not serve (or may not: its core starting): the health the gateways serving on the store publish. */
 	readonly publishedHealth: ExternalStore<readonly PublishedHealth[]> | null;
 	readonly actions: Actions;
 	/** The frames the live views share under load (one redraw a second for all of them). */
@@ -50,13 +52,13 @@ export type ModelOptions = StoreViewOptions & {
 	/** The core serving here, which counts the requests the log follows into the charts' traffic (else they are counted on this thread). */
 	readonly countStored?: TrafficOptions['countStored'];
 	readonly usageDelayMs?: number;
-	/** Whether this process serves requests (and so measures channel health). */
-	readonly serving?: boolean;
+	/** Whether this process serves requests (and so measures channel health); a promise while its core starts. */
+	readonly serving?: boolean | Promise<boolean>;
 	/** Where the keys' limit use comes from: the gateway's limiter when it runs here (see liveLimitUse); by default the persisted usage. */
 	readonly limitUse?: LimitUseSource;
 	/** What the keys used of their limits, already read from `limitUse` (the first frame's figures). */
 	readonly initialLimits?: LimitUseMap;
-	readonly limitPollMs?: number;
+	readonly limitPollMs?: number | Promise<number>;
 };
 
 export function createModel(store: Store, events: EventBus, options: ModelOptions = {}): TuiModel {
@@ -65,7 +67,10 @@ export function createModel(store: Store, events: EventBus, options: ModelOption
 	const data = createStoreView(store, events, {...options, frames});
 	const session = new SessionUsage();
 	const detach = options.storedUsage ? () => {} : session.attach(events);
-	const health = options.serving === false ? null : createHealthView(events);
+	const serving = options.serving ?? true;
+	const servingNow = new ExternalStore<boolean | null>(typeof serving === 'boolean' ? serving : null, {intervalMs: 0});
+	if (typeof serving !== 'boolean') serving.then(value => servingNow.setNow(value), () => servingNow.setNow(false));
+	const health = serving === false ? null : createHealthView(events);
 	const actions = createActions(store, async () => {
 		await options.afterChange?.();
 		await data.reload();
@@ -80,8 +85,9 @@ export function createModel(store: Store, events: EventBus, options: ModelOption
 			: createUsageView(events, session.summaries, {delayMs: options.usageDelayMs ?? 200, frames}),
 		usageSource: options.storedUsage ? 'stored' : 'session',
 		limits: createLimitView(events, () => data.snapshot.current.keys, options.limitUse ?? (keys => persistedUse(store, keys)), {pollMs: options.limitPollMs ?? (options.limitUse ? 2000 : 5000), frames, initial: options.initialLimits}),
+		serving: servingNow,
 		health,
-		publishedHealth: health ? null : createPublishedHealth(() => readPublishedHealth(store)),
+		publishedHealth: serving === true ? null : createPublishedHealth(() => readPublishedHealth(store)),
 		actions,
 		frames,
 		dispose() {

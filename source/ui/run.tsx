@@ -6,7 +6,12 @@
  * port is taken and how to choose another.
  */
 import {render} from 'ink';
-import {App} from './app.js';
+import {App, type AppProps} from './app.js';
+import type {ListenState} from './components/chrome.js';
+import {ExternalStore} from './external-store.js';
+import {useExternalStore} from './hooks/use-external-store.js';
+import type {CoreHandle} from '../proxy/worker-host.js';
+import {persistedUse} from '../store/limit-use.js';
 import {crashText} from '../base/close-on-crash.js';
 import {IdleTrim} from '../base/idle-trim.js';
 import {systemClock} from '../base/clock.js';
@@ -14,7 +19,6 @@ import {onRequestsFinished} from './request-events.js';
 import {openRequestLog, usageSummaries} from '../store/usage-summary.js';
 import {readUsage} from './usage-view.js';
 import type {UsageSource} from './session-usage.js';
-import type {LimitUseSource} from './limit-view.js';
 import {Store} from '../store/index.js';
 import {lastUsed, listKeys} from '../store/keys.js';
 import {listChannels} from '../store/channels.js';
@@ -22,7 +26,7 @@ import {createClipboard} from './clipboard.js';
 import {PassThrough} from 'node:stream';
 import {Keyboard} from './keyboard.js';
 import {KeypressProvider} from './hooks/use-keypress.js';
-import type {StartingCore, TuiOptions} from './start-core.js';
+import type {CoreStart, StartingCore, TuiOptions} from './start-core.js';
 import {createModel} from './model.js';
 import {BodiesContext, type BodiesSource} from './request-bodies.js';
 import {guardProcess, takeTerminal} from './terminal.js';
@@ -65,35 +69,52 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 		throw failure;
 	});
 	const {events, logFile, release} = core;
-	const {gateway, error} = await core.started.catch(async (failure: unknown) => {
-		release();
-		await store.close();
-		throw failure;
-	});
-	// What the keys used of their limits: the gateway's own counters (memory, a message away), read
-	// now for the first frame too. Without a gateway here the view reads the stored usage once shown
-	// (the last minute's requests: a few hundred milliseconds on a store of a day's traffic, too long
-	// to hold the first frame for).
-	const liveUse: LimitUseSource | undefined = gateway ? keys => gateway.limitUse(keys) : undefined;
-	const limits = liveUse ? await Promise.resolve(liveUse(keys)).catch(() => undefined) : undefined;
+	// The first frame does not wait for the core's worker to listen (it boots beside this thread, and
+	// on a slow host finishes a few hundred milliseconds after the store was read): the status bar says
+	// it is starting, and what depends on it — the keys' live limit use, channel health, the bodies,
+	// the stored log's own requests — is bound once it has (or could not: its port taken).
+	const gatewayLater: Promise<CoreHandle | null> = core.started.then(started => started.gateway, () => null);
+	let settled: CoreStart | undefined;
+	void core.started.then(start => (settled = start), () => {});
+	// Keys with limits are the exception: their first frame shows what each used (`rpd 3/100`, not a
+	// bare `rpd 100`), which only the core's counters know cheaply, so it waits for the core.
+	const initialLimits = keys.some(key => key.limits) ? await gatewayLater.then(gateway => gateway?.limitUse(keys)).catch(() => undefined) : undefined;
 	const model = createModel(store, events, {
 		initial: {keys, channels, lastUsed: used},
 		initialUsage: usage,
-		initialLimits: limits,
-		afterChange: () => gateway?.reload(),
-		pollMs: gateway ? undefined : 1000,
+		initialLimits,
+		afterChange: async () => (await gatewayLater)?.reload(),
+		pollMs: gatewayLater.then(gateway => (gateway ? undefined : 1000)),
 		storedUsage,
 		// Requests recorded before open the live log, which then follows what the store's other gateways
 		// record (all of its requests, when this process serves none: its port taken by another); this
 		// gateway's own arrive live.
-		storedLog: {open: async tail => openRequestLog(store, {tail, skip: await gateway?.usageInstance()}), followMs: 1000},
+		storedLog: {
+			open: async tail => {
+				const gateway = await gatewayLater;
+				return openRequestLog(store, {tail, skip: await gateway?.usageInstance()});
+			},
+			followMs: 1000,
+		},
 		// ...and the charts count those followed requests too (the core's snapshots hold them, where it serves).
-		countStored: gateway ? records => gateway.countStored(records) : undefined,
-		serving: gateway !== null,
-		limitUse: liveUse,
+		countStored: gatewayLater.then(gateway => (gateway ? records => gateway.countStored(records) : undefined)),
+		serving: settled ? settled.gateway !== null : gatewayLater.then(gateway => gateway !== null),
+		// What the keys used of their limits: the gateway's own counters (memory, a message away); without
+		// a gateway here, the stored usage (the last minute's requests: read less often).
+		limitUse: async keys => {
+			const gateway = await gatewayLater;
+			return gateway ? gateway.limitUse(keys) : persistedUse(store, keys);
+		},
+		limitPollMs: gatewayLater.then(gateway => (gateway ? 2000 : 5000)),
 	});
-	// A request's bodies are asked of the core when its details open (only kept while capture is on).
-	const bodies: BodiesSource | null = gateway ? {lookup: id => gateway.bodies(id), capture: on => gateway.captureBodies(on)} : null;
+	const coreViewOf = ({gateway, error}: CoreStart): CoreView => ({
+		listen: {url: gateway?.url ?? null, error},
+		baseUrl: gateway?.url ?? gatewayUrl(options.host, options.port),
+		// A request's bodies are asked of the core when its details open (only kept while capture is on).
+		bodies: gateway ? {lookup: id => gateway.bodies(id), capture: on => gateway.captureBodies(on)} : null,
+	});
+	const starting: CoreView = {listen: {url: options.port === 0 ? null : gatewayUrl(options.host, options.port), error: null, starting: true}, baseUrl: gatewayUrl(options.host, options.port), bodies: null};
+	const coreView = new ExternalStore<CoreView>(settled ? coreViewOf(settled) : starting, {intervalMs: 0});
 	// This thread's heap grows with start-up and with the live log's redraws under load; give it back when quiet, as the core does.
 	const trim = new IdleTrim({clock: systemClock});
 	const stopTrim = trim.start();
@@ -105,15 +126,7 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 	const detachKeys = keyboard.attach(process.stdin);
 	const instance = render(
 		<KeypressProvider keyboard={keyboard}>
-			<BodiesContext.Provider value={bodies}>
-				<App
-					model={model}
-					clipboard={createClipboard({terminal: process.stdout})}
-					listen={{url: gateway?.url ?? null, error}}
-					baseUrl={gateway?.url ?? gatewayUrl(options.host, options.port)}
-					initialStatus={welcome(options, logFile.path, {keys: keys.length, channels: channels.length})}
-				/>
-			</BodiesContext.Provider>
+			<Root core={coreView} model={model} clipboard={createClipboard({terminal: process.stdout})} initialStatus={welcome(options, logFile.path, {keys: keys.length, channels: channels.length})} />
 		</KeypressProvider>,
 		// Ink's type asks for a ReadStream; with isTTY unset it only keeps it (and never calls setRawMode).
 		{stdin: new PassThrough() as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false},
@@ -146,6 +159,9 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 		}
 	};
 	core.onCrash(crashed);
+	core.started.then(start => {
+		if (coreView.current === starting) coreView.setNow(coreViewOf(start));
+	}, crashed);
 	const unguard = guardProcess(() => instance.unmount(), crashed);
 	// A terminal that is gone (its window closed) is a hang-up, as SIGHUP is: the same way out.
 	terminal.whenGone(() => instance.unmount());
@@ -164,7 +180,7 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 			model.dispose();
 		} finally {
 			try {
-				await gateway?.close();
+				await core.close();
 				await store.close();
 			} finally {
 				// Only now: a signal during the way out (a closing terminal hangs up more than once) must
@@ -176,6 +192,19 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 	}
 	clearTimeout(crash.watchdog);
 	report();
+}
+
+/** What the screen shows of the core: starting, listening (its address, its bodies) or why it does not. */
+type CoreView = {readonly listen: ListenState; readonly baseUrl: string; readonly bodies: BodiesSource | null};
+
+/** The App, given what it shows of the core as the core's start settles. */
+function Root({core, ...app}: Omit<AppProps, 'listen' | 'baseUrl'> & {readonly core: ExternalStore<CoreView>}) {
+	const {listen, baseUrl, bodies} = useExternalStore(core);
+	return (
+		<BodiesContext.Provider value={bodies}>
+			<App {...app} listen={listen} baseUrl={baseUrl} />
+		</BodiesContext.Provider>
+	);
 }
 
 /** How long a crashed TUI's orderly way out may take before it exits anyway. */

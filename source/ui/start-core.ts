@@ -25,6 +25,8 @@ export type StartingCore = {
 	readonly started: Promise<CoreStart>;
 	/** Where a crash of the core goes once the screen is the TUI's (until then, to the log). */
 	onCrash(handler: (error: unknown) => void): void;
+	/** The worker waited for (a bounded time: a start that hangs is left) and closed; for the TUI's way out. */
+	close(): Promise<void>;
 	/** The TUI will not run after all (its store could not be read): the worker is waited for and closed, the output given back. */
 	abandon(): Promise<void>;
 };
@@ -53,18 +55,23 @@ export function startCore(options: TuiOptions): StartingCore {
 		onCrash(handler) {
 			onCoreCrash = handler;
 		},
+		close,
 		async abandon() {
 			// The worker reads the same store, so it fails as fast as this thread did; a store that
 			// hangs it is given a bound, and the error is reported all the same.
-			let timer: NodeJS.Timeout | undefined;
-			const outcome = await Promise.race([started.catch(() => null), new Promise<undefined>(resolve => (timer = setTimeout(() => resolve(undefined), abandonWaitMs)))]);
-			clearTimeout(timer);
-			if (outcome === undefined) logFile.write('warning', `the gateway worker had not finished starting after ${abandonWaitMs / 1000} s; gateway-tui stops without it`);
-			await outcome?.gateway?.close();
+			await close();
 			release();
 		},
 	};
+
+	async function close(): Promise<void> {
+		let timer: NodeJS.Timeout | undefined;
+		const outcome = await Promise.race([started.catch(() => null), new Promise<undefined>(resolve => (timer = setTimeout(() => resolve(undefined), closeWaitMs)))]);
+		clearTimeout(timer);
+		if (outcome === undefined) logFile.write('warning', `the gateway worker had not finished starting after ${closeWaitMs / 1000} s; gateway-tui stops without it`);
+		await outcome?.gateway?.close();
+	}
 }
 
-/** How long a start that will not run the TUI waits for the worker before it reports its own error. */
-const abandonWaitMs = 10_000;
+/** How long a TUI that stops waits for a worker still starting before it stops without it. */
+const closeWaitMs = 10_000;

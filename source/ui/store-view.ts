@@ -34,8 +34,11 @@ export type StoreView = {
 export const emptyStoreSnapshot: StoreSnapshot = {keys: [], channels: [], lastUsed: new Map(), loaded: false, error: null};
 
 export type StoreViewOptions = {
-	/** Poll the revision this often when no proxy runs to announce changes (e.g. its port was taken). */
-	readonly pollMs?: number;
+	/**
+	 * Poll the revision this often when no proxy runs to announce changes (e.g. its port was taken);
+	 * a promise while that is not known yet (the TUI's core still starting): polling starts once it is.
+	 */
+	readonly pollMs?: number | Promise<number | undefined>;
 	/** Delay between a finished request and the reload that shows its key's last-used time. */
 	readonly activityDelayMs?: number;
 	/** Under load, last-used times redraw with the other views (redraw-frames.ts); keys and channels read again show at once. */
@@ -94,15 +97,24 @@ export function createStoreView(store: Store, events: EventBus, options: StoreVi
 				void refresh('used');
 			}, options.activityDelayMs ?? 1500);
 		});
-		const poll = options.pollMs
-			? setInterval(() => {
-					void store.revision().then(current => {
-						if (revision !== undefined && current !== revision) void reload();
-						revision = current;
-					}, () => {});
-				}, options.pollMs)
-			: undefined;
+		let poll: NodeJS.Timeout | undefined;
+		let connected = true;
+		const check = () =>
+			store.revision().then(current => {
+				if (revision !== undefined && current !== revision) void reload();
+				revision = current;
+			}, () => {});
+		const follow = (pollMs: number | undefined) => {
+			if (!pollMs || !connected) return;
+			poll = setInterval(() => void check(), pollMs);
+		};
+		if (typeof options.pollMs === 'object') {
+			// The revision as of the first read, so a change made while polling is not known yet is still seen.
+			const first = check();
+			options.pollMs.then(ms => first.then(() => follow(ms)), () => {});
+		} else follow(options.pollMs);
 		return () => {
+			connected = false;
 			offChanged();
 			offFinished();
 			if (activity) clearTimeout(activity);

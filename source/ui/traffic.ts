@@ -25,17 +25,26 @@ export type TrafficOptions = {
 	readonly tickMs?: number;
 	/** Under load the charts redraw with the other views (redraw-frames.ts). */
 	readonly frames?: RedrawFrames;
-	/** The core that serves here counts other gateways' requests into its snapshots (worker-host.ts). */
-	readonly countStored?: (records: readonly RequestFinished[]) => void;
+	/**
+	 * The core that serves here counts other gateways' requests into its snapshots (worker-host.ts);
+	 * a promise while the core is starting (records that arrive meanwhile wait for it).
+	 */
+	readonly countStored?: CountStored | Promise<CountStored | undefined>;
 };
+
+type CountStored = (records: readonly RequestFinished[]) => void;
 
 export function createTraffic(events: EventBus, {intervalMs = 500, tickMs = 15_000, frames, countStored}: TrafficOptions = {}): ExternalStore<TrafficSnapshot> {
 	const counter = new TrafficCounter();
+	// Who counts the stored requests: known at once, or once the core has started (undefined: here).
+	let handOver: {readonly count: CountStored | undefined} | undefined = typeof countStored === 'object' ? undefined : {count: countStored};
+	const known = typeof countStored === 'object' ? countStored.then(count => (handOver = {count}), () => (handOver = {count: undefined})) : undefined;
 	const store: ExternalStore<TrafficSnapshot> = new ExternalStore<TrafficSnapshot>(emptyTraffic(), {intervalMs, connect: () => connect(), frames});
 	return store;
 
 	function connect(): () => void {
 		let pending: NodeJS.Timeout | undefined;
+		let connected = true;
 		// The snapshot sorts latencies: computed at most once per interval, not per request.
 		const publish = () =>
 			(pending ??= setTimeout(() => {
@@ -46,8 +55,12 @@ export function createTraffic(events: EventBus, {intervalMs = 500, tickMs = 15_0
 			counter.record(event);
 			publish();
 		});
-		const fromStore = (records: readonly RequestFinished[]) => {
-			if (countStored) return countStored(records);
+		const fromStore = (records: readonly RequestFinished[]): void => {
+			if (!handOver) {
+				void known?.then(() => connected && fromStore(records));
+				return;
+			}
+			if (handOver.count) return handOver.count(records);
 			for (const record of records) counter.recordStored(record);
 			publish();
 		};
@@ -60,6 +73,7 @@ export function createTraffic(events: EventBus, {intervalMs = 500, tickMs = 15_0
 			store.set(snapshot);
 		});
 		const off = () => {
+			connected = false;
 			offSingle();
 			offStored();
 			offHistory();

@@ -8,7 +8,7 @@
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {existsSync, readFileSync, rmSync} from 'node:fs';
+import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {addChannel} from '../../source/services/channels.js';
@@ -180,6 +180,30 @@ test('gateway-tui starts the core\'s worker before it loads the UI\'s code, so t
 		assert.ok(starter >= 0 && ink >= 0, `both were loaded: ${files.join(', ')}`);
 		assert.ok(starter < ink, `the worker's starter (#${starter}) was loaded before Ink (#${ink})`);
 		assert.ok(files.some(file => file.endsWith(join('dist', 'worker.js'))), 'the worker ran');
+	} finally {
+		await tmux.stop();
+		rmSync(home, {recursive: true, force: true});
+	}
+});
+
+test('gateway-tui draws its first frame before its core listens: the status bar says it is starting, the keys work, and the address follows', {skip: hasTmux() ? false : 'tmux is not installed (apt-get install tmux)', timeout: 30_000}, async () => {
+	const home = tempHome();
+	const listenNow = join(home, 'listen-now');
+	// The core's worker is held before it listens (hold-listen.mjs) for as long as the test needs.
+	const tmux = startTmux({dir: home, cwd: root, columns: 100, rows: 30, env: appEnv({GATEWAY_TUI_HOME: home, GATEWAY_TUI_TEST_HOLD_FILE: listenNow}), command: `node --import ./test/helpers/hold-listen.mjs dist/cli.js --port 0`});
+	try {
+		const first = await tmux.waitFor('starting the gateway…', 15_000);
+		assert.match(first, /1 Keys/);
+		assert.match(first, /No channels yet: press 2/);
+		assert.doesNotMatch(first, /● http:\/\/127\.0\.0\.1:\d+/);
+		// A pane switch while the core is held: the screen is the user's already.
+		await tmux.keys('2');
+		const channels = await tmux.waitFor(/No channels yet\. Press n/);
+		assert.match(channels, /starting the gateway…/);
+		writeFileSync(listenNow, '');
+		const listening = await tmux.waitFor(/● http:\/\/127\.0\.0\.1:\d+/, 15_000);
+		assert.doesNotMatch(listening, /starting the gateway/);
+		await tmux.keys('q');
 	} finally {
 		await tmux.stop();
 		rmSync(home, {recursive: true, force: true});

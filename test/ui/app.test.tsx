@@ -22,6 +22,7 @@ import {publishedHealth, publishedHealthKey} from '../../source/store/published-
 import {readUsage} from '../../source/ui/usage-view.js';
 import type {UsageSource} from '../../source/ui/session-usage.js';
 import {finished as usageEvent} from '../usage/events.js';
+import type {ListenState} from '../../source/ui/components/chrome.js';
 import {fakeClipboard, frameWith, keys, press, renderTui} from './helpers.js';
 
 /** A time in the middle of a minute, a day and a month, for a limiter whose windows must not turn over during a test. */
@@ -33,7 +34,7 @@ afterEach(async () => {
 	for (const close of opened.splice(0)) await close();
 });
 
-async function setup(listen: {url: string | null; error: string | null} = {url: 'http://127.0.0.1:4321', error: null}, options: ModelOptions = {}) {
+async function setup(listen: ListenState = {url: 'http://127.0.0.1:4321', error: null}, options: ModelOptions = {}) {
 	const home = tempHome();
 	const store = await Store.open(home);
 	const events = new EventBus();
@@ -210,6 +211,43 @@ test('a TUI whose port another gateway holds shows the channel health the gatewa
 	assert.match(details, /health unavailable since/);
 	assert.match(details, /measured by the 2 gateways serving on this store \(this process does not serve\); 1 of them sees it unavailable/);
 	assert.match(details, /reason HTTP 500 \(3 failures in a row\)/);
+});
+
+test('while the core is starting the status bar says so and health is not shown; a core that then cannot listen shows what the store\'s gateways publish', async () => {
+	let settle!: (serving: boolean) => void;
+	const serving = new Promise<boolean>(resolve => (settle = resolve));
+	const {store, model, stdin, lastFrame, rerender, clipboard} = await setup({url: 'http://127.0.0.1:4321', error: null, starting: true}, {serving});
+	const channel = await addChannel(store, {name: 'flaky', format: 'openai', baseUrl: 'https://api.example.com/v1', apiKey: 'sk-real-0123456789abcdef', models: 'm'});
+	await model.data.reload();
+	await frameWith(lastFrame, /● starting the gateway on http:\/\/127\.0\.0\.1:4321…/);
+	await press(stdin, '2');
+	await frameWith(lastFrame, /flaky .* -/);
+	// Another gateway serves on the store; while this one may still serve, that is not what is shown.
+	const now = new Date().toISOString();
+	const view = {channelId: channel.id, channelName: 'flaky', state: 'unavailable' as const, reason: 'HTTP 500 (3 failures in a row)', since: now, retryAt: null};
+	await publishedHealth(store).set(publishedHealthKey('gw_a'), {v: 1, updatedAt: now, pid: 1, channels: {[channel.id]: view}});
+	await new Promise(resolve => setTimeout(resolve, 100));
+	assert.match(lastFrame()!, /flaky .* -/);
+	assert.doesNotMatch(lastFrame()!, /unavailable|healthy/);
+	// Its port was taken after all.
+	settle(false);
+	rerender(<App model={model} clipboard={clipboard} listen={{url: null, error: 'Port 4321 is already in use (another gateway-tui?). Stop that process or choose another port with --port.'}} baseUrl="http://127.0.0.1:4321" />);
+	await frameWith(lastFrame, /flaky .*unavailable/);
+	assert.match(lastFrame()!, /Port 4321 is already in use/);
+	assert.doesNotMatch(lastFrame()!, /starting the gateway/);
+});
+
+test('a core that starts serving measures health here: the channels are healthy until it says otherwise', async () => {
+	let settle!: (serving: boolean) => void;
+	const {store, events, model, stdin, lastFrame} = await setup({url: 'http://127.0.0.1:4321', error: null, starting: true}, {serving: new Promise<boolean>(resolve => (settle = resolve))});
+	const channel = await addChannel(store, {name: 'flaky', format: 'openai', baseUrl: 'https://api.example.com/v1', apiKey: 'sk-real-0123456789abcdef', models: 'm'});
+	await model.data.reload();
+	await press(stdin, '2');
+	await frameWith(lastFrame, /flaky .* -/);
+	settle(true);
+	await frameWith(lastFrame, /flaky .*healthy/);
+	events.emit('channel:health', {channelId: channel.id, channelName: 'flaky', state: 'unavailable', reason: 'HTTP 500 (3 failures in a row)', since: new Date().toISOString(), retryAt: null});
+	await frameWith(lastFrame, /flaky .*unavailable/);
 });
 
 test('a key crossing its budget warning threshold shows in the status bar', async () => {

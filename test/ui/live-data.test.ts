@@ -385,6 +385,23 @@ test('limit use is read from the limiter a moment after a request finishes, and 
 	off();
 });
 
+test('limit use polled at a rate known late (the core starting) is read every so often once it is known', async () => {
+	const events = new EventBus();
+	let reads = 0;
+	let every!: (ms: number) => void;
+	const view = createLimitView(events, () => [limitedKey], () => (reads++, new Map()), {delayMs: 5, pollMs: new Promise(resolve => (every = resolve))});
+	const off = view.subscribe(() => {});
+	try {
+		await delay(60);
+		assert.equal(reads, 1, 'read once when watched, not polled before the rate is known');
+		every(10);
+		await delay(100);
+		assert.ok(reads >= 4, `polled every 10 ms once known (${reads} reads)`);
+	} finally {
+		off();
+	}
+});
+
 test('budget warnings go to the log file', async () => {
 	const home = tempHome();
 	const events = new EventBus();

@@ -104,3 +104,26 @@ test('a view given the keys and channels already read starts loaded with them, a
 			assert.equal(view.snapshot.current.lastUsed.get(laptop.id), at);
 		});
 	}));
+
+test('a view whose polling is known late (the core starting) polls once it is known, and not at all when a gateway serves here', () =>
+	withTempStore(async store => {
+		await createKey(store, {name: 'laptop'});
+		let pollEvery!: (ms: number | undefined) => void;
+		const polled = createStoreView(store, new EventBus(), {pollMs: new Promise(resolve => (pollEvery = resolve))});
+		let noPolling!: (ms: number | undefined) => void;
+		const announced = createStoreView(store, new EventBus(), {pollMs: new Promise(resolve => (noPolling = resolve))});
+		await whileWatched(polled, () =>
+			whileWatched(announced, async () => {
+				await until(() => polled.snapshot.current.keys.length === 1 && announced.snapshot.current.keys.length === 1, 'the first loads');
+				// Another process adds a key; no registry here announces it.
+				await createKey(store, {name: 'ci'});
+				await new Promise(resolve => setTimeout(resolve, 100));
+				assert.equal(polled.snapshot.current.keys.length, 1, 'not polled before it is known');
+				pollEvery(10);
+				noPolling(undefined);
+				await until(() => polled.snapshot.current.keys.length === 2, 'the new key, polled');
+				await new Promise(resolve => setTimeout(resolve, 100));
+				assert.equal(announced.snapshot.current.keys.length, 1, 'a view whose gateway announces changes does not poll');
+			}),
+		);
+	}));

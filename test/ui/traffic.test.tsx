@@ -155,3 +155,35 @@ test('the charts count the requests the log reads from the store (other gateways
 		offCore();
 	}
 });
+
+test('stored requests that arrive while the core is starting wait for it: handed to it once it serves, counted here once it cannot', async () => {
+	const {EventBus} = await import('../../source/base/events.js');
+	const {createTraffic} = await import('../../source/ui/traffic.js');
+	const stored = (id: string) => event({id, time: new Date(Date.now() - 1500).toISOString()});
+	const handed: string[] = [];
+	let serves!: (count: ((records: readonly RequestFinished[]) => void) | undefined) => void;
+	let cannot!: (count: undefined) => void;
+	const servingEvents = new EventBus();
+	const serving = createTraffic(servingEvents, {intervalMs: 5, countStored: new Promise(resolve => (serves = resolve))});
+	const notServingEvents = new EventBus();
+	const notServing = createTraffic(notServingEvents, {intervalMs: 5, countStored: new Promise(resolve => (cannot = resolve))});
+	const offs = [serving.subscribe(() => {}), notServing.subscribe(() => {})];
+	try {
+		servingEvents.emit('requests:history', [stored('h')]);
+		notServingEvents.emit('requests:history', [stored('h')]);
+		await new Promise(resolve => setTimeout(resolve, 40));
+		assert.equal(handed.length, 0, 'nobody counts them yet');
+		assert.equal(notServing.current.lastHour.total.requests, 0);
+		serves(records => handed.push(...records.map(record => record.id)));
+		cannot(undefined);
+		await new Promise(resolve => setTimeout(resolve, 40));
+		assert.deepEqual(handed, ['h']);
+		assert.equal(serving.current.lastHour.total.requests, 0, 'the core counts them, not this thread');
+		assert.equal(notServing.current.lastHour.total.requests, 1);
+		// From then on at once.
+		servingEvents.emit('requests:stored', {recent: [stored('s')], count: 1, failed: 0});
+		assert.deepEqual(handed, ['h', 's']);
+	} finally {
+		for (const off of offs) off();
+	}
+});

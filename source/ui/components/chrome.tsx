@@ -76,7 +76,11 @@ export function Footer({pane, captured = null, columns = Infinity}: {readonly pa
 }
 
 /** Where the proxy listens, or why it does not. */
-export type ListenState = {readonly url: string | null; readonly error: string | null};
+/**
+ * Where the gateway listens, or why it does not; `starting` while its core has not listened yet (the
+ * first frame does not wait for it), `url` then being the address it was asked for, if it has one.
+ */
+export type ListenState = {readonly url: string | null; readonly error: string | null; readonly starting?: boolean};
 
 /** Channel counts for the status bar; `healthy` once channel health is measured. */
 export type ChannelCounts = {readonly total: number; readonly enabled: number; readonly healthy: number | null};
@@ -138,6 +142,8 @@ export function StatusBar({listen, requests, failed, channels, message, columns 
 		<Box flexDirection="column">
 			{listen.error ? (
 				<BarText symbol={symbols.error} text={notListening(listen.error)} color={theme.error} columns={columns} />
+			) : listen.starting ? (
+				<Text wrap="truncate" color={theme.muted}>{` ${symbols.dot} starting the gateway${listen.url ? ` on ${listen.url}` : ''}…`}</Text>
 			) : (
 				<Text wrap="truncate">
 					<Text color={theme.ok}>{address}</Text>
