@@ -1,7 +1,8 @@
 /**
  * Traffic over time, counted from a gateway's finished requests (in the core's thread under the TUI): per minute for the last hour
- * (requests, errors, latencies), tokens per hour for the last day, and per channel. Bounded: a
- * bucket older than its window is dropped, and a minute keeps at most `latencyCap` latencies.
+ * (requests, errors, latencies), in all and per channel. Bounded: a bucket older than the hour is
+ * dropped, and a minute keeps at most `latencyCap` latencies. (Tokens per hour of the last day are
+ * the usage totals' hours: usage-view.ts, `tokensPerHour`.)
  *
  * The requests counted are those the usage totals count (`countsTowardUsage`: a model was named, not
  * a token count), so the charts and the Usage pane's "Today: N requests, M failed" agree; requests
@@ -11,7 +12,6 @@ import {isFailure, type RequestFinished} from './events.js';
 import {countsTowardUsage} from './usage-types.js';
 
 const minuteMs = 60_000;
-const hourMs = 3_600_000;
 /** Latencies kept per minute: a uniform sample (reservoir), so a busy minute costs what a quiet one does to sort. */
 const latencyCap = 256;
 
@@ -26,7 +26,7 @@ function sample(bucket: Bucket, latency: number): void {
 	}
 }
 
-/** Oldest first; one entry per minute of the last hour (or hour of the last day). */
+/** Oldest first; one entry per minute of the last hour. */
 export type Series = {
 	readonly requests: readonly number[];
 	readonly errors: readonly number[];
@@ -38,8 +38,6 @@ export type Series = {
 
 export type TrafficSnapshot = {
 	readonly lastHour: Series;
-	/** Tokens (in + out) per hour of the last 24, oldest first. */
-	readonly tokensPerHour: readonly number[];
 	/** Channel id → its last hour. */
 	readonly channels: ReadonlyMap<string, Series>;
 };
@@ -83,7 +81,6 @@ function series(buckets: ReadonlyMap<number, Bucket>, lastMinute: number): Serie
 export class TrafficCounter {
 	private lastPrune = -1;
 	private readonly minutes = new Map<number, Bucket>();
-	private readonly hours = new Map<number, number>();
 	private readonly byChannel = new Map<string, Map<number, Bucket>>();
 
 	/** A request that finished now. */
@@ -95,22 +92,19 @@ export class TrafficCounter {
 	/**
 	 * A request read from the store's log a moment after another gateway recorded it: counted in the
 	 * minute it finished (its arrival plus its latency), as that gateway counted it, not in the minute
-	 * it was read. One older than the last day's window, or with no readable time, is left out.
+	 * it was read. One that finished before the last hour's window, or with no readable time, is left out.
 	 */
 	recordStored(event: RequestFinished, now = Date.now()): void {
 		const finished = Date.parse(event.time) + event.latencyMs;
-		if (!(finished > now - 24 * hourMs)) return;
+		if (!(finished > now - 60 * minuteMs)) return;
 		this.count(event, Math.min(finished, now), now);
 		this.prune(now);
 	}
 
-	/** Counted at `at`: in its minute while that is in the last hour's window, in its hour's tokens. */
+	/** Counted at `at`, in its minute while that is in the last hour's window. */
 	private count(event: RequestFinished, at: number, now = at): void {
 		const minute = Math.floor(at / minuteMs);
 		if (minute > Math.floor(now / minuteMs) - 60) this.countMinute(event, minute);
-		const tokens = (event.usage?.inputTokens ?? 0) + (event.usage?.outputTokens ?? 0);
-		const hour = Math.floor(at / hourMs);
-		this.hours.set(hour, (this.hours.get(hour) ?? 0) + tokens);
 	}
 
 	private countMinute(event: RequestFinished, minute: number): void {
@@ -130,16 +124,12 @@ export class TrafficCounter {
 		const oldestMinute = minute - 59;
 		for (const buckets of [this.minutes, ...this.byChannel.values()]) for (const minute of buckets.keys()) if (minute < oldestMinute) buckets.delete(minute);
 		for (const [id, buckets] of this.byChannel) if (buckets.size === 0) this.byChannel.delete(id);
-		const oldestHour = Math.floor(now / hourMs) - 23;
-		for (const hour of this.hours.keys()) if (hour < oldestHour) this.hours.delete(hour);
 	}
 
 	snapshot(now = Date.now()): TrafficSnapshot {
 		const lastMinute = Math.floor(now / minuteMs);
-		const lastHour = Math.floor(now / hourMs);
 		return {
 			lastHour: series(this.minutes, lastMinute),
-			tokensPerHour: Array.from({length: 24}, (_, index) => this.hours.get(lastHour - 23 + index) ?? 0),
 			channels: new Map([...this.byChannel].map(([id, buckets]) => [id, series(buckets, lastMinute)])),
 		};
 	}

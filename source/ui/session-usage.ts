@@ -85,7 +85,7 @@ function groupOf(bucket: Bucket, by: UsageGroupBy): string {
 		case 'day':
 			return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 		case 'hour':
-			return `${String(date.getHours()).padStart(2, '0')}:00`;
+			return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')} ${String(date.getHours()).padStart(2, '0')}:00`;
 	}
 }
 

@@ -21,11 +21,13 @@ export type UsageTotals = {
 export type UsageSnapshot = {
 	readonly today: UsageTotals;
 	readonly all: UsageTotals;
+	/** Per hour (local) of the last 24, oldest first: the rows of `by: 'hour'`, labelled `YYYY-MM-DD HH:00`, only hours with requests. */
+	readonly lastDay: readonly UsageRow[];
 	/** Why the numbers could not be read, if they could not. */
 	readonly error: string | null;
 };
 
-export const emptyUsage: UsageSnapshot = {today: {byKey: [], byModel: []}, all: {byKey: [], byModel: []}, error: null};
+export const emptyUsage: UsageSnapshot = {today: {byKey: [], byModel: []}, all: {byKey: [], byModel: []}, lastDay: [], error: null};
 
 /**
  * The totals of a period, summed over its keys: the one count the status bar (today) and the Usage
@@ -41,8 +43,28 @@ export function startOfToday(now = new Date()): Date {
 
 export async function readUsage(source: UsageSource, now = new Date()): Promise<UsageSnapshot> {
 	const since = startOfToday(now);
-	const [todayByKey = [], todayByModel = [], allByKey = [], allByModel = []] = await source([{by: 'key', since}, {by: 'model', since}, {by: 'key'}, {by: 'model'}]);
-	return {today: {byKey: todayByKey, byModel: todayByModel}, all: {byKey: allByKey, byModel: allByModel}, error: null};
+	const [todayByKey = [], todayByModel = [], allByKey = [], allByModel = [], lastDay = []] = await source([{by: 'key', since}, {by: 'model', since}, {by: 'key'}, {by: 'model'}, {by: 'hour', since: new Date(now.getTime() - 23 * hourMs)}]);
+	return {today: {byKey: todayByKey, byModel: todayByModel}, all: {byKey: allByKey, byModel: allByModel}, lastDay, error: null};
+}
+
+const hourMs = 3_600_000;
+
+/**
+ * Tokens (in + out) per local hour of the last 24, oldest first, the current hour last: the Usage
+ * pane's tokens/h chart, from the same totals as its "Today:" line (every gateway on the store, and
+ * the hours before this TUI started). Rows outside the 24 hours (read before the hour turned) are left out.
+ */
+export function tokensPerHour(lastDay: readonly UsageRow[], now = new Date()): number[] {
+	const hours = Array.from({length: 24}, () => 0);
+	const current = new Date(now.getFullYear(), now.getMonth(), now.getDate(), now.getHours()).getTime();
+	for (const row of lastDay) {
+		const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):00$/.exec(row.group);
+		if (!match) continue;
+		const [, year, month, day, hour] = match.map(Number) as [number, number, number, number, number];
+		const back = Math.round((current - new Date(year, month - 1, day, hour).getTime()) / hourMs);
+		if (back >= 0 && back < 24) hours[23 - back]! += row.inputTokens + row.outputTokens;
+	}
+	return hours;
 }
 
 /** Whether two snapshots hold the same numbers (a few rows each: comparing their JSON is cheap). */

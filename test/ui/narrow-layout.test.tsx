@@ -99,7 +99,7 @@ test('the help lists every key of each pane whole at 80×24, and on the Usage pa
 const channel = (name: string, baseUrl: string): ChannelRecord => ({v: 1, id: `ch_${name}`, name, format: 'anthropic', baseUrl, apiKey: null, models: [{name: 'claude-sonnet-4-5', upstream: 'claude-sonnet-4-5'}], enabled: true, priority: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z'});
 
 test("a channel's name is not cut at 80 columns while the priority and sparkline columns can give way", () => {
-	const columns = channelColumns(new Map(), {lastHour: {requests: [], errors: [], p50: [], p95: [], total: {requests: 0, errors: 0, refused: 0, p50: null, p95: null}}, tokensPerHour: [], channels: new Map()});
+	const columns = channelColumns(new Map(), {lastHour: {requests: [], errors: [], p50: [], p95: [], total: {requests: 0, errors: 0, refused: 0, p50: null, p95: null}}, channels: new Map()});
 	const rows = [channel('fake-openai', 'http://127.0.0.1:41537/v1'), channel('anthropic', 'http://127.0.0.1:36221')];
 	const widths = columnWidths(columns, 76, rows);
 	const width = (header: string) => widths[columns.findIndex(column => column.header === header)];
@@ -129,6 +129,7 @@ const usage = {
 		byModel: [{...emptyRow('claude-sonnet-4-5'), requests: 7, costUsd: 0, unpriced: true}, {...emptyRow('gpt-4o-mini'), requests: 7, costUsd: 0.00004}],
 	},
 	all: {byKey: [], byModel: []},
+	lastDay: [],
 	error: null,
 };
 

@@ -99,7 +99,7 @@ test('captured bodies: headers, indented JSON, the stream as sent, a "more bytes
 test('a request refused for a revoked key shows the key by name in the log', async () => {
 	const refused: RequestFinished = {...event, id: 'req_2', keyName: 'ci-gone', keyId: 'key_gone', status: 401, outcome: 'error', channelId: null, channelName: null, model: 'gpt-4o-mini', usage: null, error: 'The virtual key "ci-gone" was revoked at 2026-03-04T10:00:00.000Z.', eventType: 'rejected', attempts: []};
 	const unknown: RequestFinished = {...refused, id: 'req_3', keyName: null, keyId: null, error: 'The API key sent is not a gateway virtual key.'};
-	const usage = {today: {byKey: [emptyRow('ci-gone')], byModel: []}, all: {byKey: [], byModel: []}, error: null};
+	const usage = {today: {byKey: [emptyRow('ci-gone')], byModel: []}, all: {byKey: [], byModel: []}, lastDay: [], error: null};
 	const {lastFrame} = renderTui(<UsagePane usage={usage} log={[unknown, refused]} source="session" active width={110} height={24} />);
 	const frame = await frameWith(lastFrame, 'Live requests');
 	assert.match(frame, /ci-gone\s+gpt-4o-mini\s+.*401/);

@@ -56,6 +56,7 @@ const row = (group: string, requests: number): UsageRow => ({...emptyRow(group),
 const usage: UsageSnapshot = {
 	today: {byKey: Array.from({length: 6}, (_, index) => row(`key-${index}`, 10 + index)), byModel: Array.from({length: 5}, (_, index) => row(`model-${index}`, 20 + index))},
 	all: {byKey: [row('key-0', 400)], byModel: [row('model-0', 400)]},
+	lastDay: [],
 	error: null,
 };
 const log = Array.from({length: 40}, (_, index) => loggedRequest(`r${index}`, {model: `model-${index % 5}`, latencyMs: 100 + index}));

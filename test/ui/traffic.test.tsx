@@ -44,7 +44,6 @@ test('the counter keeps the last hour per minute and per channel; percentiles of
 	assert.equal(snapshot.lastHour.total.requests, 50 + 80 + 1);
 	assert.equal(snapshot.lastHour.total.errors, 1);
 	assert.equal(snapshot.lastHour.p95.at(-2), 3000, 'the slow failure is the p95 of its minute');
-	assert.equal(snapshot.tokensPerHour.at(-1), 131 * 1500);
 	assert.equal(snapshot.channels.get('ch_openai')?.total.requests, 131);
 	const later = busyHour();
 	later.record(event(), now + 2 * 3_600_000);
@@ -62,7 +61,7 @@ test('the charts count what the totals count: requests refused before they named
 	counter.record(event({path: '/v1/messages/count_tokens'}), at);
 	const {total} = counter.snapshot(now).lastHour;
 	assert.deepEqual({requests: total.requests, errors: total.errors, refused: total.refused}, {requests: 4, errors: 1, refused: 9});
-	const usage = {today: {byKey: [{...emptyRow('laptop'), requests: 4, failed: 1}], byModel: []}, all: {byKey: [], byModel: []}, error: null};
+	const usage = {today: {byKey: [{...emptyRow('laptop'), requests: 4, failed: 1}], byModel: []}, all: {byKey: [], byModel: []}, lastDay: [], error: null};
 	const frame = renderTui(<UsagePane usage={usage} log={[]} traffic={counter.snapshot(now)} source="session" active width={80} height={19} />).lastFrame()!;
 	assert.match(frame, /req\/min [ ▁-█]+ 4 in 1h/);
 	assert.match(frame, /errors\/min [ ▁-█]+ 1 \+9 refused/);
@@ -70,11 +69,18 @@ test('the charts count what the totals count: requests refused before they named
 
 test('the Usage pane draws requests, errors, tokens and latency; the Channels pane a sparkline per channel and its last hour in the details', async () => {
 	const traffic = busyHour().snapshot(now);
-	const usage = {today: {byKey: [{...emptyRow('laptop'), requests: 131}], byModel: [{...emptyRow('gpt-4o-mini'), requests: 131}]}, all: {byKey: [], byModel: []}, error: null};
+	// The tokens per hour are the usage totals' hours: this one's, and one five hours back (before this TUI started, say).
+	const hour = (back: number) => {
+		const at = new Date(Date.now() - back * 3_600_000);
+		const pad = (value: number) => String(value).padStart(2, '0');
+		return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:00`;
+	};
+	const lastDay = [{...emptyRow(hour(5)), requests: 10, inputTokens: 80_000, outputTokens: 20_000}, {...emptyRow(hour(0)), requests: 131, inputTokens: 131 * 1000, outputTokens: 131 * 500}];
+	const usage = {today: {byKey: [{...emptyRow('laptop'), requests: 131}], byModel: [{...emptyRow('gpt-4o-mini'), requests: 131}]}, all: {byKey: [], byModel: []}, lastDay, error: null};
 	const frame = renderTui(<UsagePane usage={usage} log={[]} traffic={traffic} source="session" active width={80} height={19} />).lastFrame()!;
 	assert.match(frame, /req\/min [ ▁-█]+ 131 in 1h/);
 	assert.match(frame, /errors\/min [ ▁-█]+ 1/);
-	assert.match(frame, /tokens\/h [ ▁-█]+ 197k in 24h/);
+	assert.match(frame, /tokens\/h [ ▁-█]+ 297k in 24h/);
 	assert.match(frame, /p50 200ms p95 [ ▁-█]+█ 800ms/, 'the slow minute peaks in the p95 line');
 	assert.match(frame, /▁+[▁-█]*█/, 'the busy last minutes stand out');
 	cleanup();
@@ -108,10 +114,8 @@ test('a request read from the store after another gateway recorded it counts in 
 	// Arrived 5 minutes ago and took 61 s: it finished in the fourth minute back.
 	counter.recordStored(event({time: new Date(minutesAgo(5)).toISOString(), latencyMs: 61_000}), now);
 	counter.recordStored(event({time: new Date(minutesAgo(5)).toISOString(), latencyMs: 61_000, status: 502, outcome: 'error'}), now);
-	// Two hours ago: in the tokens of its hour, not in the last hour's requests.
+	// Before the last hour's window (its tokens are the usage totals' hours), or with no time that reads: left out.
 	counter.recordStored(event({time: new Date(minutesAgo(120)).toISOString()}), now);
-	// Older than the last day, or with no time that reads: left out.
-	counter.recordStored(event({time: new Date(minutesAgo(25 * 60)).toISOString()}), now);
 	counter.recordStored(event({time: 'not a time'}), now);
 	// A clock ahead of this one: counted now.
 	counter.recordStored(event({time: new Date(now + 120_000).toISOString()}), now);
@@ -122,8 +126,6 @@ test('a request read from the store after another gateway recorded it counts in 
 	assert.equal(snapshot.lastHour.requests.at(-1), 1, 'the one from a clock ahead, now');
 	assert.equal(snapshot.lastHour.total.requests, 3);
 	assert.equal(snapshot.channels.get('ch_openai')?.total.requests, 3);
-	assert.equal(snapshot.tokensPerHour.at(-3), 1500, 'two hours back');
-	assert.equal(snapshot.tokensPerHour.reduce((sum, tokens) => sum + tokens, 0), 4 * 1500);
 });
 
 test('the charts count the requests the log reads from the store (other gateways\', and the history it opens with): here, or by the core that serves here', async () => {

@@ -18,6 +18,7 @@ const row = (group: string, requests: number, failed: number, inputTokens: numbe
 const usage: UsageSnapshot = {
 	today: {byKey: [row('laptop', 3, 1, 1200, 300)], byModel: [row('gpt-4o-mini', 3, 1, 1200, 300)]},
 	all: {byKey: [row('laptop', 40, 2, 52_000, 9_100), row('ci', 7, 0, 700, 70)], byModel: [row('gpt-4o-mini', 47, 2, 52_700, 9_170)]},
+	lastDay: [],
 	error: null,
 };
 
@@ -72,6 +73,7 @@ test('totals and tables show the cost; tokens without a price are marked "no pri
 	const costs: UsageSnapshot = {
 		today: {byKey: [priced('laptop', 4.2, false), priced('ci', 0.0031, false)], byModel: [priced('gpt-4o', 4.2031, false)]},
 		all: {byKey: [priced('laptop', 4.2, true), priced('ci', 0, true)], byModel: [priced('gpt-4o', 4.2, false), priced('llama3.2', 0, true)]},
+		lastDay: [],
 		error: null,
 	};
 	const frame = renderTui(<UsagePane usage={costs} log={[]} source="stored" active width={110} height={22} />).lastFrame()!;

@@ -22,14 +22,14 @@ test('a poll that reads the same numbers publishes nothing; changed numbers are 
 	let published = 0;
 	const unsubscribe = view.subscribe(() => published++);
 	try {
-		await eventually(() => reads >= 4 * 6, 5000, 'six polls (four reads each)');
+		await eventually(() => reads >= 5 * 6, 5000, 'six polls (five queries each)');
 		assert.equal(published, 1, 'only the first read changed anything');
 		assert.equal(view.getSnapshot().today.byKey[0]?.requests, 3);
 		requests = 4;
 		await eventually(() => published === 2, 5000, 'the changed numbers published');
 		assert.equal(view.getSnapshot().all.byKey[0]?.requests, 4);
 		const before = reads;
-		await eventually(() => reads >= before + 4 * 3, 5000, 'three more polls');
+		await eventually(() => reads >= before + 5 * 3, 5000, 'three more polls');
 		assert.equal(published, 2);
 	} finally {
 		unsubscribe();
@@ -37,7 +37,7 @@ test('a poll that reads the same numbers publishes nothing; changed numbers are 
 });
 
 test('sameUsage compares the numbers, not the objects', () => {
-	const a = {today: {byKey: [row(1)], byModel: []}, all: {byKey: [row(1)], byModel: []}, error: null};
+	const a = {today: {byKey: [row(1)], byModel: []}, all: {byKey: [row(1)], byModel: []}, lastDay: [], error: null};
 	assert.ok(sameUsage(a, structuredClone(a)));
 	assert.ok(!sameUsage(a, {...a, all: {byKey: [row(2)], byModel: []}}));
 	assert.ok(!sameUsage(a, {...a, error: 'Usage totals could not be read: locked'}));
@@ -85,4 +85,45 @@ test('requests another gateway recorded, followed from the stored log, have the 
 	} finally {
 		unsubscribe();
 	}
+});
+
+test('tokens per hour of the last 24 come from the usage totals\' hours: the stored ones (every gateway, before this TUI too) and this session\'s alike', async () => {
+	const {SessionUsage, emptyRow} = await import('../../source/ui/session-usage.js');
+	const {readUsage, tokensPerHour} = await import('../../source/ui/usage-view.js');
+	const {Store} = await import('../../source/store/index.js');
+	const {UsageRecorder} = await import('../../source/proxy/usage-recorder.js');
+	const {usageSummaries} = await import('../../source/store/usage-summary.js');
+	const {tempHome} = await import('../helpers/gateway.js');
+	const {loggedRequest} = await import('./helpers.js');
+	const {rmSync} = await import('node:fs');
+	const now = new Date();
+	const hoursAgo = (hours: number) => new Date(now.getTime() - hours * 3_600_000).toISOString();
+	const requests = [
+		loggedRequest('a', {time: hoursAgo(0), usage: {inputTokens: 100, outputTokens: 50}}),
+		loggedRequest('b', {time: hoursAgo(0), usage: {inputTokens: 10, outputTokens: 5}}),
+		loggedRequest('c', {time: hoursAgo(3), usage: {inputTokens: 1000, outputTokens: 0}}),
+		// A day and more ago: outside the chart.
+		loggedRequest('d', {time: hoursAgo(30), usage: {inputTokens: 7, outputTokens: 7}}),
+	];
+	const expected = Array.from({length: 24}, () => 0);
+	expected[23] = 165;
+	expected[20] = 1000;
+	// This session's, counted in memory (no store).
+	const session = new SessionUsage();
+	for (const request of requests) session.record(request);
+	assert.deepEqual(tokensPerHour((await readUsage(session.summaries, now)).lastDay, now), expected);
+	// The store's: recorded by a gateway, read as the TUI reads its totals.
+	const home = tempHome();
+	const store = await Store.open(home);
+	try {
+		const recorder = new UsageRecorder(store, {adopt: false});
+		for (const request of requests) recorder.record(request);
+		await recorder.close();
+		assert.deepEqual(tokensPerHour((await readUsage(queries => usageSummaries(store, queries), now)).lastDay, now), expected);
+	} finally {
+		await store.close();
+		rmSync(home, {recursive: true, force: true});
+	}
+	// Rows the hour has turned past, or that are not an hour's, are left out.
+	assert.deepEqual(tokensPerHour([{...emptyRow('2001-01-01 10:00'), inputTokens: 5}, {...emptyRow('today'), inputTokens: 5}], now), Array.from({length: 24}, () => 0));
 });

@@ -41,14 +41,14 @@ export function Chart({label, values, value, width, combine, color}: ChartProps)
 const ms = (value: number | null) => (value === null ? '-' : latency(value));
 
 /**
- * The Usage pane's two lines: requests and errors per minute (last hour), tokens per hour (last day),
- * latency p50 / p95 — of the requests the totals above count; those refused before they named a model
+ * The Usage pane's two lines: requests and errors per minute (last hour), tokens per hour (last day:
+ * the usage totals' hours, usage-view.ts), latency p50 / p95 — of the requests the totals above count; those refused before they named a model
  * (an unknown key) are the "+N refused" beside the errors.
  */
-export function TrafficCharts({traffic, width}: {readonly traffic: TrafficSnapshot; readonly width: number}) {
+export function TrafficCharts({traffic, tokensPerHour, width}: {readonly traffic: TrafficSnapshot; readonly tokensPerHour: readonly number[]; readonly width: number}) {
 	const half = Math.floor((width - 2) / 2);
 	const hour = traffic.lastHour;
-	const tokens = traffic.tokensPerHour.reduce((sum, value) => sum + value, 0);
+	const tokens = tokensPerHour.reduce((sum, value) => sum + value, 0);
 	return (
 		<>
 			<Text wrap="truncate">
@@ -57,7 +57,7 @@ export function TrafficCharts({traffic, width}: {readonly traffic: TrafficSnapsh
 				<Chart label="errors/min" values={hour.errors} value={hour.total.refused ? `${hour.total.errors} +${hour.total.refused} refused` : `${hour.total.errors}`} width={width - half - 2} color={theme.error} />
 			</Text>
 			<Text wrap="truncate">
-				<Chart label="tokens/h" values={traffic.tokensPerHour} value={`${compact(tokens)} in 24h`} width={half} />
+				<Chart label="tokens/h" values={tokensPerHour} value={`${compact(tokens)} in 24h`} width={half} />
 				{'  '}
 				<Chart label={`p50 ${ms(hour.total.p50)} p95`} values={hour.p95} combine="max" value={ms(hour.total.p95)} width={width - half - 2} color={theme.warn} />
 			</Text>

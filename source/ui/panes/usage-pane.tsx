@@ -13,7 +13,7 @@ import type {RequestFinished} from '../../base/events.js';
 import type {UsageRow} from '../../base/usage-types.js';
 import {compact, costText, wrapLines} from '../text.js';
 import {theme} from '../theme.js';
-import {periodTotals, type UsagePeriod, type UsageSnapshot} from '../usage-view.js';
+import {periodTotals, tokensPerHour, type UsagePeriod, type UsageSnapshot} from '../usage-view.js';
 import {logColumns, RequestDetails} from './request-log-view.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
 import {TextField} from '../components/text-field.js';
@@ -132,7 +132,7 @@ export function UsagePane({usage, log, source, active, width, height, onCapture,
 					{line}
 				</Text>
 			))}
-			{traffic && layout.charts ? <TrafficCharts traffic={traffic} width={inner} /> : null}
+			{traffic && layout.charts ? <TrafficCharts traffic={traffic} tokensPerHour={tokensPerHour(usage.lastDay)} width={inner} /> : null}
 			<Totals totals={usage[period]} width={inner} rows={layout.totalsRows} gap={layout.gaps} />
 			<Box marginTop={layout.gaps ? 1 : 0} flexDirection="column">
 				<LogHeader follow={follow.current} rows={rows} total={log.length} typing={typing.current} onFilter={filter => follow.set(live({...follow.current, filter}))} width={inner} />
