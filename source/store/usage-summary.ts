@@ -97,10 +97,8 @@ export type WatchOptions = {
 	readonly signal?: AbortSignal;
 };
 
-/** The request log read as it grows: its newest records when opened, then what lands after them. */
+/** The request log read as it grows: what lands after it was opened. */
 export type RequestLogReader = {
-	/** The newest records when it was opened (as many as asked for), oldest first. */
-	readonly tail: readonly RequestRecord[];
 	/**
 	 * The records that landed since it was opened or last polled (by any gateway sharing the store),
 	 * oldest first. With `newest`, only that many of the newest: chunks that hold only older ones are
@@ -114,22 +112,32 @@ export type RequestLogReader = {
 export type OpenLogOptions = {
 	/** How many of the newest records to read at once. */
 	readonly tail?: number;
+	/**
+	 * Also every record since `since` (the TUI's charts: the last hour), up to `max` in all: newest
+	 * chunks are read until neither `tail` nor the reach can take an older record.
+	 */
+	readonly reach?: {readonly since: Date; readonly max: number};
 	/** An instance whose later records a poll leaves out: this process's own, already seen live. */
 	readonly skip?: string;
 };
 
 /**
+ * The request log as opened: its newest records (oldest first) apart from the reader of what lands
+ * after them, so a reader kept to follow the log does not keep them too.
+ */
+export type OpenedRequestLog = {readonly tail: readonly RequestRecord[]; readonly reader: RequestLogReader};
+
+/**
  * Open the request log: its newest `tail` records, and a reader of what lands after them. A poll
  * reads the journals (a small entry per gateway instance) and only the chunks that grew since.
  */
-export async function openRequestLog(store: Store, {tail = 0, skip}: OpenLogOptions = {}): Promise<RequestLogReader> {
+export async function openRequestLog(store: Store, {tail = 0, reach, skip}: OpenLogOptions = {}): Promise<OpenedRequestLog> {
 	const all = await journals(store).list();
 	/** Chunk id → how many of its records were read (or passed over). */
 	let seen = new Map(all.flatMap(journal => journal.chunks.map(entry => [chunkId(journal.instance, entry.seq), entry.count] as const)));
-	const read = tail > 0 ? await readTail(store, all, tail) : {records: [], chunks: []};
+	const read = tail > 0 || reach ? await readTail(store, all, tail, reach) : {records: [], chunks: []};
 	for (const chunk of read.chunks) seen.set(chunkId(chunk.instance, chunk.seq), Math.max(seen.get(chunkId(chunk.instance, chunk.seq)) ?? 0, chunk.records.length));
-	return {
-		tail: read.records,
+	const reader: RequestLogReader = {
 		get tracked() {
 			return seen.size;
 		},
@@ -163,12 +171,13 @@ export async function openRequestLog(store: Store, {tail = 0, skip}: OpenLogOpti
 			return fresh.length > newest ? fresh.slice(-newest) : fresh;
 		},
 	};
+	return {tail: read.records, reader};
 }
 
 /** The newest records, then every record that lands in the store, as it lands, until `signal` aborts. */
 export async function* watchRequests(store: Store, options: WatchOptions = {}): AsyncGenerator<RequestRecord> {
-	const reader = await openRequestLog(store, {tail: options.tail});
-	yield* reader.tail;
+	const {tail, reader} = await openRequestLog(store, {tail: options.tail});
+	yield* tail;
 	while (!options.signal?.aborted) {
 		try {
 			await sleep(options.pollMs ?? 500, undefined, {signal: options.signal});
@@ -181,20 +190,35 @@ export async function* watchRequests(store: Store, options: WatchOptions = {}): 
 
 const byTime = (a: RequestRecord, b: RequestRecord) => a.time.localeCompare(b.time);
 
-/** Read chunks newest first until `count` records are found that no older chunk can displace. */
-async function readTail(store: Store, all: readonly Journal[], count: number): Promise<{records: RequestRecord[]; chunks: Chunk[]}> {
+/**
+ * Read chunks newest first until `count` records are found that no older chunk can displace and,
+ * with `reach`, until the chunks left end before `reach.since` or `reach.max` records are found that
+ * no older chunk can displace: the newest `count`, and every record since `reach.since` up to `reach.max`.
+ */
+async function readTail(store: Store, all: readonly Journal[], count: number, reach?: OpenLogOptions['reach']): Promise<{records: RequestRecord[]; chunks: Chunk[]}> {
 	const entries = all
 		.flatMap(journal => journal.chunks.map(entry => ({...entry, id: chunkId(journal.instance, entry.seq)})))
 		.sort((a, b) => b.last.localeCompare(a.last));
+	const since = reach?.since.toISOString();
+	const most = Math.max(count, reach?.max ?? 0);
 	const read: Chunk[] = [];
 	let found: RequestRecord[] = [];
-	for (let index = 0; index < entries.length && count > 0; index += 4) {
-		if (found.length >= count && entries[index]!.last < found[found.length - count]!.time) break;
-		const batch = await Promise.all(entries.slice(index, index + 4).map(entry => chunks(store).get(entry.id)));
+	/** Whether the newest `n` found are all newer than every record of the chunk at `index` and after. */
+	const holds = (n: number, index: number) => n <= 0 || (found.length >= n && entries[index]!.last < found[found.length - n]!.time);
+	/** Whether the chunk at `index`, and every older one, can add nothing asked for. */
+	const done = (index: number) => holds(count, index) && (!reach || entries[index]!.last < since! || holds(reach.max, index));
+	// Four chunks at a time, each checked against what was found before the batch: a batch never reads a chunk that was not wanted then.
+	for (let index = 0; index < entries.length && most > 0; ) {
+		const next: Array<(typeof entries)[number]> = [];
+		while (next.length < 4 && index < entries.length && !done(index)) next.push(entries[index++]!);
+		if (next.length === 0) break;
+		const batch = await Promise.all(next.map(entry => chunks(store).get(entry.id)));
 		for (const chunk of batch) if (chunk) read.push(chunk);
 		found = [...found, ...batch.flatMap(chunk => chunk?.records ?? [])].sort(byTime);
 	}
-	return {records: count > 0 ? found.slice(-count) : [], chunks: read};
+	const reached = since === undefined ? 0 : found.length - found.findIndex(record => record.time >= since);
+	const keep = Math.min(most, Math.max(count, reached > found.length ? 0 : reached));
+	return {records: keep > 0 ? found.slice(-keep) : [], chunks: read};
 }
 
 async function readDays(store: Store, all: readonly Journal[], from: Date | undefined) {

@@ -7,7 +7,7 @@
 import {isFailure, type EventBus, type RequestFinished} from '../base/events.js';
 import {ExternalStore} from './external-store.js';
 import type {RedrawFrames} from './redraw-frames.js';
-import type {RequestLogReader} from '../store/usage-summary.js';
+import type {OpenedRequestLog, OpenLogOptions, RequestLogReader} from '../store/usage-summary.js';
 
 export type RequestLogSnapshot = {
 	/** Newest first. */
@@ -19,6 +19,13 @@ export type RequestLogSnapshot = {
 
 export const requestLogLimit = 500;
 
+/**
+ * How many of the last hour's stored requests the log reads when it opens, for the charts (which
+ * count them per minute): beyond its own `limit`, so a restart after a busy hour does not show the
+ * charts from the newest 500 on. Read once, in the background; not kept (the log keeps its `limit`).
+ */
+export const chartHistoryLimit = 5000;
+
 export type RequestLogOptions = {
 	/** How many requests it keeps (`requestLogLimit`). */
 	readonly limit?: number;
@@ -28,14 +35,19 @@ export type RequestLogOptions = {
 	readonly frames?: RedrawFrames;
 	/**
 	 * The store's request log (store/usage-summary.ts, `openRequestLog`), opened when the log is first
-	 * watched with the number of records the log keeps (`tail`): its newest records are shown behind whatever arrived live meanwhile (a request both
-	 * stored and seen live shows once). With `followMs`, it is polled that often for the requests
+	 * watched, asked for the number of records the log keeps (`tail`) and the last hour's up to
+	 * `historyLimit` (`reach`): the newest are shown behind whatever arrived live meanwhile (a request
+	 * both stored and seen live shows once), and all of them are announced for the charts (`requests:history`). With `followMs`, it is polled that often for the requests
 	 * other gateways sharing the store record (the reader leaves out this process's own, which arrive
 	 * live). An unreadable log leaves the live requests (the Usage pane reports an unreadable store
 	 * with its totals) and is tried again every `followMs` (5 s without) while the log is watched.
 	 */
-	readonly stored?: {readonly open: (tail: number) => Promise<RequestLogReader>; readonly followMs?: number};
+	readonly stored?: {readonly open: (want: Required<Pick<OpenLogOptions, 'tail' | 'reach'>>) => Promise<OpenedRequestLog>; readonly followMs?: number};
+	/** How many of the last hour's stored requests it reads when it opens, for the charts (`chartHistoryLimit`). */
+	readonly historyLimit?: number;
 };
+
+const hourMs = 3_600_000;
 
 /** How soon an unreadable store log is tried again, for a log that does not follow the store. */
 const retryOpenMs = 5000;
@@ -43,7 +55,7 @@ const retryOpenMs = 5000;
 const newestFirst = (a: RequestFinished, b: RequestFinished) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0);
 
 export function createRequestLog(events: EventBus, options: RequestLogOptions = {}): ExternalStore<RequestLogSnapshot> {
-	const {limit = requestLogLimit, stored} = options;
+	const {limit = requestLogLimit, historyLimit = chartHistoryLimit, stored} = options;
 	let entries: readonly RequestFinished[] = [];
 	let total = 0;
 	let failed = 0;
@@ -76,7 +88,7 @@ export function createRequestLog(events: EventBus, options: RequestLogOptions = 
 		const shown = new Set([...entries, ...incoming].map(entry => entry.id));
 		const older = records.filter(record => !shown.has(record.id));
 		if (older.length === 0) return;
-		entries = [...entries, ...older].sort(newestFirst).slice(0, limit);
+		entries = [...entries, ...older.slice(-limit)].sort(newestFirst).slice(0, limit);
 		store.set({entries, total, failed});
 		events.emit('requests:history', older);
 	};
@@ -101,11 +113,11 @@ export function createRequestLog(events: EventBus, options: RequestLogOptions = 
 	const openStored = () => {
 		if (!stored || reader !== 'closed') return;
 		reader = 'opening';
-		stored.open(limit).then(
+		stored.open({tail: limit, reach: {since: new Date(Date.now() - hourMs), max: historyLimit}}).then(
 			opened => {
-				reader = opened;
+				reader = opened.reader;
 				addHistory(opened.tail);
-				if (connected) startFollowing(opened);
+				if (connected) startFollowing(opened.reader);
 			},
 			// Unreadable now (a store restarting, an outage): tried again while the log is watched, so
 			// the history and other gateways' requests show once it answers; live requests show meanwhile.

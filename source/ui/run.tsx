@@ -90,9 +90,9 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 		// record (all of its requests, when this process serves none: its port taken by another); this
 		// gateway's own arrive live.
 		storedLog: {
-			open: async tail => {
+			open: async want => {
 				const gateway = await gatewayLater;
-				return openRequestLog(store, {tail, skip: await gateway?.usageInstance()});
+				return openRequestLog(store, {...want, skip: await gateway?.usageInstance()});
 			},
 			followMs: 1000,
 		},

@@ -18,8 +18,8 @@ test('the worker names the usage instance its requests are recorded under; a log
 	try {
 		const instance = await core.usageInstance();
 		assert.match(instance, /\S/);
-		const skipping = await openRequestLog(store, {skip: instance});
-		const reading = await openRequestLog(store);
+		const {reader: skipping} = await openRequestLog(store, {skip: instance});
+		const {reader: reading} = await openRequestLog(store);
 		const id = await call('hello');
 		// The request lands in the store under that instance (flushed within a second)...
 		const landed: string[] = [];

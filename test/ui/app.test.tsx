@@ -116,7 +116,7 @@ test('the first frame counts the requests the store holds and what limited keys 
 		storedUsage,
 		initialUsage: await readUsage(storedUsage),
 		initialLimits: await persistedUse(store, keyList),
-		storedLog: {open: tail => openRequestLog(store, {tail})},
+		storedLog: {open: want => openRequestLog(store, want)},
 	});
 	opened.push(async () => {
 		model.dispose();

@@ -8,7 +8,7 @@ import {ExternalStore} from '../../source/ui/external-store.js';
 import {createRequestLog} from '../../source/ui/request-log.js';
 import {fullTime, logTime} from '../../source/ui/text.js';
 import {Store} from '../../source/store/index.js';
-import {openRequestLog} from '../../source/store/usage-summary.js';
+import {openRequestLog, type OpenLogOptions} from '../../source/store/usage-summary.js';
 import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
 import {eventually} from '../helpers/sdks.js';
 import {RedrawFrames} from '../../source/ui/redraw-frames.js';
@@ -70,10 +70,10 @@ test('the request log opens with the stored history behind the live requests: ne
 			limit: 4,
 			intervalMs: 0,
 			stored: {
-				open: async tail => {
+				open: async want => {
 					opened++;
 					await gate;
-					return openRequestLog(store, {tail});
+					return openRequestLog(store, want);
 				},
 			},
 		});
@@ -99,13 +99,37 @@ test('the request log opens with the stored history behind the live requests: ne
 	});
 });
 
+test('the log opens with its newest few, and announces the last hour\'s stored requests beyond them for the charts, up to its history limit', async () => {
+	await withLoggedStore(async (store, other) => {
+		const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+		for (let index = 0; index < 3; index++) other.record(event(`old_${index}`, {time: at(120 + index)}));
+		for (let index = 0; index < 12; index++) other.record(event(`hour_${index}`, {time: at(50 - index)}));
+		await other.flush();
+		const events = new EventBus();
+		const announced: string[] = [];
+		events.on('requests:history', records => announced.push(...records.map(record => record.id)));
+		const {createTraffic} = await import('../../source/ui/traffic.js');
+		const traffic = createTraffic(events, {intervalMs: 0});
+		const log = createRequestLog(events, {limit: 4, historyLimit: 10, intervalMs: 0, stored: {open: want => openRequestLog(store, want)}});
+		const offs = [traffic.subscribe(() => {}), log.subscribe(() => {})];
+		try {
+			await eventually(() => announced.length > 0, 3000, 'the history announced');
+			assert.deepEqual(log.getSnapshot().entries.map(entry => entry.id), ['hour_11', 'hour_10', 'hour_9', 'hour_8'], 'the log keeps its newest four');
+			assert.deepEqual(announced, Array.from({length: 10}, (_, index) => `hour_${index + 2}`), 'the last hour\'s newest ten, not the older ones');
+			await eventually(() => traffic.current.lastHour.total.requests === 10, 3000, 'the charts count all ten');
+		} finally {
+			for (const off of offs) off();
+		}
+	});
+});
+
 test('an unreadable history leaves the log to the live requests', async () => {
 	const home = tempHome();
 	const store = await Store.open(home);
 	await store.close();
 	try {
 		const events = new EventBus();
-		const log = createRequestLog(events, {intervalMs: 0, stored: {open: tail => openRequestLog(store, {tail}), followMs: 10}});
+		const log = createRequestLog(events, {intervalMs: 0, stored: {open: want => openRequestLog(store, want), followMs: 10}});
 		const off = log.subscribe(() => {});
 		events.emit('request:finished', event('1'));
 		await delay(50);
@@ -122,10 +146,10 @@ test('a store log unreadable when the TUI starts is tried again: its history and
 		await other.flush();
 		const events = new EventBus();
 		let attempts = 0;
-		const open = async (tail: number) => {
+		const open = async (want: OpenLogOptions) => {
 			attempts++;
 			if (attempts === 1) throw new Error('the store is restarting');
-			return openRequestLog(store, {tail});
+			return openRequestLog(store, want);
 		};
 		const log = createRequestLog(events, {intervalMs: 0, stored: {open, followMs: 20}});
 		const off = log.subscribe(() => {});
@@ -152,10 +176,10 @@ test('a log that follows the store shows what other gateways record as it lands,
 		mine.start();
 		const skip = await mine.claimedInstance();
 		const events = new EventBus();
-		const following = createRequestLog(events, {intervalMs: 0, stored: {open: tail => openRequestLog(store, {tail, skip}), followMs: 20}});
+		const following = createRequestLog(events, {intervalMs: 0, stored: {open: want => openRequestLog(store, {...want, skip}), followMs: 20}});
 		// Another TUI's log (its own bus: what a following log reads is announced on its bus, for the other views).
 		const otherEvents = new EventBus();
-		const notFollowing = createRequestLog(otherEvents, {intervalMs: 0, stored: {open: tail => openRequestLog(store, {tail})}});
+		const notFollowing = createRequestLog(otherEvents, {intervalMs: 0, stored: {open: want => openRequestLog(store, want)}});
 		const offs = [following.subscribe(() => {}), notFollowing.subscribe(() => {})];
 		const ids = (log: typeof following) => log.getSnapshot().entries.map(entry => entry.id);
 		let announced = 0;

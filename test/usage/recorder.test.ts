@@ -317,7 +317,7 @@ test('openRequestLog: a poll for the newest few reads only the chunks that hold 
 		const writerStore = await Store.open(home);
 		const writer = new UsageRecorder(writerStore, {adopt: false, chunkSize: 2, retention: {maxRequests: 4, maxDays: 30, usageDays: 400}});
 		try {
-			const reader = await openRequestLog(store);
+			const {reader} = await openRequestLog(store);
 			for (let i = 1; i <= 10; i++) writer.record(finished({id: `r_${i}`, time: ago(10_000 - i)}));
 			await writer.flush();
 			// The three older chunks are made unreadable: a poll that read one would fail.
@@ -340,6 +340,30 @@ test('openRequestLog: a poll for the newest few reads only the chunks that hold 
 			await writer.close();
 			await Promise.all([store.close(), writerStore.close()]);
 		}
+	});
+});
+
+test('openRequestLog with a reach: the newest records and every one since a time, up to a most; chunks older than both are not read', async () => {
+	await withHome(async home => {
+		const store = await Store.open(home);
+		const writer = new UsageRecorder(store, {adopt: false, chunkSize: 3});
+		// Two hours back, 12 records; in the last hour, 30 (a minute apart).
+		for (let i = 0; i < 12; i++) writer.record(finished({id: `old_${i}`, time: ago(2 * 3_600_000 - i * 1000)}));
+		for (let i = 0; i < 30; i++) writer.record(finished({id: `new_${i}`, time: ago((30 - i) * 60_000)}));
+		await writer.close();
+		const since = new Date(Date.now() - 3_600_000);
+		const ids = (records: readonly RequestRecord[]) => records.map(record => record.id);
+		const newest = (n: number) => Array.from({length: n}, (_, i) => `new_${30 - n + i}`);
+		assert.deepEqual(ids((await openRequestLog(store, {tail: 5, reach: {since, max: 100}})).tail), newest(30), 'all of the last hour, oldest first');
+		assert.deepEqual(ids((await openRequestLog(store, {tail: 5, reach: {since, max: 12}})).tail), newest(12), 'at most the reach\'s most');
+		assert.deepEqual(ids((await openRequestLog(store, {tail: 33, reach: {since, max: 100}})).tail), [...['old_9', 'old_10', 'old_11'], ...newest(30)], 'the tail beyond the hour when it asks for more');
+		assert.deepEqual(ids((await openRequestLog(store, {tail: 5})).tail), newest(5), 'without a reach, the tail alone');
+		// The chunks that hold only the older records are made unreadable: a reach that read one would fail.
+		const entries = (await journals(store).list()).flatMap(journal => journal.chunks.map(entry => ({...entry, id: chunkId(journal.instance, entry.seq)})));
+		const raw = store.collection('requests', z.object({}), 'request log chunk');
+		for (const entry of entries.filter(item => item.last < since.toISOString())) await raw.set(entry.id, {});
+		assert.deepEqual(ids((await openRequestLog(store, {tail: 5, reach: {since, max: 100}})).tail), newest(30));
+		await store.close();
 	});
 });
 
