@@ -128,8 +128,9 @@ export type OpenLogOptions = {
 export type OpenedRequestLog = {readonly tail: readonly RequestRecord[]; readonly reader: RequestLogReader};
 
 /**
- * Open the request log: its newest `tail` records, and a reader of what lands after them. A poll
- * reads the journals (a small entry per gateway instance) and only the chunks that grew since.
+ * Open the request log: its newest `tail` records (and, with `reach`, those since a time), and a
+ * reader of what lands after them. A poll reads the journals (a small entry per gateway instance)
+ * and only the chunks that grew since.
  */
 export async function openRequestLog(store: Store, {tail = 0, reach, skip}: OpenLogOptions = {}): Promise<OpenedRequestLog> {
 	const all = await journals(store).list();
@@ -216,8 +217,9 @@ async function readTail(store: Store, all: readonly Journal[], count: number, re
 		for (const chunk of batch) if (chunk) read.push(chunk);
 		found = [...found, ...batch.flatMap(chunk => chunk?.records ?? [])].sort(byTime);
 	}
-	const reached = since === undefined ? 0 : found.length - found.findIndex(record => record.time >= since);
-	const keep = Math.min(most, Math.max(count, reached > found.length ? 0 : reached));
+	const first = since === undefined ? -1 : found.findIndex(record => record.time >= since);
+	const reached = first === -1 ? 0 : found.length - first;
+	const keep = Math.min(most, Math.max(count, reached));
 	return {records: keep > 0 ? found.slice(-keep) : [], chunks: read};
 }
 

@@ -1,8 +1,9 @@
 /**
  * The Ink root: the tab bar, the focused pane, the footer with its keys and the status bar. All
  * four panes stay mounted (hidden ones are `display: none`), so switching keeps each pane's
- * selection; the first frame waits for the shown pane only, the others mount right after it. Keys go through the keyboard's layers (keyboard.ts): Ctrl+C first, then the help
- * overlay, a pane's question, form and list, and the global keys (panes, help, quit) last.
+ * selection; the first frame waits for the shown pane only, the others mount right after it. Keys
+ * go through the keyboard's layers (keyboard.ts): Ctrl+C first, then the help overlay, a pane's
+ * question, form and list, and the global keys (panes, help, quit) last.
  */
 import {useEffect, useState} from 'react';
 import {Box, Text, useApp} from 'ink';

@@ -37,8 +37,9 @@ export type RequestLogOptions = {
 	 * The store's request log (store/usage-summary.ts, `openRequestLog`), opened when the log is first
 	 * watched, asked for the number of records the log keeps (`tail`) and the last hour's up to
 	 * `historyLimit` (`reach`): the newest are shown behind whatever arrived live meanwhile (a request
-	 * both stored and seen live shows once), and all of them are announced for the charts (`requests:history`). With `followMs`, it is polled that often for the requests
-	 * other gateways sharing the store record (the reader leaves out this process's own, which arrive
+	 * both stored and seen live shows once), and all of them are announced for the charts
+	 * (`requests:history`). With `followMs`, it is polled that often for the requests other gateways
+	 * sharing the store record (the reader leaves out this process's own, which arrive
 	 * live). An unreadable log leaves the live requests (the Usage pane reports an unreadable store
 	 * with its totals) and is tried again every `followMs` (5 s without) while the log is watched.
 	 */
