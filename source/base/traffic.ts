@@ -104,10 +104,7 @@ export class TrafficCounter {
 	/** Counted at `at`, in its minute while that is in the last hour's window. */
 	private count(event: RequestFinished, at: number, now = at): void {
 		const minute = Math.floor(at / minuteMs);
-		if (minute > Math.floor(now / minuteMs) - 60) this.countMinute(event, minute);
-	}
-
-	private countMinute(event: RequestFinished, minute: number): void {
+		if (minute <= Math.floor(now / minuteMs) - 60) return;
 		add(this.minutes, minute, event);
 		if (event.channelId) {
 			const buckets = this.byChannel.get(event.channelId) ?? new Map<number, Bucket>();

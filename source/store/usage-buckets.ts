@@ -53,6 +53,17 @@ export function hourStart(day: string, hour: number): Date {
 	return new Date(y, m - 1, d, hour);
 }
 
+/** How a usage row grouped by hour is labelled: `YYYY-MM-DD HH:00`, local. */
+export function hourLabel(day: string, hour: number): string {
+	return `${day} ${pad(hour)}:00`;
+}
+
+/** The start of the hour an `hourLabel` names, or undefined for a label that is not one. */
+export function hourOfLabel(label: string): Date | undefined {
+	const match = /^(\d{4}-\d{2}-\d{2}) (\d{2}):00$/.exec(label);
+	return match ? hourStart(match[1]!, Number(match[2])) : undefined;
+}
+
 export function startOfToday(now = new Date()): Date {
 	return new Date(now.getFullYear(), now.getMonth(), now.getDate());
 }

@@ -6,7 +6,7 @@
 import {setTimeout as sleep} from 'node:timers/promises';
 import type {Store} from './index.js';
 import {chunkId, chunks, dayId, dayTotals, journals, type Bucket, type Chunk, type DayTotals, type Journal} from './usage.js';
-import {addTotals, emptyTotals, hourStart, localDay, percentile, startOfToday, type Totals} from './usage-buckets.js';
+import {addTotals, emptyTotals, hourLabel, hourStart, localDay, percentile, startOfToday, type Totals} from './usage-buckets.js';
 import type {RequestRecord, UsageGroupBy, UsageQuery, UsageRow} from '../base/usage-types.js';
 import {listKeys} from './keys.js';
 import {listChannels} from './channels.js';
@@ -247,7 +247,7 @@ function dimension(by: UsageGroupBy, day: string, bucket: Bucket, names: Names):
 		case 'day':
 			return [undefined, day, day];
 		case 'hour': {
-			const label = `${day} ${String(bucket.hour).padStart(2, '0')}:00`;
+			const label = hourLabel(day, bucket.hour);
 			return [undefined, label, label];
 		}
 		default: {

@@ -6,6 +6,7 @@
  */
 import type {EventBus, RequestFinished} from '../base/events.js';
 import type {UsageGroupBy, UsageQuery, UsageRow} from '../base/usage-types.js';
+import {hourLabel, localDay} from '../store/usage-buckets.js';
 
 /**
  * Anything that answers usage queries, several at a time (the rows of each, in order): this
@@ -83,9 +84,9 @@ function groupOf(bucket: Bucket, by: UsageGroupBy): string {
 		case 'channel':
 			return bucket.channel;
 		case 'day':
-			return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+			return localDay(date);
 		case 'hour':
-			return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')} ${String(date.getHours()).padStart(2, '0')}:00`;
+			return hourLabel(localDay(date), date.getHours());
 	}
 }
 

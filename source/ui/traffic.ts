@@ -14,8 +14,8 @@ export {emptyTraffic, percentile, TrafficCounter, type Series, type TrafficSnaps
  *
  * The requests other gateways record in the shared store (`requests:stored`, read by the live log
  * as it follows the store) count too, in the minute each finished, and so do those the log opened
- * with (`requests:history`: the store's newest 500 from before this TUI started, so a restart does
- * not blank the charts beside a full log): handed to the core (`countStored`) where one serves
+ * with (`requests:history`: what the store recorded in the hour before this TUI started, up to
+ * request-log.ts's `chartHistoryLimit`, so a restart does not blank the charts beside a full log): handed to the core (`countStored`) where one serves
  * here, so its snapshots hold them; counted here otherwise.
  */
 export type TrafficOptions = {

@@ -10,6 +10,7 @@ import type {RedrawFrames} from './redraw-frames.js';
 import {reasonOf} from '../store/backend.js';
 import {onRequestsFinished} from './request-events.js';
 import {sumRows, type UsageSource} from './session-usage.js';
+import {hourOfLabel} from '../store/usage-buckets.js';
 
 export type UsagePeriod = 'today' | 'all';
 
@@ -58,10 +59,9 @@ export function tokensPerHour(lastDay: readonly UsageRow[], now = new Date()): n
 	const hours = Array.from({length: 24}, () => 0);
 	const current = new Date(now.getFullYear(), now.getMonth(), now.getDate(), now.getHours()).getTime();
 	for (const row of lastDay) {
-		const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):00$/.exec(row.group);
-		if (!match) continue;
-		const [, year, month, day, hour] = match.map(Number) as [number, number, number, number, number];
-		const back = Math.round((current - new Date(year, month - 1, day, hour).getTime()) / hourMs);
+		const start = hourOfLabel(row.group);
+		if (!start) continue;
+		const back = Math.round((current - start.getTime()) / hourMs);
 		if (back >= 0 && back < 24) hours[23 - back]! += row.inputTokens + row.outputTokens;
 	}
 	return hours;

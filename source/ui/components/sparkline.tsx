@@ -42,8 +42,8 @@ const ms = (value: number | null) => (value === null ? '-' : latency(value));
 
 /**
  * The Usage pane's two lines: requests and errors per minute (last hour), tokens per hour (last day:
- * the usage totals' hours, usage-view.ts), latency p50 / p95 — of the requests the totals above count; those refused before they named a model
- * (an unknown key) are the "+N refused" beside the errors.
+ * the usage totals' hours, usage-view.ts), latency p50 / p95 — of the requests the totals above
+ * count; those refused before they named a model (an unknown key) are the "+N refused" beside the errors.
  */
 export function TrafficCharts({traffic, tokensPerHour, width}: {readonly traffic: TrafficSnapshot; readonly tokensPerHour: readonly number[]; readonly width: number}) {
 	const half = Math.floor((width - 2) / 2);
