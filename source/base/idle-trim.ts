@@ -160,8 +160,9 @@ export class IdleTrim {
 			this.surgeFellAt = null;
 		}
 		const surge = this.surgePeak >= (this.options.surgeConnections ?? defaultIdleTrim.surgeConnections);
-		this.boundHeap(surge && open > this.surgePeak / 8);
-		if (!surge || open > this.surgePeak / 8) return false;
+		const fallen = open <= this.surgePeak / 8;
+		this.boundHeap(surge && !fallen);
+		if (!surge || !fallen) return false;
 		this.surgeFellAt ??= now;
 		return now - this.surgeFellAt >= (this.options.quietMs ?? defaultIdleTrim.quietMs);
 	}

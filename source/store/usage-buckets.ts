@@ -43,10 +43,8 @@ export function percentile(histogram: Readonly<Histogram>, q: number): number | 
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** The local day of a time, `YYYY-MM-DD`. Days and hours are in the gateway's time zone. */
-export function localDay(time: Date): string {
-	return `${time.getFullYear()}-${pad(time.getMonth() + 1)}-${pad(time.getDate())}`;
-}
+/** The local day of a time, `YYYY-MM-DD` (the limits' day too): days and hours are in the gateway's time zone. */
+export {localDay} from '../base/periods.js';
 
 export function hourStart(day: string, hour: number): Date {
 	const [y, m, d] = day.split('-').map(Number) as [number, number, number];

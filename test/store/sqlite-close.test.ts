@@ -41,11 +41,12 @@ test('close waits for every write asked for before it; a write after the close b
 
 test('a worker thread that closes its store under writes and is ended at once does not take the process down', () => {
 	const home = mkdtempSync(join(tmpdir(), 'gateway-close-worker-'));
-	mkdirSync(fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url)), {recursive: true});
+	const caches = fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url));
+	mkdirSync(caches, {recursive: true});
 	// The worker's code bundled once, as the build bundles the core's worker, its packages left to
 	// node_modules (so the bundle goes in node_modules/.cache, where they resolve): forty workers
 	// compiling the TypeScript through tsx took most of this test's half a minute, none of it the race.
-	const cache = mkdtempSync(join(fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url)), 'sqlite-close-'));
+	const cache = mkdtempSync(join(caches, 'sqlite-close-'));
 	const entry = join(cache, 'late-write-worker.mjs');
 	buildSync({
 		entryPoints: [fileURLToPath(new URL('fixtures/late-write-worker.ts', import.meta.url))],
