@@ -296,14 +296,18 @@ test("while a surge is on, the old generation may grow to only twice what V8's l
 	assert.deepEqual(growth.slice(8), [], 'once');
 });
 
-test("the bound is V8's own flag, honoured at run time: the same promoting load peaks lower with it and collects more often", () => {
+test("the bound is V8's own flag, honoured at run time: the same promoting load collects more often with it, and peaks lower", () => {
 	// In a process of its own: the flag is process-wide, and the load needs a heap of its own. 40,000
-	// objects replaced 25 times, each living long enough to be promoted: 163–176 MB of heap with V8's
-	// own growth on this machine, 106–109 MB with the bound (7–8 major collections against 4).
+	// objects replaced 25 times, each living long enough to be promoted. Against the flag at 300 (a
+	// factor of four, the most V8's own choice reaches under load) rather than V8's own choice, which
+	// moves with how busy the machine is: a CI run saw V8's own peak at 138 MB where it had been
+	// 163–176 alone. Measured on this machine, alone and beside two busy processes: 7–10 major
+	// collections bounded against 4–5, peaks 78–109 MB against 119–182. A flag V8 ignored would
+	// leave the two runs alike (4–5 collections each).
 	const script = `
 		import {PerformanceObserver, constants} from 'node:perf_hooks';
 		import {setHeapGrowth} from ${JSON.stringify(new URL('../../source/base/idle-trim.ts', import.meta.url).href)};
-		if (process.argv[1] === 'bounded') setHeapGrowth(100);
+		setHeapGrowth(Number(process.argv[1]));
 		let majors = 0;
 		new PerformanceObserver(list => { for (const entry of list.getEntries()) if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors++; }).observe({entryTypes: ['gc']});
 		const live = new Array(40000);
@@ -316,13 +320,13 @@ test("the bound is V8's own flag, honoured at run time: the same promoting load 
 		await new Promise(resolve => setTimeout(resolve, 50));
 		console.log(JSON.stringify({peakMb: peak / 1048576, majors}));
 	`;
-	const run = (mode: 'own' | 'bounded') => {
-		const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, mode], {encoding: 'utf8', timeout: 60_000});
+	const run = (percent: number) => {
+		const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, String(percent)], {encoding: 'utf8', timeout: 60_000});
 		assert.equal(child.status, 0, child.stderr);
 		return JSON.parse(child.stdout) as {peakMb: number; majors: number};
 	};
-	const own = run('own');
-	const bounded = run('bounded');
-	assert.ok(bounded.peakMb < own.peakMb * 0.8, `bounded peak ${bounded.peakMb.toFixed(0)} MB against V8's own ${own.peakMb.toFixed(0)} MB`);
-	assert.ok(bounded.majors > own.majors, `major collections: ${bounded.majors} bounded, ${own.majors} V8's own`);
+	const fourfold = run(300);
+	const bounded = run(surgeHeapGrowingPercent);
+	assert.ok(bounded.majors >= fourfold.majors + 2, `major collections: ${bounded.majors} bounded, ${fourfold.majors} at four times`);
+	assert.ok(bounded.peakMb < fourfold.peakMb, `bounded peak ${bounded.peakMb.toFixed(0)} MB against ${fourfold.peakMb.toFixed(0)} MB at four times`);
 });
