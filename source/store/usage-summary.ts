@@ -28,8 +28,8 @@ export async function usageSummary(store: Store, query: UsageQuery): Promise<Usa
  * names each read once (the TUI's Usage pane asks for four groupings at a time, a second after
  * requests finish; read one by one, that was four times the reads and the key records unsealed twice).
  */
-export async function usageSummaries(store: Store, queries: readonly UsageQuery[]): Promise<UsageRow[][]> {
-	return (await usageReports(store, queries)).map(report => report.rows.map(({instances: _instances, ...row}) => row));
+export async function usageSummaries(store: Store, queries: readonly UsageQuery[], settled?: SettledDays): Promise<UsageRow[][]> {
+	return (await usageReports(store, queries, settled)).map(report => report.rows.map(({instances: _instances, ...row}) => row));
 }
 
 /** A usage row and how many gateway instances (processes) wrote the totals summed in it. */
@@ -42,12 +42,19 @@ export async function usageReport(store: Store, query: UsageQuery): Promise<Usag
 	return (await usageReports(store, [query]))[0]!;
 }
 
-/** `usageReport` for each query, from one read of the store. */
-export async function usageReports(store: Store, queries: readonly UsageQuery[]): Promise<UsageReport[]> {
+/** `usageReport` for each query, from one read of the store; with `settled`, days long past are taken from it (see SettledDays). */
+export async function usageReports(store: Store, queries: readonly UsageQuery[], settled?: SettledDays): Promise<UsageReport[]> {
 	const froms = queries.map(fromHourOf);
 	// The day totals from the earliest day any query needs (all of them if one has no start).
 	const earliest = froms.some(from => from === undefined) ? undefined : new Date(Math.min(...froms.map(from => from!.getTime())));
-	const [names, docs] = await Promise.all([currentNames(store, new Set(queries.map(query => query.by))), journals(store).list().then(all => readDays(store, all, earliest))]);
+	// A day may be taken without its hours when no query groups it by hour or starts inside it.
+	const wholeDay = (day: string) =>
+		queries.every((query, index) => {
+			const from = froms[index];
+			if (from && day < localDay(from)) return true; // before this query's start: not counted by it
+			return query.by !== 'hour' && (!from || hourStart(day, 0) >= from);
+		});
+	const [names, docs] = await Promise.all([currentNames(store, new Set(queries.map(query => query.by))), journals(store).list().then(all => readDays(store, all, earliest, settled ? {settled, wholeDay} : undefined))]);
 	return queries.map((query, index) => groupDays(docs, query, froms[index], names));
 }
 
@@ -223,11 +230,106 @@ async function readTail(store: Store, all: readonly Journal[], count: number, re
 	return {records: keep > 0 ? found.slice(-keep) : [], chunks: read};
 }
 
-async function readDays(store: Store, all: readonly Journal[], from: Date | undefined) {
+/**
+ * The day totals of the days from `from` on (every retained day without it). With `cache`, the
+ * settled days it holds are not read again, and those it may keep are kept (see SettledDays).
+ */
+async function readDays(store: Store, all: readonly Journal[], from: Date | undefined, cache?: {readonly settled: SettledDays; readonly wholeDay: (day: string) => boolean}): Promise<DayTotals[]> {
 	const fromDay = from ? localDay(from) : '';
-	const ids = all.flatMap(journal => journal.days.filter(day => day >= fromDay).map(day => dayId(journal.instance, day)));
-	const docs = await Promise.all(ids.map(id => dayTotals(store).get(id)));
+	const listed = all.flatMap(journal => journal.days.map(day => ({id: dayId(journal.instance, day), day})));
+	const wanted = listed.filter(({day}) => day >= fromDay);
+	if (!cache) {
+		const docs = await Promise.all(wanted.map(({id}) => dayTotals(store).get(id)));
+		return docs.flatMap(doc => (doc ? [doc] : []));
+	}
+	const {settled, wholeDay} = cache;
+	settled.forgetUnlisted(new Set(listed.map(({id}) => id)));
+	const recheck = settled.dueForRecheck(new Set(wanted.map(({id}) => id)));
+	const docs = await Promise.all(
+		wanted.map(async ({id, day}) => {
+			const whole = wholeDay(day);
+			const kept = whole && !recheck.has(id) ? settled.get(id) : undefined;
+			if (kept) return kept;
+			const doc = await dayTotals(store).get(id);
+			if (!doc) {
+				settled.forget(id); // listed but gone (a journal written before its day, a store pruned by hand)
+				return undefined;
+			}
+			const compact = settled.keep(id, doc);
+			return whole ? (compact ?? doc) : doc;
+		}),
+	);
 	return docs.flatMap(doc => (doc ? [doc] : []));
+}
+
+/** A settled day is this long before the reader's own day: no gateway writes it any more, whatever its time zone (±14 h) or a request still running across midnight. */
+const settledAfterMs = 3 * 86_400_000;
+/** Kept days read again on each read, oldest-checked first: a day written after all (a clock set back) is seen within a few minutes. */
+const recheckPerRead = 2;
+
+/**
+ * The totals of settled days, kept between reads by a process that reads usage again and again (the
+ * TUI: a few seconds after requests finish, and every 5 s for other gateways sharing the store). Each
+ * read used to read and parse every retained day — a year of a few keys and models in the working
+ * hours (120 hourly buckets a day) was 1.2–1.4 s of the UI thread and ~110 MB of garbage, every 5 s.
+ * A day three days past is written by no gateway any more (its totals go to the day each request
+ * arrived, in the writer's time zone), so it is kept after one read: merged over its hours (the
+ * rows by key, model, channel and day need no hours; a query that groups by hour or starts inside the
+ * day reads it whole), about a tenth of its buckets. Two kept days are read again on each read, so
+ * one written after all is corrected within minutes; days retention removed are forgotten.
+ */
+export class SettledDays {
+	/** Day id → the day's totals merged over its hours; oldest-checked first (a Map keeps insertion order). */
+	private readonly days = new Map<string, DayTotals>();
+
+	constructor(private readonly now: () => number = Date.now) {}
+
+	get size(): number {
+		return this.days.size;
+	}
+
+	get(id: string): DayTotals | undefined {
+		return this.days.get(id);
+	}
+
+	/** The ids to read again this time: of those `wanted`, the `recheckPerRead` checked longest ago. */
+	dueForRecheck(wanted: ReadonlySet<string>): ReadonlySet<string> {
+		const due = new Set<string>();
+		for (const id of this.days.keys()) {
+			if (due.size >= recheckPerRead) break;
+			if (wanted.has(id)) due.add(id);
+		}
+		return due;
+	}
+
+	/** Keep a day just read if it is settled (returns its merged form; undefined for a day still written). */
+	keep(id: string, doc: DayTotals): DayTotals | undefined {
+		if (doc.day >= localDay(new Date(this.now() - settledAfterMs))) return undefined;
+		const compact = mergeHours(doc);
+		this.days.delete(id); // to the end of the order: checked just now
+		this.days.set(id, compact);
+		return compact;
+	}
+
+	forget(id: string): void {
+		this.days.delete(id);
+	}
+
+	forgetUnlisted(listed: ReadonlySet<string>): void {
+		for (const id of this.days.keys()) if (!listed.has(id)) this.days.delete(id);
+	}
+}
+
+/** A day's buckets merged over the hours (each one's hour reads 0): the same totals by key, channel, model and day. */
+function mergeHours(doc: DayTotals): DayTotals {
+	const merged = new Map<string, Bucket>();
+	for (const bucket of doc.buckets) {
+		const id = `${bucket.keyId ?? '\u0001'}\u0000${bucket.keyName ?? '\u0001'}\u0000${bucket.channelId ?? '\u0001'}\u0000${bucket.channelName ?? '\u0001'}\u0000${bucket.model}`;
+		const into = merged.get(id);
+		if (into) addTotals(into, bucket);
+		else merged.set(id, {...bucket, hour: 0, latency: {...bucket.latency}});
+	}
+	return {...doc, buckets: [...merged.values()]};
 }
 
 async function currentNames(store: Store, by: ReadonlySet<UsageGroupBy>): Promise<Names> {

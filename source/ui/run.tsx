@@ -16,7 +16,7 @@ import {crashText} from '../base/close-on-crash.js';
 import {IdleTrim} from '../base/idle-trim.js';
 import {systemClock} from '../base/clock.js';
 import {onRequestsFinished} from './request-events.js';
-import {openRequestLog, usageSummaries} from '../store/usage-summary.js';
+import {openRequestLog, SettledDays, usageSummaries} from '../store/usage-summary.js';
 import {readUsage} from './usage-view.js';
 import type {UsageSource} from './session-usage.js';
 import {Store} from '../store/index.js';
@@ -57,7 +57,9 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 	// waited for and closed first: one ended with a store call in flight would abort the process).
 	// Last-used times and the usage totals too, so the first frame has them instead of '-' and zeros
 	// (a failure there is the panes' to report, not the start's).
-	const storedUsage: UsageSource = queries => usageSummaries(store, queries);
+	// Read again every few seconds: the days long past are kept between reads, not parsed each time.
+	const settledDays = new SettledDays();
+	const storedUsage: UsageSource = queries => usageSummaries(store, queries, settledDays);
 	const [keys, channels, used, usage] = await Promise.all([
 		listKeys(store),
 		listChannels(store),
