@@ -22,7 +22,8 @@ export function binValue(bin: number): number {
 }
 
 export function mergeHistogram(into: Histogram, from: Readonly<Histogram>): void {
-	for (const [bin, n] of Object.entries(from)) into[bin] = (into[bin] ?? 0) + n;
+	// for…in, not Object.entries: no array of pairs a bucket (a year of usage merges ~100,000 of them a read).
+	for (const bin in from) into[bin] = (into[bin] ?? 0) + from[bin]!;
 }
 
 /** The `q` quantile (0 < q ≤ 1) of a histogram, or null when it is empty. */

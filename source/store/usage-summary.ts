@@ -67,9 +67,13 @@ function fromHourOf(query: UsageQuery): Date | undefined {
 function groupDays(docs: readonly DayTotals[], query: UsageQuery, fromHour: Date | undefined, names: Names): UsageReport {
 	const groups = new Map<string, Group>();
 	const all = new Set<string>();
+	// Days before the first are passed over whole; only the first day's hours are compared.
+	const fromDay = fromHour ? localDay(fromHour) : '';
 	for (const doc of docs) {
+		if (doc.day < fromDay) continue;
+		const partial = doc.day === fromDay && hourStart(doc.day, 0) < fromHour!;
 		for (const bucket of doc.buckets) {
-			if (fromHour && hourStart(doc.day, bucket.hour) < fromHour) continue;
+			if (partial && hourStart(doc.day, bucket.hour) < fromHour!) continue;
 			if (query.routedOnly && bucket.channelId === null) continue;
 			const [id, group, label] = dimension(query.by, doc.day, bucket, names);
 			let entry = groups.get(group);
