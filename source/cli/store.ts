@@ -13,6 +13,7 @@ const nouns: Readonly<Record<Namespace, string>> = {
 	activity: 'key activity records',
 	requests: 'request log chunks',
 	usage: 'usage day totals',
+	'usage-months': 'usage month totals',
 	journals: 'usage journals',
 	responses: 'stored Responses answers',
 	'response-index': 'stored Responses index entries',

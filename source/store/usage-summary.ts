@@ -5,7 +5,7 @@
  */
 import {setTimeout as sleep} from 'node:timers/promises';
 import type {Store} from './index.js';
-import {chunkId, chunks, dayId, dayTotals, journals, type Bucket, type Chunk, type DayTotals, type Journal} from './usage.js';
+import {chunkId, chunks, dayId, dayTotals, journals, monthId, monthTotals, type Bucket, type Chunk, type DayTotals, type Journal, type MonthTotals} from './usage.js';
 import {addTotals, emptyTotals, hourLabel, hourStart, localDay, percentile, startOfToday, type Totals} from './usage-buckets.js';
 import type {RequestRecord, UsageGroupBy, UsageQuery, UsageRow} from '../base/usage-types.js';
 import {listKeys} from './keys.js';
@@ -54,7 +54,7 @@ export async function usageReports(store: Store, queries: readonly UsageQuery[],
 			if (from && day < localDay(from)) return true; // before this query's start: not counted by it
 			return query.by !== 'hour' && (!from || hourStart(day, 0) >= from);
 		});
-	const [names, docs] = await Promise.all([currentNames(store, new Set(queries.map(query => query.by))), journals(store).list().then(all => readDays(store, all, earliest, settled ? {settled, wholeDay} : undefined))]);
+	const [names, docs] = await Promise.all([currentNames(store, new Set(queries.map(query => query.by))), journals(store).list().then(all => readDays(store, all, earliest, wholeDay, settled))]);
 	return queries.map((query, index) => groupDays(docs, query, froms[index], names));
 }
 
@@ -235,22 +235,49 @@ async function readTail(store: Store, all: readonly Journal[], count: number, re
 }
 
 /**
- * The day totals of the days from `from` on (every retained day without it). With `cache`, the
- * settled days it holds are not read again, and those it may keep are kept (see SettledDays).
+ * The day totals of the days from `from` on (every retained day without it). The settled days of a
+ * month, when all are wanted whole, come from the month's sum (see `monthDays`) — or, with
+ * `settled`, once it took them so, from that cache; every other day is read (and, with `settled`,
+ * kept once settled).
  */
-async function readDays(store: Store, all: readonly Journal[], from: Date | undefined, cache?: {readonly settled: SettledDays; readonly wholeDay: (day: string) => boolean}): Promise<DayTotals[]> {
+async function readDays(store: Store, all: readonly Journal[], from: Date | undefined, wholeDay: (day: string) => boolean, settled?: SettledDays): Promise<DayTotals[]> {
 	const fromDay = from ? localDay(from) : '';
-	const listed = all.flatMap(journal => journal.days.map(day => ({id: dayId(journal.instance, day), day})));
-	const wanted = listed.filter(({day}) => day >= fromDay);
-	if (!cache) {
-		const docs = await Promise.all(wanted.map(({id}) => dayTotals(store).get(id)));
-		return docs.flatMap(doc => (doc ? [doc] : []));
+	const settledDay = settledDayOf(settled?.now() ?? Date.now());
+	const months: Array<{readonly instance: string; readonly month: string; readonly days: string[]}> = [];
+	const single: Array<{readonly id: string; readonly day: string}> = [];
+	for (const journal of all) {
+		// The settled days of each month (all of a month long over; the first of this one), apart from the days still written.
+		const byMonth = new Map<string, string[]>();
+		for (const day of journal.days) {
+			if (day >= settledDay) {
+				if (day >= fromDay) single.push({id: dayId(journal.instance, day), day});
+				continue;
+			}
+			const month = day.slice(0, 7);
+			const days = byMonth.get(month);
+			if (days) days.push(day);
+			else byMonth.set(month, [day]);
+		}
+		for (const [month, days] of byMonth) {
+			// A cache that took this month from its sum once keeps its days from then on (and reads two a time again).
+			const summed = days.every(day => day >= fromDay && wholeDay(day)) && !settled?.tookMonth(monthId(journal.instance, month));
+			if (summed) months.push({instance: journal.instance, month, days});
+			else for (const day of days) if (day >= fromDay) single.push({id: dayId(journal.instance, day), day});
+		}
 	}
-	const {settled, wholeDay} = cache;
-	settled.forgetUnlisted(new Set(listed.map(({id}) => id)));
-	const recheck = settled.dueForRecheck(new Set(wanted.map(({id}) => id)));
+	const fromMonths = (await Promise.all(months.map(({instance, month, days}) => monthDays(store, instance, month, days)))).flat();
+	if (settled) {
+		for (const {instance, month} of months) settled.takeMonth(monthId(instance, month));
+		for (const doc of fromMonths) settled.keep(dayId(doc.instance, doc.day), doc);
+	}
+	if (!settled) {
+		const docs = await Promise.all(single.map(({id}) => dayTotals(store).get(id)));
+		return [...fromMonths, ...docs.flatMap(doc => (doc ? [doc] : []))];
+	}
+	settled.forgetUnlisted(new Set(all.flatMap(journal => journal.days.map(day => dayId(journal.instance, day)))));
+	const recheck = settled.dueForRecheck(new Set(single.map(({id}) => id)));
 	const docs = await Promise.all(
-		wanted.map(async ({id, day}) => {
+		single.map(async ({id, day}) => {
 			const whole = wholeDay(day);
 			const kept = whole && !recheck.has(id) ? settled.get(id) : undefined;
 			if (kept) return kept;
@@ -263,7 +290,38 @@ async function readDays(store: Store, all: readonly Journal[], from: Date | unde
 			return whole ? (compact ?? doc) : doc;
 		}),
 	);
-	return docs.flatMap(doc => (doc ? [doc] : []));
+	return [...fromMonths, ...docs.flatMap(doc => (doc ? [doc] : []))];
+}
+
+/**
+ * The settled days of a month, from its sum (`usage-months:<instance>:<month>`): a year of usage
+ * read as twelve entries of days merged over their hours, not 365 of hourly buckets (`keys list`,
+ * `usage` and the TUI's first frame read every retained day: a year of 120 buckets a day was
+ * 0.7–1.0 s of parsing on the slower host). Made by the first reader that needs it, from the day
+ * totals, and made again when the settled days the journal lists for the month are no longer those
+ * it was made from: once a day in the current month as another day settles, and when retention
+ * removed some (retention also deletes the sums of the months it prunes). Writing it is best
+ * effort: a store this reader may not write is read the long way.
+ */
+async function monthDays(store: Store, instance: string, month: string, listed: readonly string[]): Promise<DayTotals[]> {
+	const id = monthId(instance, month);
+	const days = [...listed].sort();
+	const asDays = (sum: MonthTotals) => sum.days.map(entry => ({v: 1 as const, instance, day: entry.day, buckets: entry.buckets}));
+	const stored = await monthTotals(store)
+		.get(id)
+		.catch(() => undefined); // unreadable (written by a later version?): made again below
+	if (stored && stored.listed.length === days.length && [...stored.listed].sort().every((day, index) => day === days[index])) return asDays(stored);
+	const docs = await Promise.all(days.map(day => dayTotals(store).get(dayId(instance, day))));
+	const sum: MonthTotals = {v: 1, instance, month, listed: days, days: docs.flatMap(doc => (doc ? [{day: doc.day, buckets: mergeHours(doc).buckets}] : []))};
+	await monthTotals(store)
+		.set(id, sum)
+		.catch(() => {});
+	return asDays(sum);
+}
+
+/** The newest day that is settled at `now`: three days before the reader's own. */
+function settledDayOf(now: number): string {
+	return localDay(new Date(now - settledAfterMs));
 }
 
 /** A settled day is this long before the reader's own day: no gateway writes it any more, whatever its time zone (±14 h) or a request still running across midnight. */
@@ -285,8 +343,10 @@ const recheckPerRead = 2;
 export class SettledDays {
 	/** Day id → the day's totals merged over its hours; oldest-checked first (a Map keeps insertion order). */
 	private readonly days = new Map<string, DayTotals>();
+	/** Months (`instance:YYYY-MM`) whose days were taken from their sum: never from it again. */
+	private readonly months = new Set<string>();
 
-	constructor(private readonly now: () => number = Date.now) {}
+	constructor(readonly now: () => number = Date.now) {}
 
 	get size(): number {
 		return this.days.size;
@@ -308,11 +368,19 @@ export class SettledDays {
 
 	/** Keep a day just read if it is settled (returns its merged form; undefined for a day still written). */
 	keep(id: string, doc: DayTotals): DayTotals | undefined {
-		if (doc.day >= localDay(new Date(this.now() - settledAfterMs))) return undefined;
-		const compact = mergeHours(doc);
+		if (doc.day >= settledDayOf(this.now())) return undefined;
+		const compact = doc.buckets.every(bucket => bucket.hour === 0) ? doc : mergeHours(doc);
 		this.days.delete(id); // to the end of the order: checked just now
 		this.days.set(id, compact);
 		return compact;
+	}
+
+	tookMonth(id: string): boolean {
+		return this.months.has(id);
+	}
+
+	takeMonth(id: string): void {
+		this.months.add(id);
 	}
 
 	forget(id: string): void {

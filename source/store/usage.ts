@@ -10,6 +10,9 @@
  *   until it is full.
  * - `usage:<instance>:<day>` — the instance's totals for one local day: one bucket per
  *   (hour, key, channel, model), each with a latency histogram, so percentiles can be summed.
+ * - `usage-months:<instance>:<YYYY-MM>` — a month long over, summed once by the first reader that
+ *   needs it (usage-summary.ts): each of its days merged over the hours, and the days the journal
+ *   listed then, so a reader can tell it still holds what the journal lists.
  */
 import * as z from 'zod/mini';
 import {formats, inboundFormats} from '../base/ir.js';
@@ -105,6 +108,17 @@ export type Bucket = z.infer<typeof bucketSchema>;
 export const dayTotalsSchema = z.object({v: z.literal(1), instance: z.string(), day, buckets: z.array(bucketSchema)});
 export type DayTotals = z.infer<typeof dayTotalsSchema>;
 
+export const monthTotalsSchema = z.object({
+	v: z.literal(1),
+	instance: z.string(),
+	month: z.string().check(z.regex(/^\d{4}-\d{2}$/)),
+	/** The days of the month the instance's journal listed when this was summed (some may have had no totals). */
+	listed: z.array(day),
+	/** The totals of each day found, merged over its hours (each bucket's hour reads 0). */
+	days: z.array(z.object({day, buckets: z.array(bucketSchema)})),
+});
+export type MonthTotals = z.infer<typeof monthTotalsSchema>;
+
 export const chunkSchema = z.object({v: z.literal(1), instance: z.string(), seq: count, records: z.array(requestRecordSchema)});
 export type Chunk = z.infer<typeof chunkSchema>;
 
@@ -129,6 +143,8 @@ export type Journal = z.infer<typeof journalSchema>;
 export const journals = (store: Store) => store.collection('journals', journalSchema, 'usage journal');
 export const chunks = (store: Store) => store.collection('requests', chunkSchema, 'request log chunk');
 export const dayTotals = (store: Store) => store.collection('usage', dayTotalsSchema, 'usage totals');
+export const monthTotals = (store: Store) => store.collection('usage-months', monthTotalsSchema, 'usage totals of a month');
 
 export const chunkId = (instance: string, seq: number): string => `${instance}:${seq}`;
 export const dayId = (instance: string, date: string): string => `${instance}:${date}`;
+export const monthId = (instance: string, month: string): string => `${instance}:${month}`;

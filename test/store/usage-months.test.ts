@@ -1,0 +1,130 @@
+/**
+ * A month long over is read from its sum (`usage-months`), made once by the first reader that needs
+ * it: the rows are those of reading every day, the sum is what is read after (its days may be gone),
+ * it is made again when the journal's days change or it cannot be read, and retention deletes the
+ * sums of the months it prunes.
+ */
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {rmSync} from 'node:fs';
+import {Store} from '../../source/store/index.js';
+import {dayId, dayTotals, journals, monthId, monthTotals} from '../../source/store/usage.js';
+import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
+import {SettledDays, usageSummaries, type UsageRow} from '../../source/store/usage-summary.js';
+import {pruneStore} from '../../source/store/usage-retention.js';
+import {localDay, startOfToday} from '../../source/store/usage-buckets.js';
+import type {UsageQuery} from '../../source/base/usage-types.js';
+import {tempHome} from '../helpers/gateway.js';
+import {finished} from '../usage/events.js';
+
+const daysBack = 75;
+
+function at(back: number, hour: number): Date {
+	const today = startOfToday();
+	return new Date(today.getFullYear(), today.getMonth(), today.getDate() - back, hour, 17);
+}
+
+/** The newest settled day: three days before today. */
+const settledDay = () => localDay(new Date(Date.now() - 3 * 86_400_000));
+
+/** The months this history has settled days in (every day of a month long over, the first days of this one). */
+function settledMonths(): string[] {
+	return [...new Set(Array.from({length: daysBack + 1}, (_, back) => localDay(at(back, 12))).filter(day => day < settledDay()).map(day => day.slice(0, 7)))].sort();
+}
+
+/** The TUI's queries and the CLI's usual ones, none of which needs a settled day's hours. */
+function queries(): UsageQuery[] {
+	return [{by: 'key', since: startOfToday()}, {by: 'model', since: startOfToday()}, {by: 'key'}, {by: 'model'}, {by: 'hour', since: new Date(Date.now() - 23 * 3_600_000)}, {by: 'channel'}, {by: 'day'}, {by: 'key', routedOnly: true}];
+}
+
+/** The same rows read day by day: grouping by hour since the history began makes every day be read whole. */
+async function dayByDay(store: Store): Promise<UsageRow[][]> {
+	return (await usageSummaries(store, [...queries(), {by: 'hour', since: at(daysBack + 1, 0)}])).slice(0, -1);
+}
+
+const comparable = (rows: readonly UsageRow[][]) => rows.map(list => list.map(row => ({...row, costUsd: Math.round(row.costUsd * 1e9) / 1e9})));
+
+async function withHistory(run: (store: Store, instances: readonly string[]) => Promise<void>): Promise<void> {
+	const home = tempHome();
+	const store = await Store.open(home);
+	try {
+		const instances: string[] = [];
+		for (const name of ['a', 'b']) {
+			const recorder = new UsageRecorder(store, {adopt: false, retention: {maxRequests: 100_000, maxDays: 400, usageDays: 400}});
+			recorder.start();
+			for (let back = daysBack; back >= 0; back--) {
+				for (const hour of [10, 21]) {
+					const time = at(back, hour).toISOString();
+					recorder.record(finished({time, latencyMs: 90 + back, usage: {inputTokens: 100, outputTokens: 10}, costUsd: 0.1}));
+					recorder.record(finished({time, keyId: 'key_b', keyName: 'beta', model: `model-${name}`, latencyMs: 900, costUsd: 0.2}));
+					recorder.record(finished({time, channelId: null, channelName: null, model: 'nope', status: 404, outcome: 'error', usage: null, latencyMs: 1}));
+				}
+			}
+			await recorder.close();
+			instances.push(recorder.instance);
+		}
+		await run(store, instances);
+	} finally {
+		await store.close();
+		rmSync(home, {recursive: true, force: true});
+	}
+}
+
+const settledDaysOf = (instance: string, journalDays: readonly string[]) => journalDays.filter(day => day < settledDay()).map(day => dayId(instance, day));
+
+test("a month's settled days are summed by the first reader and read from the sum after, even with their days gone; the days still written never are", async () => {
+	await withHistory(async (store, instances) => {
+		const months = settledMonths();
+		assert.ok(months.length >= 2, `the history spans months long over: ${months.join(', ')}`);
+		const reference = await dayByDay(store);
+		assert.deepEqual(await monthTotals(store).list(), [], 'read day by day, nothing is summed');
+		assert.deepEqual(comparable(await usageSummaries(store, queries())), comparable(reference), 'the first read, which sums');
+		for (const instance of instances) {
+			for (const month of months) {
+				const sum = (await monthTotals(store).get(monthId(instance, month)))!;
+				assert.ok(sum, `${month} summed`);
+				assert.ok(sum.listed.length > 0 && sum.listed.every(day => day.startsWith(month) && day < settledDay()), `${month}: only settled days`);
+			}
+		}
+		assert.equal((await monthTotals(store).list()).length, months.length * instances.length);
+		const settled = new SettledDays();
+		for (let read = 0; read < 3; read++) assert.deepEqual(comparable(await usageSummaries(store, queries(), settled)), comparable(reference), `the TUI's read ${read + 1}`);
+		// The day totals of those months removed behind the readers' backs: the sums still hold them.
+		for (const instance of instances) for (const id of settledDaysOf(instance, (await journals(store).get(instance))!.days)) await dayTotals(store).delete(id);
+		assert.deepEqual(comparable(await usageSummaries(store, queries())), comparable(reference), 'read from the sums');
+	});
+});
+
+test('a sum is made again when the days its journal lists change, or when it cannot be read', async () => {
+	await withHistory(async (store, instances) => {
+		const [month] = settledMonths();
+		await usageSummaries(store, queries());
+		const instance = instances[0]!;
+		const journal = (await journals(store).get(instance))!;
+		const dropped = journal.days.find(day => day.startsWith(month!))!;
+		await journals(store).set(instance, {...journal, days: journal.days.filter(day => day !== dropped)});
+		const reference = await dayByDay(store);
+		assert.deepEqual(comparable(await usageSummaries(store, queries())), comparable(reference), 'one day fewer');
+		assert.equal((await monthTotals(store).get(monthId(instance, month!)))!.listed.includes(dropped), false, 'summed again without it');
+		// A sum this version cannot read (a later one wrote it, a damaged row): read the long way and written again.
+		await store.raw('usage-months').set(monthId(instance, month!), {v: 2, something: 'else'});
+		assert.deepEqual(comparable(await usageSummaries(store, queries())), comparable(reference));
+		assert.equal((await monthTotals(store).get(monthId(instance, month!)))!.v, 1);
+	});
+});
+
+test('retention deletes the sums of the months it prunes; the next reader sums what is left', async () => {
+	await withHistory(async (store, instances) => {
+		await usageSummaries(store, queries());
+		// Keep `kept` days of totals, where the first day kept and the last one pruned are in one month (long over).
+		const kept = Array.from({length: 30}, (_, index) => 40 + index).find(back => localDay(at(back, 12)).slice(0, 7) === localDay(at(back + 1, 12)).slice(0, 7))!;
+		const oldest = localDay(at(kept, 12)).slice(0, 7);
+		assert.ok(settledMonths().includes(oldest));
+		const {plan} = await pruneStore(store, null, {maxRequests: 100_000, maxDays: 400, usageDays: kept});
+		assert.ok([...plan.days].some(id => id.includes(`:${oldest}-`)), `days of ${oldest} were pruned`);
+		for (const instance of instances) assert.equal(await monthTotals(store).get(monthId(instance, oldest)), undefined, `${instance}'s sum of ${oldest} deleted`);
+		const rows = await usageSummaries(store, queries());
+		assert.deepEqual(comparable(rows), comparable(await dayByDay(store)));
+		assert.ok(await monthTotals(store).get(monthId(instances[0]!, oldest)), 'summed again from what is left');
+	});
+});
