@@ -6,26 +6,18 @@
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {rmSync} from 'node:fs';
-import {Store} from '../../source/store/index.js';
 import {dayId, dayTotals, journals} from '../../source/store/usage.js';
-import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
-import {SettledDays, usageSummaries, type UsageRow} from '../../source/store/usage-summary.js';
+import {SettledDays, usageSummaries} from '../../source/store/usage-summary.js';
 import {localDay, startOfToday} from '../../source/store/usage-buckets.js';
 import type {UsageQuery} from '../../source/base/usage-types.js';
-import {tempHome} from '../helpers/gateway.js';
-import {finished} from '../usage/events.js';
+import {at, comparable, withHistory} from './usage-history.js';
 
 const dayMs = 86_400_000;
 const daysBack = 10;
+const history = {daysBack, hours: [3, 10, 21]};
 /** Days 4 to 10 back are settled (three days and more before today), in each of two instances. */
 const settledPerInstance = daysBack - 3;
 
-/** A day `back` days before today at `hour`, local. */
-function at(back: number, hour: number): Date {
-	const today = startOfToday();
-	return new Date(today.getFullYear(), today.getMonth(), today.getDate() - back, hour, 17);
-}
 
 /** The TUI's five queries, and those that need a settled day's hours or part of it. */
 function queries(): UsageQuery[] {
@@ -44,43 +36,10 @@ function queries(): UsageQuery[] {
 	];
 }
 
-/** Rows with the cost rounded (summed in another order when merged over the hours). */
-function comparable(rows: readonly UsageRow[][]): unknown {
-	return rows.map(list => list.map(row => ({...row, costUsd: Math.round(row.costUsd * 1e9) / 1e9})));
-}
 
-/**
- * Every day from `daysBack` back to today, two instances: at 03:17, 10:17 and 21:17, two keys, two
- * models (one priced), and a request no channel took. Each day the same, so each adds the same totals.
- */
-async function withHistory(run: (store: Store, instances: readonly string[]) => Promise<void>): Promise<void> {
-	const home = tempHome();
-	const store = await Store.open(home);
-	try {
-		const instances: string[] = [];
-		for (const name of ['a', 'b']) {
-			const recorder = new UsageRecorder(store, {adopt: false, retention: {maxRequests: 100_000, maxDays: 400, usageDays: 400}});
-			recorder.start();
-			for (let back = daysBack; back >= 0; back--) {
-				for (const hour of [3, 10, 21]) {
-					const time = at(back, hour).toISOString();
-					recorder.record(finished({time, latencyMs: 90 + hour, usage: {inputTokens: 100, outputTokens: 10}, costUsd: 0.1}));
-					recorder.record(finished({time, keyId: 'key_b', keyName: 'beta', model: `model-${name}`, latencyMs: 900, costUsd: 0.2}));
-					recorder.record(finished({time, channelId: null, channelName: null, model: 'nope', status: 404, outcome: 'error', usage: null, latencyMs: 1}));
-				}
-			}
-			await recorder.close();
-			instances.push(recorder.instance);
-		}
-		await run(store, instances);
-	} finally {
-		await store.close();
-		rmSync(home, {recursive: true, force: true});
-	}
-}
 
 test('the rows are those of reading every day, on the first read and on those after; the settled days are kept merged over their hours', async () => {
-	await withHistory(async (store, instances) => {
+	await withHistory(history, async (store, instances) => {
 		const settled = new SettledDays();
 		const fresh = await usageSummaries(store, queries());
 		assert.equal(fresh[2]!.find(row => row.group === 'alpha')?.requests, 2 * 2 * 3 * (daysBack + 1), 'the history is all there (alpha: two requests an hour, three hours a day, two instances)');
@@ -98,7 +57,7 @@ test('the rows are those of reading every day, on the first read and on those af
 });
 
 test('a kept day is not read again but two a read, oldest-checked first; one gone from the store is forgotten', async () => {
-	await withHistory(async (store, instances) => {
+	await withHistory(history, async (store, instances) => {
 		const settled = new SettledDays();
 		// Without a cache, read day by day (grouping by hour since the history began): not from the sums of months long over.
 		const allTime = async (cache?: SettledDays) => (await usageSummaries(store, cache ? [{by: 'key'}] : [{by: 'key'}, {by: 'hour', since: at(daysBack + 1, 0)}], cache))[0]!.reduce((sum, row) => sum + row.requests, 0);
@@ -119,7 +78,7 @@ test('a kept day is not read again but two a read, oldest-checked first; one gon
 });
 
 test('the days still written (today and the two before) are read every time; a day written after it was kept is corrected within a few reads', async () => {
-	await withHistory(async (store, instances) => {
+	await withHistory(history, async (store, instances) => {
 		const settled = new SettledDays();
 		const requestsOf = async (query: UsageQuery, group: string) => (await usageSummaries(store, [query], settled))[0]!.find(row => row.group === group)?.requests ?? 0;
 		const twoDaysBack = localDay(at(2, 12));
@@ -144,7 +103,7 @@ test('the days still written (today and the two before) are read every time; a d
 });
 
 test('days retention removed from the journals are forgotten', async () => {
-	await withHistory(async (store, instances) => {
+	await withHistory(history, async (store, instances) => {
 		const settled = new SettledDays();
 		await usageSummaries(store, [{by: 'key'}], settled);
 		assert.equal(settled.size, 2 * settledPerInstance);

@@ -6,23 +6,17 @@
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {rmSync} from 'node:fs';
 import {Store} from '../../source/store/index.js';
 import {dayId, dayTotals, journals, monthId, monthTotals} from '../../source/store/usage.js';
-import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
 import {SettledDays, usageSummaries, type UsageRow} from '../../source/store/usage-summary.js';
 import {pruneStore} from '../../source/store/usage-retention.js';
 import {localDay, startOfToday} from '../../source/store/usage-buckets.js';
 import type {UsageQuery} from '../../source/base/usage-types.js';
-import {tempHome} from '../helpers/gateway.js';
-import {finished} from '../usage/events.js';
+import {at, comparable, withHistory} from './usage-history.js';
 
 const daysBack = 75;
+const history = {daysBack, hours: [10, 21]};
 
-function at(back: number, hour: number): Date {
-	const today = startOfToday();
-	return new Date(today.getFullYear(), today.getMonth(), today.getDate() - back, hour, 17);
-}
 
 /** The newest settled day: three days before today. */
 const settledDay = () => localDay(new Date(Date.now() - 3 * 86_400_000));
@@ -42,38 +36,12 @@ async function dayByDay(store: Store): Promise<UsageRow[][]> {
 	return (await usageSummaries(store, [...queries(), {by: 'hour', since: at(daysBack + 1, 0)}])).slice(0, -1);
 }
 
-const comparable = (rows: readonly UsageRow[][]) => rows.map(list => list.map(row => ({...row, costUsd: Math.round(row.costUsd * 1e9) / 1e9})));
 
-async function withHistory(run: (store: Store, instances: readonly string[]) => Promise<void>): Promise<void> {
-	const home = tempHome();
-	const store = await Store.open(home);
-	try {
-		const instances: string[] = [];
-		for (const name of ['a', 'b']) {
-			const recorder = new UsageRecorder(store, {adopt: false, retention: {maxRequests: 100_000, maxDays: 400, usageDays: 400}});
-			recorder.start();
-			for (let back = daysBack; back >= 0; back--) {
-				for (const hour of [10, 21]) {
-					const time = at(back, hour).toISOString();
-					recorder.record(finished({time, latencyMs: 90 + back, usage: {inputTokens: 100, outputTokens: 10}, costUsd: 0.1}));
-					recorder.record(finished({time, keyId: 'key_b', keyName: 'beta', model: `model-${name}`, latencyMs: 900, costUsd: 0.2}));
-					recorder.record(finished({time, channelId: null, channelName: null, model: 'nope', status: 404, outcome: 'error', usage: null, latencyMs: 1}));
-				}
-			}
-			await recorder.close();
-			instances.push(recorder.instance);
-		}
-		await run(store, instances);
-	} finally {
-		await store.close();
-		rmSync(home, {recursive: true, force: true});
-	}
-}
 
 const settledDaysOf = (instance: string, journalDays: readonly string[]) => journalDays.filter(day => day < settledDay()).map(day => dayId(instance, day));
 
 test("a month's settled days are summed by the first reader and read from the sum after, even with their days gone; the days still written never are", async () => {
-	await withHistory(async (store, instances) => {
+	await withHistory(history, async (store, instances) => {
 		const months = settledMonths();
 		assert.ok(months.length >= 2, `the history spans months long over: ${months.join(', ')}`);
 		const reference = await dayByDay(store);
@@ -96,7 +64,7 @@ test("a month's settled days are summed by the first reader and read from the su
 });
 
 test('a sum is made again when the days its journal lists change, or when it cannot be read', async () => {
-	await withHistory(async (store, instances) => {
+	await withHistory(history, async (store, instances) => {
 		const [month] = settledMonths();
 		await usageSummaries(store, queries());
 		const instance = instances[0]!;
@@ -114,7 +82,7 @@ test('a sum is made again when the days its journal lists change, or when it can
 });
 
 test('retention deletes the sums of the months it prunes; the next reader sums what is left', async () => {
-	await withHistory(async (store, instances) => {
+	await withHistory(history, async (store, instances) => {
 		await usageSummaries(store, queries());
 		// Keep `kept` days of totals, where the first day kept and the last one pruned are in one month (long over).
 		const kept = Array.from({length: 30}, (_, index) => 40 + index).find(back => localDay(at(back, 12)).slice(0, 7) === localDay(at(back + 1, 12)).slice(0, 7))!;
