@@ -36,7 +36,18 @@ export type RecorderOptions = {
 	readonly clock?: Clock;
 };
 
-type DayState = {loaded: boolean; dirty: boolean; readonly buckets: Map<string, Bucket>};
+/**
+ * Model names a day's totals keep apart, per instance; the requests of any further name are counted
+ * under `otherModels`. The model is the one free-text part of a bucket, named by the client: a key
+ * holder sending a new name with each request (a typo loop, a fuzzer) would otherwise add a bucket a
+ * request to the day kept in memory, rewritten whole at every flush and read by every reader. The
+ * request log keeps the name as sent.
+ */
+export const maxModelsPerDay = 200;
+/** The model of the requests past `maxModelsPerDay` names in a day. */
+export const otherModels = '(other models)';
+
+type DayState = {loaded: boolean; dirty: boolean; readonly buckets: Map<string, Bucket>; readonly models: Set<string>};
 type ChunkBuffer = {readonly records: RequestRecord[]; dirty: boolean};
 
 export class UsageRecorder {
@@ -109,14 +120,26 @@ export class UsageRecorder {
 		if (countsTowardUsage(record)) {
 			const {day, hour} = this.localHour(record.time);
 			let state = this.days.get(day);
-			if (!state) this.days.set(day, (state = {loaded: false, dirty: false, buckets: new Map()}));
-			const key = bucketKey(hour, record);
+			if (!state) this.days.set(day, (state = {loaded: false, dirty: false, buckets: new Map(), models: new Set()}));
+			const counted = this.countedModel(state, record);
+			const key = bucketKey(hour, counted);
 			let bucket = state.buckets.get(key);
-			if (!bucket) state.buckets.set(key, (bucket = emptyBucket(hour, record)));
+			if (!bucket) state.buckets.set(key, (bucket = emptyBucket(hour, counted)));
 			addRecord(bucket, record);
 			state.dirty = true;
 		}
 		return record;
+	}
+
+	/** The record as its day's totals count it: under `otherModels` once the day has `maxModelsPerDay` other names. */
+	private countedModel(state: DayState, record: RequestRecord): RequestRecord {
+		const model = record.model ?? '';
+		if (state.models.has(model)) return record;
+		if (state.models.size < maxModelsPerDay) {
+			state.models.add(model);
+			return record;
+		}
+		return {...record, model: otherModels};
 	}
 
 	/**
@@ -255,6 +278,7 @@ export class UsageRecorder {
 	private async load(day: string, state: DayState): Promise<void> {
 		const stored = await dayTotals(this.store).get(dayId(this.instance, day));
 		for (const bucket of stored?.buckets ?? []) {
+			state.models.add(bucket.model);
 			const key = bucketKey(bucket.hour, bucket);
 			const mine = state.buckets.get(key);
 			if (mine) addTotals(mine, bucket);

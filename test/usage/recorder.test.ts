@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import {rmSync} from 'node:fs';
 import {Store} from '../../source/store/index.js';
 import {chunkId, chunks, journals} from '../../source/store/usage.js';
-import {UsageRecorder} from '../../source/proxy/usage-recorder.js';
+import {maxModelsPerDay, otherModels, UsageRecorder} from '../../source/proxy/usage-recorder.js';
 import {openRequestLog, recentRequests, usageSummaries, usageSummary, watchRequests, type RequestRecord} from '../../source/store/usage-summary.js';
 import * as z from 'zod/mini';
 import type {UsageQuery} from '../../source/base/usage-types.js';
@@ -80,6 +80,39 @@ test('model lists and token counts are logged but not counted in the totals', as
 		await recorder.close();
 		assert.equal((await recentRequests(store, 10)).length, 3);
 		assert.equal((await usageSummary(store, {by: 'model'}))[0]!.requests, 1);
+		await store.close();
+	});
+});
+
+test('a day keeps at most maxModelsPerDay model names apart: further names are counted under "(other models)", the log keeps each name; an adopted day counts its stored names', async () => {
+	await withHome(async home => {
+		const store = await Store.open(home);
+		const first = new UsageRecorder(store);
+		first.start();
+		// A key holder sending a new (unknown) model name with every request.
+		for (let n = 0; n < maxModelsPerDay + 50; n++) first.record(finished({model: `typo-${n}`, channelId: null, channelName: null, status: 404, outcome: 'error', usage: null}));
+		first.record(finished({model: 'typo-0', channelId: null, channelName: null, status: 404, outcome: 'error', usage: null}));
+		await first.close();
+		let rows = await usageSummary(store, {by: 'model'});
+		assert.equal(rows.length, maxModelsPerDay + 1, 'the first names and one row for the rest');
+		assert.equal(rows.find(row => row.group === otherModels)?.requests, 50);
+		assert.equal(rows.find(row => row.group === 'typo-0')?.requests, 2, 'a name already counted stays its own row');
+		assert.equal(rows.reduce((sum, row) => sum + row.requests, 0), maxModelsPerDay + 51, 'every request counted');
+		const logged = await recentRequests(store, maxModelsPerDay + 51);
+		assert.equal(logged.at(-2)!.model, `typo-${maxModelsPerDay + 49}`, 'the log keeps the name as sent');
+
+		// The next process adopts the instance: the day's stored names count toward the cap once it has loaded them.
+		const second = new UsageRecorder(store);
+		second.start();
+		second.record(finished({model: 'typo-1', channelId: null, channelName: null, status: 404, outcome: 'error', usage: null}));
+		await second.flush();
+		second.record(finished({model: 'fresh-name', channelId: null, channelName: null, status: 404, outcome: 'error', usage: null}));
+		await second.close();
+		assert.equal(second.instance, first.instance, 'adopted');
+		rows = await usageSummary(store, {by: 'model'});
+		assert.equal(rows.length, maxModelsPerDay + 1, 'no new row once the stored names are loaded');
+		assert.equal(rows.find(row => row.group === otherModels)?.requests, 51);
+		assert.equal(rows.find(row => row.group === 'typo-1')?.requests, 2);
 		await store.close();
 	});
 });
