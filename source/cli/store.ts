@@ -14,6 +14,7 @@ const nouns: Readonly<Record<Namespace, string>> = {
 	requests: 'request log chunks',
 	usage: 'usage day totals',
 	'usage-months': 'usage month totals',
+	'usage-months-merged': 'merged usage month totals',
 	journals: 'usage journals',
 	responses: 'stored Responses answers',
 	'response-index': 'stored Responses index entries',

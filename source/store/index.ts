@@ -57,7 +57,7 @@ function sqliteFileAt(path: string): string | null {
 	throw new StoreError(`${path} is a file but not a sqlite database: pass the data directory that holds gateway.sqlite (e.g. ${dirname(resolve(path))}), or a store URL (sqlite:///path/to/gateway.sqlite, redis://…, postgres://…).`);
 }
 
-export const namespaces = ['keys', 'channels', 'meta', 'activity', 'usage', 'usage-months', 'requests', 'journals', 'responses', 'response-index'] as const;
+export const namespaces = ['keys', 'channels', 'meta', 'activity', 'usage', 'usage-months', 'usage-months-merged', 'requests', 'journals', 'responses', 'response-index'] as const;
 export type Namespace = (typeof namespaces)[number];
 
 const serverNames: Readonly<Record<StoreKind, string>> = {sqlite: 'sqlite file', redis: 'Redis server', postgres: 'PostgreSQL server'};

@@ -12,7 +12,7 @@ import {isPublishedHealthKey} from './published-health.js';
 import type {Namespace, Store} from './index.js';
 
 /** Journals last: they point at the request chunks and day totals copied before them. */
-export const migratedNamespaces: readonly Namespace[] = ['channels', 'keys', 'activity', 'requests', 'usage', 'usage-months', 'journals', 'responses', 'response-index', 'meta'];
+export const migratedNamespaces: readonly Namespace[] = ['channels', 'keys', 'activity', 'requests', 'usage', 'usage-months', 'usage-months-merged', 'journals', 'responses', 'response-index', 'meta'];
 
 /**
  * Not copied: the revision is rewritten on the target; the channel health is the source store's

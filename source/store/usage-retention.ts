@@ -13,7 +13,7 @@
  */
 import {UserError} from '../base/errors.js';
 import type {Store} from './index.js';
-import {chunkId, chunks, dayId, dayTotals, journals, monthTotals, type Journal} from './usage.js';
+import {chunkId, chunks, dayId, dayTotals, journals, mergedMonths, monthTotals, type Journal} from './usage.js';
 import {localDay} from './usage-buckets.js';
 
 export type Retention = {readonly maxRequests: number; readonly maxDays: number; readonly usageDays: number};
@@ -83,6 +83,7 @@ export async function pruneStore(store: Store, own: Journal | null, retention: R
 	// The sums of the months those days were in (usage-summary.ts): the next reader sums what is left.
 	const months = new Set([...plan.days].map(id => id.slice(0, -3))); // `instance:YYYY-MM-DD` without `-DD`
 	await deleteInBatches([...months], ids => monthTotals(store).deleteMany(ids, 'usage totals of months past retention'));
+	await deleteInBatches([...months], ids => mergedMonths(store).deleteMany(ids, 'usage totals of months past retention'));
 	let removedJournals = 0;
 	const quiet = now - 86_400_000;
 	for (const journal of stored) {

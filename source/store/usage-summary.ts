@@ -5,7 +5,7 @@
  */
 import {setTimeout as sleep} from 'node:timers/promises';
 import type {Store} from './index.js';
-import {chunkId, chunks, dayId, dayTotals, journals, monthId, monthTotals, type Bucket, type Chunk, type DayTotals, type Journal, type MonthTotals} from './usage.js';
+import {chunkId, chunks, dayId, dayTotals, journals, mergedMonths, monthId, monthTotals, type Bucket, type Chunk, type DayTotals, type Journal, type MonthTotals} from './usage.js';
 import {addTotals, emptyTotals, hourLabel, hourStart, localDay, percentile, startOfToday, type Totals} from './usage-buckets.js';
 import type {RequestRecord, UsageGroupBy, UsageQuery, UsageRow} from '../base/usage-types.js';
 import {listKeys} from './keys.js';
@@ -54,7 +54,16 @@ export async function usageReports(store: Store, queries: readonly UsageQuery[],
 			if (from && day < localDay(from)) return true; // before this query's start: not counted by it
 			return query.by !== 'hour' && (!from || hourStart(day, 0) >= from);
 		});
-	const [names, docs] = await Promise.all([currentNames(store, new Set(queries.map(query => query.by))), journals(store).list().then(all => readDays(store, all, earliest, wholeDay, settled))]);
+	// Days that may be read merged into one entry: no query tells days apart, and each counts all of them or none.
+	const mergeable = (days: readonly string[]) =>
+		queries.every((query, index) => {
+			if (query.by === 'day' || query.by === 'hour') return false;
+			const from = froms[index];
+			if (!from) return true;
+			const first = localDay(from);
+			return days.every(day => day < first) || days.every(day => day >= first && hourStart(day, 0) >= from);
+		});
+	const [names, docs] = await Promise.all([currentNames(store, new Set(queries.map(query => query.by))), journals(store).list().then(all => readDays(store, all, {from: earliest, wholeDay, mergeable}, settled))]);
 	return queries.map((query, index) => groupDays(docs, query, froms[index], names));
 }
 
@@ -238,9 +247,17 @@ async function readTail(store: Store, all: readonly Journal[], count: number, re
  * The day totals of the days from `from` on (every retained day without it). The settled days of a
  * month, when all are wanted whole, come from the month's sum (see `monthDays`) — or, with
  * `settled`, once it took them so, from that cache; every other day is read (and, with `settled`,
- * kept once settled).
+ * kept once settled). Without a cache, such a month whose days are `mergeable` (no query tells them
+ * apart, each counts all or none) is read merged over its days (see `mergedMonth`), as one entry
+ * dated its first day.
  */
-async function readDays(store: Store, all: readonly Journal[], from: Date | undefined, wholeDay: (day: string) => boolean, settled?: SettledDays): Promise<DayTotals[]> {
+async function readDays(
+	store: Store,
+	all: readonly Journal[],
+	wanted: {readonly from: Date | undefined; readonly wholeDay: (day: string) => boolean; readonly mergeable: (days: readonly string[]) => boolean},
+	settled?: SettledDays,
+): Promise<DayTotals[]> {
+	const {from, wholeDay} = wanted;
 	const fromDay = from ? localDay(from) : '';
 	const settledDay = settledDayOf(settled?.now() ?? Date.now());
 	const months: Array<{readonly instance: string; readonly month: string; readonly days: string[]}> = [];
@@ -265,7 +282,7 @@ async function readDays(store: Store, all: readonly Journal[], from: Date | unde
 			else for (const day of days) if (day >= fromDay) single.push({id: dayId(journal.instance, day), day});
 		}
 	}
-	const fromMonths = (await Promise.all(months.map(({instance, month, days}) => monthDays(store, instance, month, days)))).flat();
+	const fromMonths = (await Promise.all(months.map(({instance, month, days}) => (!settled && wanted.mergeable(days) ? mergedMonth(store, instance, month, days) : monthDays(store, instance, month, days))))).flat();
 	if (settled) {
 		for (const {instance, month} of months) settled.takeMonth(monthId(instance, month));
 		for (const doc of fromMonths) settled.keep(dayId(doc.instance, doc.day), doc);
@@ -310,13 +327,42 @@ async function monthDays(store: Store, instance: string, month: string, listed: 
 	const stored = await monthTotals(store)
 		.get(id)
 		.catch(() => undefined); // unreadable (written by a later version?): made again below
-	if (stored && stored.listed.length === days.length && [...stored.listed].sort().every((day, index) => day === days[index])) return asDays(stored);
+	if (stored && sameDays(stored.listed, days)) return asDays(stored);
 	const docs = await Promise.all(days.map(day => dayTotals(store).get(dayId(instance, day))));
 	const sum: MonthTotals = {v: 1, instance, month, listed: days, days: docs.flatMap(doc => (doc ? [{day: doc.day, buckets: mergeHours(doc).buckets}] : []))};
 	await monthTotals(store)
 		.set(id, sum)
 		.catch(() => {});
 	return asDays(sum);
+}
+
+/**
+ * The settled days of a month merged over the days as well, from `usage-months-merged:<instance>:<month>`,
+ * as one entry dated the month's first listed day: for the readers that group by key, model or
+ * channel only (`keys list`, `usage` by those). A month's sum holds a day's buckets for each day —
+ * a year of a few keys and models was ~4,400 buckets to parse and add up, twice `keys list`'s own
+ * time; merged, a dozen a month. Made from the month's sum (`monthDays`) by the first such reader
+ * and made again, like it, when the days the journal lists for the month change; best effort too.
+ */
+async function mergedMonth(store: Store, instance: string, month: string, listed: readonly string[]): Promise<DayTotals[]> {
+	const id = monthId(instance, month);
+	const days = [...listed].sort();
+	const stored = await mergedMonths(store)
+		.get(id)
+		.catch(() => undefined); // unreadable (written by a later version?): made again below
+	const asDay = (buckets: Bucket[]): DayTotals[] => (buckets.length === 0 ? [] : [{v: 1, instance, day: days[0]!, buckets}]);
+	if (stored && sameDays(stored.listed, days)) return asDay(stored.buckets);
+	const docs = await monthDays(store, instance, month, days);
+	const buckets = docs.length === 0 ? [] : mergeHours({v: 1, instance, day: days[0]!, buckets: docs.flatMap(doc => doc.buckets)}).buckets;
+	await mergedMonths(store)
+		.set(id, {v: 1, instance, month, listed: days, buckets})
+		.catch(() => {});
+	return asDay(buckets);
+}
+
+/** Whether a sum's days are `sorted` (sorted). */
+function sameDays(listed: readonly string[], sorted: readonly string[]): boolean {
+	return listed.length === sorted.length && [...listed].sort().every((day, index) => day === sorted[index]);
 }
 
 /** The newest day that is settled at `now`: three days before the reader's own. */

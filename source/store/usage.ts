@@ -13,6 +13,9 @@
  * - `usage-months:<instance>:<YYYY-MM>` — a month long over, summed once by the first reader that
  *   needs it (usage-summary.ts): each of its days merged over the hours, and the days the journal
  *   listed then, so a reader can tell it still holds what the journal lists.
+ * - `usage-months-merged:<instance>:<YYYY-MM>` — the same month merged over its days as well, for
+ *   the readers that group by key, model or channel only (`keys list`): made from the month's sum
+ *   by the first such reader, with the days it was made from.
  */
 import * as z from 'zod/mini';
 import {formats, inboundFormats} from '../base/ir.js';
@@ -119,6 +122,17 @@ export const monthTotalsSchema = z.object({
 });
 export type MonthTotals = z.infer<typeof monthTotalsSchema>;
 
+export const mergedMonthSchema = z.object({
+	v: z.literal(1),
+	instance: z.string(),
+	month: z.string().check(z.regex(/^\d{4}-\d{2}$/)),
+	/** As in a month's sum: the days the journal listed when this was made. */
+	listed: z.array(day),
+	/** The month's totals merged over its days and hours (each bucket's hour reads 0). */
+	buckets: z.array(bucketSchema),
+});
+export type MergedMonth = z.infer<typeof mergedMonthSchema>;
+
 export const chunkSchema = z.object({v: z.literal(1), instance: z.string(), seq: count, records: z.array(requestRecordSchema)});
 export type Chunk = z.infer<typeof chunkSchema>;
 
@@ -144,6 +158,7 @@ export const journals = (store: Store) => store.collection('journals', journalSc
 export const chunks = (store: Store) => store.collection('requests', chunkSchema, 'request log chunk');
 export const dayTotals = (store: Store) => store.collection('usage', dayTotalsSchema, 'usage totals');
 export const monthTotals = (store: Store) => store.collection('usage-months', monthTotalsSchema, 'usage totals of a month');
+export const mergedMonths = (store: Store) => store.collection('usage-months-merged', mergedMonthSchema, 'usage totals of a month merged over its days');
 
 export const chunkId = (instance: string, seq: number): string => `${instance}:${seq}`;
 export const dayId = (instance: string, date: string): string => `${instance}:${date}`;

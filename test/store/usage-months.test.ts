@@ -2,12 +2,13 @@
  * A month long over is read from its sum (`usage-months`), made once by the first reader that needs
  * it: the rows are those of reading every day, the sum is what is read after (its days may be gone),
  * it is made again when the journal's days change or it cannot be read, and retention deletes the
- * sums of the months it prunes.
+ * sums of the months it prunes. Readers that group by key, model or channel only read the month
+ * merged over its days as well (`usage-months-merged`), under the same rules.
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {Store} from '../../source/store/index.js';
-import {dayId, dayTotals, journals, monthId, monthTotals} from '../../source/store/usage.js';
+import {dayId, dayTotals, journals, mergedMonths, monthId, monthTotals} from '../../source/store/usage.js';
 import {SettledDays, usageSummaries, type UsageRow} from '../../source/store/usage-summary.js';
 import {pruneStore} from '../../source/store/usage-retention.js';
 import {localDay, startOfToday} from '../../source/store/usage-buckets.js';
@@ -37,6 +38,16 @@ async function dayByDay(store: Store): Promise<UsageRow[][]> {
 }
 
 
+
+/** Rows by key, model and channel only, as `keys list` and `usage --by key|model|channel` ask. */
+function flatQueries(): UsageQuery[] {
+	return [{by: 'key'}, {by: 'model'}, {by: 'channel'}, {by: 'key', routedOnly: true}];
+}
+
+/** Read day by day (see `dayByDay`). */
+async function flatDayByDay(store: Store, asked: readonly UsageQuery[]): Promise<UsageRow[][]> {
+	return (await usageSummaries(store, [...asked, {by: 'hour', since: at(daysBack + 1, 0)}])).slice(0, -1);
+}
 
 const settledDaysOf = (instance: string, journalDays: readonly string[]) => journalDays.filter(day => day < settledDay()).map(day => dayId(instance, day));
 
@@ -94,5 +105,60 @@ test('retention deletes the sums of the months it prunes; the next reader sums w
 		const rows = await usageSummaries(store, queries());
 		assert.deepEqual(comparable(rows), comparable(await dayByDay(store)));
 		assert.ok(await monthTotals(store).get(monthId(instances[0]!, oldest)), 'summed again from what is left');
+	});
+});
+
+test('rows by key, model or channel read a month merged over its days: the same rows, read from the merged sums after, even with the days and the month sums gone', async () => {
+	await withHistory(history, async (store, instances) => {
+		const months = settledMonths();
+		const reference = await flatDayByDay(store, flatQueries());
+		assert.deepEqual(comparable(await usageSummaries(store, flatQueries())), comparable(reference), 'the first read, which merges');
+		for (const instance of instances) {
+			for (const month of months) {
+				const merged = (await mergedMonths(store).get(monthId(instance, month)))!;
+				assert.ok(merged, `${month} merged`);
+				assert.deepEqual(merged.listed, (await monthTotals(store).get(monthId(instance, month)))!.listed, 'made from the month sum, with its days');
+				assert.ok(merged.buckets.every(bucket => bucket.hour === 0));
+				// Two keys and a request no channel took, each in one bucket for the month (as long as no key or channel was renamed).
+				assert.equal(merged.buckets.length, 3, `${month}: merged over the days`);
+			}
+		}
+		// Both the day totals and the month sums gone: the merged sums alone hold those months.
+		for (const instance of instances) for (const id of settledDaysOf(instance, (await journals(store).get(instance))!.days)) await dayTotals(store).delete(id);
+		for (const instance of instances) for (const month of months) await monthTotals(store).delete(monthId(instance, month));
+		assert.deepEqual(comparable(await usageSummaries(store, flatQueries())), comparable(reference), 'read from the merged sums');
+	});
+});
+
+test('a month a query starts inside is read by day, not merged; merged sums are made again when the days change or cannot be read, and retention deletes them', async () => {
+	await withHistory(history, async (store, instances) => {
+		// One query counts from a midnight inside a month long over: it counts some of that month's
+		// days whole and not the others, so that month cannot be merged for it; the others can.
+		const back = Array.from({length: 30}, (_, index) => 35 + index).find(days => localDay(at(days, 12)).slice(0, 7) === localDay(at(days + 1, 12)).slice(0, 7))!;
+		const since = at(back, 0);
+		since.setMinutes(0);
+		const asked: UsageQuery[] = [...flatQueries(), {by: 'model', since}];
+		assert.deepEqual(comparable(await usageSummaries(store, asked)), comparable(await flatDayByDay(store, asked)));
+		const instance = instances[0]!;
+		const split = localDay(since).slice(0, 7);
+		assert.equal(await mergedMonths(store).get(monthId(instance, split)), undefined, `${split} is not merged`);
+		assert.ok(await monthTotals(store).get(monthId(instance, split)), `${split} is read from its month sum, by day`);
+		assert.equal((await mergedMonths(store).list()).length, (settledMonths().length - 1) * instances.length, 'every other month merged');
+
+		const [month] = settledMonths();
+		const journal = (await journals(store).get(instance))!;
+		const dropped = journal.days.find(day => day.startsWith(month!))!;
+		await journals(store).set(instance, {...journal, days: journal.days.filter(day => day !== dropped)});
+		assert.deepEqual(comparable(await usageSummaries(store, flatQueries())), comparable(await flatDayByDay(store, flatQueries())), 'one day fewer');
+		assert.equal((await mergedMonths(store).get(monthId(instance, month!)))!.listed.includes(dropped), false, 'merged again without it');
+		await store.raw('usage-months-merged').set(monthId(instance, month!), {v: 2, something: 'else'});
+		assert.deepEqual(comparable(await usageSummaries(store, flatQueries())), comparable(await flatDayByDay(store, flatQueries())), 'an unreadable merged sum is read the long way');
+		assert.equal((await mergedMonths(store).get(monthId(instance, month!)))!.v, 1, 'and written again');
+
+		const {plan} = await pruneStore(store, null, {maxRequests: 100_000, maxDays: 400, usageDays: 50});
+		const pruned = new Set([...plan.days].map(id => id.slice(0, -3)));
+		assert.ok(pruned.has(monthId(instance, month!)), `days of ${month} were pruned`);
+		for (const id of pruned) assert.equal(await mergedMonths(store).get(id), undefined, `${id}'s merged sum deleted`);
+		assert.deepEqual(comparable(await usageSummaries(store, flatQueries())), comparable(await flatDayByDay(store, flatQueries())), 'merged again from what is left');
 	});
 });
