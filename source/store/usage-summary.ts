@@ -54,14 +54,14 @@ export async function usageReports(store: Store, queries: readonly UsageQuery[],
 			if (from && day < localDay(from)) return true; // before this query's start: not counted by it
 			return query.by !== 'hour' && (!from || hourStart(day, 0) >= from);
 		});
-	// Days that may be read merged into one entry: no query tells days apart, and each counts all of them or none.
+	// Days that may be read merged into one entry: each query counts none of them, or all of them without telling them apart.
 	const mergeable = (days: readonly string[]) =>
 		queries.every((query, index) => {
-			if (query.by === 'day' || query.by === 'hour') return false;
 			const from = froms[index];
-			if (!from) return true;
-			const first = localDay(from);
-			return days.every(day => day < first) || days.every(day => day >= first && hourStart(day, 0) >= from);
+			const first = from ? localDay(from) : '';
+			if (days.every(day => day < first)) return true;
+			if (query.by === 'day' || query.by === 'hour') return false;
+			return !from || days.every(day => day >= first && hourStart(day, 0) >= from);
 		});
 	const [names, docs] = await Promise.all([currentNames(store, new Set(queries.map(query => query.by))), journals(store).list().then(all => readDays(store, all, {from: earliest, wholeDay, mergeable}, settled))]);
 	return queries.map((query, index) => groupDays(docs, query, froms[index], names));
@@ -338,8 +338,8 @@ async function monthDays(store: Store, instance: string, month: string, listed: 
 
 /**
  * The settled days of a month merged over the days as well, from `usage-months-merged:<instance>:<month>`,
- * as one entry dated the month's first listed day: for the readers that group by key, model or
- * channel only (`keys list`, `usage` by those). A month's sum holds a day's buckets for each day —
+ * as one entry dated the month's first listed day: for the readers that do not tell its days apart
+ * (`keys list`, `usage` by key, model or channel, the TUI's first frame). A month's sum holds a day's buckets for each day —
  * a year of a few keys and models was ~4,400 buckets to parse and add up, twice `keys list`'s own
  * time; merged, a dozen a month. Made from the month's sum (`monthDays`) by the first such reader
  * and made again, like it, when the days the journal lists for the month change; best effort too.

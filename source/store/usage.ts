@@ -14,7 +14,7 @@
  *   needs it (usage-summary.ts): each of its days merged over the hours, and the days the journal
  *   listed then, so a reader can tell it still holds what the journal lists.
  * - `usage-months-merged:<instance>:<YYYY-MM>` — the same month merged over its days as well, for
- *   the readers that group by key, model or channel only (`keys list`): made from the month's sum
+ *   the readers that do not tell its days apart (`keys list`, the TUI's first frame): made from the month's sum
  *   by the first such reader, with the days it was made from.
  */
 import * as z from 'zod/mini';

@@ -162,3 +162,18 @@ test('a month a query starts inside is read by day, not merged; merged sums are 
 		assert.deepEqual(comparable(await usageSummaries(store, flatQueries())), comparable(await flatDayByDay(store, flatQueries())), 'merged again from what is left');
 	});
 });
+
+test("the TUI's first read (its five queries, no cache) and a query by day that starts after a month read that month merged: the same rows", async () => {
+	await withHistory(history, async (store, instances) => {
+		const since = startOfToday();
+		const tui: UsageQuery[] = [{by: 'key', since}, {by: 'model', since}, {by: 'key'}, {by: 'model'}, {by: 'hour', since: new Date(Date.now() - 23 * 3_600_000)}];
+		assert.deepEqual(comparable(await usageSummaries(store, tui)), comparable(await flatDayByDay(store, tui)));
+		assert.equal((await mergedMonths(store).list()).length, settledMonths().length * instances.length, 'every month long over merged');
+		// Days counted from the start of the newest settled month: the months before it are merged, that one is read by day.
+		const newest = settledMonths().at(-1)!;
+		const byDay: UsageQuery[] = [{by: 'key'}, {by: 'day', since: new Date(Number(newest.slice(0, 4)), Number(newest.slice(5)) - 1, 1)}];
+		await store.raw('usage-months-merged').clear();
+		assert.deepEqual(comparable(await usageSummaries(store, byDay)), comparable(await flatDayByDay(store, byDay)));
+		assert.deepEqual((await mergedMonths(store).list()).map(merged => merged.month).sort(), settledMonths().slice(0, -1).flatMap(month => instances.map(() => month)).sort());
+	});
+});
