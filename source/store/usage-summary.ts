@@ -298,12 +298,16 @@ async function readDays(
 			const whole = wholeDay(day);
 			const kept = whole && !recheck.has(id) ? settled.get(id) : undefined;
 			if (kept) return kept;
+			const before = recheck.has(id) ? settled.get(id) : undefined;
 			const doc = await dayTotals(store).get(id);
 			if (!doc) {
 				settled.forget(id); // listed but gone (a journal written before its day, a store pruned by hand)
 				return undefined;
 			}
 			const compact = settled.keep(id, doc);
+			// A settled day found changed was written after all (a clock set back): the sums of its month
+			// hold what it was, and are made again by the next reader that needs them.
+			if (before && compact && requestsIn(before) !== requestsIn(compact)) await forgetSums(store, monthId(doc.instance, day.slice(0, 7)));
 			return whole ? (compact ?? doc) : doc;
 		}),
 	);
@@ -360,6 +364,17 @@ async function mergedMonth(store: Store, instance: string, month: string, listed
 	return asDay(buckets);
 }
 
+function requestsIn(doc: DayTotals): number {
+	let requests = 0;
+	for (const bucket of doc.buckets) requests += bucket.requests;
+	return requests;
+}
+
+/** Delete a month's sums (best effort: a store this reader may not write keeps them until their days change). */
+async function forgetSums(store: Store, id: string): Promise<void> {
+	await Promise.all([monthTotals(store).delete(id), mergedMonths(store).delete(id)]).catch(() => {});
+}
+
 /** Whether a sum's days are `sorted` (sorted). */
 function sameDays(listed: readonly string[], sorted: readonly string[]): boolean {
 	return listed.length === sorted.length && [...listed].sort().every((day, index) => day === sorted[index]);
@@ -384,7 +399,8 @@ const recheckPerRead = 2;
  * arrived, in the writer's time zone), so it is kept after one read: merged over its hours (the
  * rows by key, model, channel and day need no hours; a query that groups by hour or starts inside the
  * day reads it whole), about a tenth of its buckets. Two kept days are read again on each read, so
- * one written after all is corrected within minutes; days retention removed are forgotten.
+ * one written after all is corrected within minutes (and its month's sums in the store deleted, to
+ * be made again with it); days retention removed are forgotten.
  */
 export class SettledDays {
 	/** Day id → the day's totals merged over its hours; oldest-checked first (a Map keeps insertion order). */

@@ -177,3 +177,31 @@ test("the TUI's first read (its five queries, no cache) and a query by day that 
 		assert.deepEqual((await mergedMonths(store).list()).map(merged => merged.month).sort(), settledMonths().slice(0, -1).flatMap(month => instances.map(() => month)).sort());
 	});
 });
+
+test("a day written after its month was summed (a clock set back): the TUI's cache, reading the day again, deletes the month's sums, and the next reader without a cache sums it afresh", async () => {
+	await withHistory(history, async (store, instances) => {
+		const settled = new SettledDays();
+		const since = startOfToday();
+		const tui: UsageQuery[] = [{by: 'key', since}, {by: 'model', since}, {by: 'key'}, {by: 'model'}, {by: 'hour', since: new Date(Date.now() - 23 * 3_600_000)}, {by: 'day'}];
+		await usageSummaries(store, flatQueries()); // the merged sums
+		await usageSummaries(store, tui, settled); // the month sums, taken into the cache
+		const instance = instances[0]!;
+		const [month] = settledMonths();
+		const id = monthId(instance, month!);
+		assert.ok((await monthTotals(store).get(id)) && (await mergedMonths(store).get(id)));
+		const day = (await journals(store).get(instance))!.days.find(listed => listed.startsWith(month!))!;
+		const doc = (await dayTotals(store).get(dayId(instance, day)))!;
+		await dayTotals(store).set(dayId(instance, day), {...doc, buckets: doc.buckets.map((bucket, index) => (index === 0 ? {...bucket, requests: bucket.requests + 7, succeeded: bucket.succeeded + 7} : bucket))});
+		assert.notDeepEqual(comparable(await usageSummaries(store, flatQueries())), comparable(await flatDayByDay(store, flatQueries())), 'the sums still hold the day as it was');
+		let reads = 0;
+		while ((await monthTotals(store).get(id)) && reads < 200) {
+			await usageSummaries(store, tui, settled);
+			reads += 1;
+		}
+		assert.equal(await monthTotals(store).get(id), undefined, `the month sum deleted after ${reads} reads`);
+		assert.equal(await mergedMonths(store).get(id), undefined, 'and the merged one');
+		assert.ok((await monthTotals(store).list()).length > 0, 'the other months keep theirs');
+		assert.deepEqual(comparable(await usageSummaries(store, flatQueries())), comparable(await flatDayByDay(store, flatQueries())), 'summed afresh, with the late write');
+		assert.deepEqual(comparable(await usageSummaries(store, tui, settled)), comparable(await flatDayByDay(store, tui)), 'and the cache holds it too');
+	});
+});
