@@ -5,7 +5,7 @@
  */
 import {setTimeout as sleep} from 'node:timers/promises';
 import type {Store} from './index.js';
-import {chunkId, chunks, dayId, dayTotals, journals, mergedMonths, monthId, monthTotals, type Bucket, type Chunk, type DayTotals, type Journal, type MonthTotals} from './usage.js';
+import {chunkId, chunks, dayId, dayTotals, journals, mergedMonths, monthId, monthTotals, type Bucket, type Chunk, type DayTotals, type Journal, type MergedMonth, type MonthTotals} from './usage.js';
 import {addTotals, emptyTotals, hourLabel, hourStart, localDay, percentile, startOfToday, type Totals} from './usage-buckets.js';
 import type {RequestRecord, UsageGroupBy, UsageQuery, UsageRow} from '../base/usage-types.js';
 import {listKeys} from './keys.js';
@@ -247,9 +247,9 @@ async function readTail(store: Store, all: readonly Journal[], count: number, re
  * The day totals of the days from `from` on (every retained day without it). The settled days of a
  * month, when all are wanted whole, come from the month's sum (see `monthDays`) — or, with
  * `settled`, once it took them so, from that cache; every other day is read (and, with `settled`,
- * kept once settled). Without a cache, such a month whose days are `mergeable` (no query tells them
- * apart, each counts all or none) is read merged over its days (see `mergedMonth`), as one entry
- * dated its first day.
+ * kept once settled). Such a month whose days are `mergeable` (no query tells them apart, each
+ * counts all or none) is read merged over its days instead (see `mergedMonth`), as one entry dated
+ * its first day — with `settled`, kept merged there.
  */
 async function readDays(
 	store: Store,
@@ -261,6 +261,9 @@ async function readDays(
 	const fromDay = from ? localDay(from) : '';
 	const settledDay = settledDayOf(settled?.now() ?? Date.now());
 	const months: Array<{readonly instance: string; readonly month: string; readonly days: string[]}> = [];
+	const mergedWanted: Array<{readonly instance: string; readonly month: string; readonly days: string[]}> = [];
+	/** Every month with settled days the journals list. */
+	const listedMonths = new Set<string>();
 	const single: Array<{readonly id: string; readonly day: string}> = [];
 	for (const journal of all) {
 		// The settled days of each month (all of a month long over; the first of this one), apart from the days still written.
@@ -276,20 +279,25 @@ async function readDays(
 			else byMonth.set(month, [day]);
 		}
 		for (const [month, days] of byMonth) {
+			listedMonths.add(monthId(journal.instance, month));
+			const whole = days.every(day => day >= fromDay && wholeDay(day));
+			if (whole && wanted.mergeable(days)) mergedWanted.push({instance: journal.instance, month, days});
 			// A cache that took this month from its sum once keeps its days from then on (and reads two a time again).
-			const summed = days.every(day => day >= fromDay && wholeDay(day)) && !settled?.tookMonth(monthId(journal.instance, month));
-			if (summed) months.push({instance: journal.instance, month, days});
+			else if (whole && !settled?.tookMonth(monthId(journal.instance, month))) months.push({instance: journal.instance, month, days});
 			else for (const day of days) if (day >= fromDay) single.push({id: dayId(journal.instance, day), day});
 		}
 	}
-	const fromMonths = (await Promise.all(months.map(({instance, month, days}) => (!settled && wanted.mergeable(days) ? mergedMonth(store, instance, month, days) : monthDays(store, instance, month, days))))).flat();
+	const [fromMerged, fromMonths] = await Promise.all([
+		readMerged(store, mergedWanted, listedMonths, settled),
+		Promise.all(months.map(({instance, month, days}) => monthDays(store, instance, month, days))).then(docs => docs.flat()),
+	]);
 	if (settled) {
 		for (const {instance, month} of months) settled.takeMonth(monthId(instance, month));
 		for (const doc of fromMonths) settled.keep(dayId(doc.instance, doc.day), doc);
 	}
 	if (!settled) {
 		const docs = await Promise.all(single.map(({id}) => dayTotals(store).get(id)));
-		return [...fromMonths, ...docs.flatMap(doc => (doc ? [doc] : []))];
+		return [...fromMerged, ...fromMonths, ...docs.flatMap(doc => (doc ? [doc] : []))];
 	}
 	settled.forgetUnlisted(new Set(all.flatMap(journal => journal.days.map(day => dayId(journal.instance, day)))));
 	const recheck = settled.dueForRecheck(new Set(single.map(({id}) => id)));
@@ -311,7 +319,45 @@ async function readDays(
 			return whole ? (compact ?? doc) : doc;
 		}),
 	);
-	return [...fromMonths, ...docs.flatMap(doc => (doc ? [doc] : []))];
+	return [...fromMerged, ...fromMonths, ...docs.flatMap(doc => (doc ? [doc] : []))];
+}
+
+/**
+ * Months read merged over their days: from the cache when it holds one made from the same days,
+ * else from the store (`mergedMonth`), then kept. Before that, the cache reads again one day of each
+ * of the `recheckPerRead` months checked longest ago (a day at a time, in turn) and compares its
+ * requests with what the month was made from: a day written after all (a clock set back) has its
+ * month's sums deleted and the month made again, here and in the store.
+ */
+async function readMerged(
+	store: Store,
+	wanted: ReadonlyArray<{readonly instance: string; readonly month: string; readonly days: readonly string[]}>,
+	listedMonths: ReadonlySet<string>,
+	settled?: SettledDays,
+): Promise<DayTotals[]> {
+	if (settled) {
+		settled.forgetMergedExcept(listedMonths);
+		const due = settled.dueMerged(new Set(wanted.map(({instance, month}) => monthId(instance, month))));
+		await Promise.all(
+			due.map(async ({id, instance, day, requests}) => {
+				const doc = await dayTotals(store).get(dayId(instance, day));
+				if ((doc ? requestsIn(doc) : 0) === requests) return;
+				settled.forgetMerged(id);
+				await forgetSums(store, id);
+			}),
+		);
+	}
+	const docs = await Promise.all(
+		wanted.map(async ({instance, month, days}) => {
+			const id = monthId(instance, month);
+			const kept = settled?.merged(id, days);
+			if (kept) return kept.doc;
+			const read = await mergedMonth(store, instance, month, days);
+			settled?.keepMerged(id, instance, read);
+			return read.doc;
+		}),
+	);
+	return docs.flatMap(doc => (doc ? [doc] : []));
 }
 
 /**
@@ -348,21 +394,26 @@ async function monthDays(store: Store, instance: string, month: string, listed: 
  * time; merged, a dozen a month. Made from the month's sum (`monthDays`) by the first such reader
  * and made again, like it, when the days the journal lists for the month change; best effort too.
  */
-async function mergedMonth(store: Store, instance: string, month: string, listed: readonly string[]): Promise<DayTotals[]> {
+async function mergedMonth(store: Store, instance: string, month: string, listed: readonly string[]): Promise<MergedRead> {
 	const id = monthId(instance, month);
 	const days = [...listed].sort();
 	const stored = await mergedMonths(store)
 		.get(id)
 		.catch(() => undefined); // unreadable (written by a later version?): made again below
-	const asDay = (buckets: Bucket[]): DayTotals[] => (buckets.length === 0 ? [] : [{v: 1, instance, day: days[0]!, buckets}]);
-	if (stored && sameDays(stored.listed, days)) return asDay(stored.buckets);
+	const read = (sum: MergedMonth): MergedRead => ({doc: sum.buckets.length === 0 ? undefined : {v: 1, instance, day: days[0]!, buckets: sum.buckets}, listed: sum.listed, requests: sum.requests});
+	if (stored && stored.listed.length === stored.requests.length && sameDays(stored.listed, days)) return read(stored);
 	const docs = await monthDays(store, instance, month, days);
+	const byDay = new Map(docs.map(doc => [doc.day, requestsIn(doc)]));
 	const buckets = docs.length === 0 ? [] : mergeHours({v: 1, instance, day: days[0]!, buckets: docs.flatMap(doc => doc.buckets)}).buckets;
+	const sum: MergedMonth = {v: 1, instance, month, listed: days, requests: days.map(day => byDay.get(day) ?? 0), buckets};
 	await mergedMonths(store)
-		.set(id, {v: 1, instance, month, listed: days, buckets})
+		.set(id, sum)
 		.catch(() => {});
-	return asDay(buckets);
+	return read(sum);
 }
+
+/** A month merged over its days, as a reader uses it: one entry (none when it had no totals), and the requests of each day it was made from. */
+type MergedRead = {readonly doc: DayTotals | undefined; readonly listed: readonly string[]; readonly requests: readonly number[]};
 
 function requestsIn(doc: DayTotals): number {
 	let requests = 0;
@@ -400,13 +451,17 @@ const recheckPerRead = 2;
  * rows by key, model, channel and day need no hours; a query that groups by hour or starts inside the
  * day reads it whole), about a tenth of its buckets. Two kept days are read again on each read, so
  * one written after all is corrected within minutes (and its month's sums in the store deleted, to
- * be made again with it); days retention removed are forgotten.
+ * be made again with it); days retention removed are forgotten. A month long over whose days no
+ * query tells apart (the Usage view's never do) is kept merged over its days instead, and rechecked
+ * a day at a time (see `readMerged`).
  */
 export class SettledDays {
 	/** Day id → the day's totals merged over its hours; oldest-checked first (a Map keeps insertion order). */
 	private readonly days = new Map<string, DayTotals>();
 	/** Months (`instance:YYYY-MM`) whose days were taken from their sum: never from it again. */
 	private readonly months = new Set<string>();
+	/** Months kept merged over their days, with the day of each to read again next; oldest-checked first. */
+	private readonly mergedMonths = new Map<string, {readonly instance: string; readonly read: MergedRead; next: number}>();
 
 	constructor(readonly now: () => number = Date.now) {}
 
@@ -451,6 +506,49 @@ export class SettledDays {
 
 	forgetUnlisted(listed: ReadonlySet<string>): void {
 		for (const id of this.days.keys()) if (!listed.has(id)) this.days.delete(id);
+	}
+
+	/** How many months are kept merged over their days. */
+	get mergedSize(): number {
+		return this.mergedMonths.size;
+	}
+
+	/** A month kept merged, if it was made from these days. */
+	merged(id: string, days: readonly string[]): MergedRead | undefined {
+		const kept = this.mergedMonths.get(id);
+		return kept && sameDays(kept.read.listed, [...days].sort()) ? kept.read : undefined;
+	}
+
+	keepMerged(id: string, instance: string, read: MergedRead): void {
+		this.mergedMonths.delete(id);
+		this.mergedMonths.set(id, {instance, read, next: 0});
+	}
+
+	/** Of the months `wanted`, the `recheckPerRead` checked longest ago: the day of each to read again now (each month's days in turn). */
+	dueMerged(wanted: ReadonlySet<string>): Array<{readonly id: string; readonly instance: string; readonly day: string; readonly requests: number}> {
+		const due: Array<{id: string; instance: string; day: string; requests: number}> = [];
+		for (const [id, kept] of this.mergedMonths) {
+			if (due.length >= recheckPerRead) break;
+			if (!wanted.has(id) || kept.read.listed.length === 0) continue;
+			const index = kept.next % kept.read.listed.length;
+			due.push({id, instance: kept.instance, day: kept.read.listed[index]!, requests: kept.read.requests[index] ?? 0});
+		}
+		for (const {id} of due) {
+			const kept = this.mergedMonths.get(id)!;
+			kept.next += 1;
+			this.mergedMonths.delete(id); // to the end of the order: checked just now
+			this.mergedMonths.set(id, kept);
+		}
+		return due;
+	}
+
+	forgetMerged(id: string): void {
+		this.mergedMonths.delete(id);
+	}
+
+	/** Forget the merged months the journals no longer list settled days of (retention removed them). */
+	forgetMergedExcept(listed: ReadonlySet<string>): void {
+		for (const id of this.mergedMonths.keys()) if (!listed.has(id)) this.mergedMonths.delete(id);
 	}
 }
 

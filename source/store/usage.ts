@@ -128,6 +128,8 @@ export const mergedMonthSchema = z.object({
 	month: z.string().check(z.regex(/^\d{4}-\d{2}$/)),
 	/** As in a month's sum: the days the journal listed when this was made. */
 	listed: z.array(day),
+	/** The requests of each of those days (0 for one without totals): a reader that reads a day again can tell it changed. */
+	requests: z.array(count),
 	/** The month's totals merged over its days and hours (each bucket's hour reads 0). */
 	buckets: z.array(bucketSchema),
 });

@@ -64,10 +64,9 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 		listKeys(store),
 		listChannels(store),
 		lastUsed(store).catch(() => new Map<string, string>()),
-		// Without the cache: none of the first frame's queries tells the months long over apart by day,
-		// so each is read merged over its days (a dozen buckets, not a day's each); the cache is filled
-		// by the view's own first read, after the first frame.
-		readUsage(queries => usageSummaries(store, queries)).catch(() => undefined),
+		// None of the Usage view's queries tells the days of a month long over apart: each such month is
+		// read merged over its days (a dozen buckets, not a day's each), and kept so.
+		readUsage(storedUsage).catch(() => undefined),
 	]).catch(async (failure: unknown) => {
 		await core.abandon();
 		await store.close();

@@ -60,7 +60,8 @@ test('a kept day is not read again but two a read, oldest-checked first; one gon
 	await withHistory(history, async (store, instances) => {
 		const settled = new SettledDays();
 		// Without a cache, read day by day (grouping by hour since the history began): not from the sums of months long over.
-		const allTime = async (cache?: SettledDays) => (await usageSummaries(store, cache ? [{by: 'key'}] : [{by: 'key'}, {by: 'hour', since: at(daysBack + 1, 0)}], cache))[0]!.reduce((sum, row) => sum + row.requests, 0);
+		// With it, grouped by day too: the days are kept one by one (not months merged over their days: see usage-months.test.ts).
+		const allTime = async (cache?: SettledDays) => (await usageSummaries(store, cache ? [{by: 'key'}, {by: 'day'}] : [{by: 'key'}, {by: 'hour', since: at(daysBack + 1, 0)}], cache))[0]!.reduce((sum, row) => sum + row.requests, 0);
 		const before = await allTime(settled);
 		const perDay = 9; // three requests at each of three hours, per instance
 		// Every settled day's totals removed behind the reader's back (the journals still list them).
@@ -105,7 +106,7 @@ test('the days still written (today and the two before) are read every time; a d
 test('days retention removed from the journals are forgotten', async () => {
 	await withHistory(history, async (store, instances) => {
 		const settled = new SettledDays();
-		await usageSummaries(store, [{by: 'key'}], settled);
+		await usageSummaries(store, [{by: 'key'}, {by: 'day'}], settled);
 		assert.equal(settled.size, 2 * settledPerInstance);
 		const oldest = localDay(at(daysBack, 12));
 		for (const instance of instances) {

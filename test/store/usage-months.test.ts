@@ -205,3 +205,61 @@ test("a day written after its month was summed (a clock set back): the TUI's cac
 		assert.deepEqual(comparable(await usageSummaries(store, tui, settled)), comparable(await flatDayByDay(store, tui)), 'and the cache holds it too');
 	});
 });
+
+/** The TUI's five queries (ui/usage-view.ts), none of which tells the days of a month long over apart. */
+function tuiQueries(): UsageQuery[] {
+	const since = startOfToday();
+	return [{by: 'key', since}, {by: 'model', since}, {by: 'key'}, {by: 'model'}, {by: 'hour', since: new Date(Date.now() - 23 * 3_600_000)}];
+}
+
+test("the TUI's cache keeps months long over merged over their days: the rows of reading every day on each read, those months' days not kept one by one", async () => {
+	await withHistory(history, async (store, instances) => {
+		const settled = new SettledDays();
+		const reference = await flatDayByDay(store, tuiQueries());
+		for (let read = 0; read < 4; read++) assert.deepEqual(comparable(await usageSummaries(store, tuiQueries(), settled)), comparable(reference), `read ${read + 1}`);
+		assert.equal(settled.mergedSize, settledMonths().length * instances.length, 'one entry a month and instance');
+		assert.equal(settled.size, 0, 'no day kept on its own');
+		// The store's sums and day totals of those months removed behind its back: what is kept still answers (until a day is read again).
+		for (const instance of instances) for (const month of settledMonths()) await Promise.all([monthTotals(store).delete(monthId(instance, month)), mergedMonths(store).delete(monthId(instance, month))]);
+		assert.deepEqual(comparable(await usageSummaries(store, tuiQueries(), settled)), comparable(reference), 'read from the cache');
+	});
+});
+
+test("a day written after its month was kept merged is seen by the TUI's cache within a few reads, and the month's sums in the store are made again with it", async () => {
+	await withHistory(history, async (store, instances) => {
+		const settled = new SettledDays();
+		await usageSummaries(store, tuiQueries(), settled);
+		const instance = instances[1]!;
+		const month = settledMonths().at(-1)!;
+		const day = (await journals(store).get(instance))!.days.filter(listed => listed.startsWith(month) && listed < settledDay()).at(-1)!;
+		const doc = (await dayTotals(store).get(dayId(instance, day)))!;
+		await dayTotals(store).set(dayId(instance, day), {...doc, buckets: doc.buckets.map((bucket, index) => (index === 0 ? {...bucket, requests: bucket.requests + 7, succeeded: bucket.succeeded + 7} : bucket))});
+		const reference = await flatDayByDay(store, tuiQueries());
+		const total = (rows: UsageRow[][]) => rows[2]!.reduce((sum, row) => sum + row.requests, 0);
+		const seen: number[] = [];
+		// Two months a read, a day of each in turn: a month's day is read again within (its days × months / 2) reads.
+		for (let read = 0; read < 160 && seen.at(-1) !== total(reference); read++) seen.push(total(await usageSummaries(store, tuiQueries(), settled)));
+		assert.equal(seen.at(-1), total(reference), `corrected after ${seen.length} reads`);
+		assert.ok(seen.length > 1 && seen[0] === total(reference) - 7, `the kept month answered until its day was read again: ${seen.join(', ')} (reference ${total(reference)})`);
+		assert.deepEqual(comparable(await usageSummaries(store, tuiQueries(), settled)), comparable(reference));
+		assert.equal((await mergedMonths(store).get(monthId(instance, month)))!.requests.reduce((sum, n) => sum + n, 0), (await mergedMonths(store).get(monthId(instances[0]!, month)))!.requests.reduce((sum, n) => sum + n, 0) + 7, 'made again in the store');
+		assert.deepEqual(comparable(await usageSummaries(store, tuiQueries())), comparable(reference), 'a reader without a cache sees it too');
+	});
+});
+
+test("months retention pruned are forgotten by the TUI's cache", async () => {
+	await withHistory(history, async (store, instances) => {
+		const settled = new SettledDays();
+		await usageSummaries(store, tuiQueries(), settled);
+		const before = settled.mergedSize;
+		const [oldest] = settledMonths();
+		// Every day of the oldest month pruned: retention keeps the days from the first of the next month.
+		const newestOfOldest = Array.from({length: daysBack + 1}, (_, back) => back).find(back => localDay(at(back, 12)).slice(0, 7) === oldest)!;
+		const {plan} = await pruneStore(store, null, {maxRequests: 100_000, maxDays: 400, usageDays: newestOfOldest - 1});
+		assert.ok(plan.days.size > 0);
+		assert.deepEqual(comparable(await usageSummaries(store, tuiQueries(), settled)), comparable(await flatDayByDay(store, tuiQueries())));
+		const left = new Set([...(await journals(store).list())].flatMap(journal => journal.days.filter(day => day < settledDay()).map(day => monthId(journal.instance, day.slice(0, 7)))));
+		assert.equal(settled.mergedSize, left.size, 'one entry a month still listed');
+		assert.ok(settled.mergedSize < before, 'the pruned months forgotten');
+	});
+});
