@@ -404,7 +404,7 @@ async function mergedMonth(store: Store, instance: string, month: string, listed
 	if (stored && stored.listed.length === stored.requests.length && sameDays(stored.listed, days)) return read(stored);
 	const docs = await monthDays(store, instance, month, days);
 	const byDay = new Map(docs.map(doc => [doc.day, requestsIn(doc)]));
-	const buckets = docs.length === 0 ? [] : mergeHours({v: 1, instance, day: days[0]!, buckets: docs.flatMap(doc => doc.buckets)}).buckets;
+	const buckets = mergeHours({v: 1, instance, day: days[0]!, buckets: docs.flatMap(doc => doc.buckets)}).buckets;
 	const sum: MergedMonth = {v: 1, instance, month, listed: days, requests: days.map(day => byDay.get(day) ?? 0), buckets};
 	await mergedMonths(store)
 		.set(id, sum)

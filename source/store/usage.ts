@@ -26,6 +26,7 @@ const count = z.int().check(z.nonnegative());
 const format = z.enum(formats);
 const inboundFormat = z.enum(inboundFormats);
 const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
+const month = z.string().check(z.regex(/^\d{4}-\d{2}$/));
 
 const usageSchema = z.object({
 	inputTokens: count,
@@ -111,23 +112,24 @@ export type Bucket = z.infer<typeof bucketSchema>;
 export const dayTotalsSchema = z.object({v: z.literal(1), instance: z.string(), day, buckets: z.array(bucketSchema)});
 export type DayTotals = z.infer<typeof dayTotalsSchema>;
 
-export const monthTotalsSchema = z.object({
+/** What both sums of a month say about where they come from. */
+const monthSumFields = {
 	v: z.literal(1),
 	instance: z.string(),
-	month: z.string().check(z.regex(/^\d{4}-\d{2}$/)),
+	month,
 	/** The days of the month the instance's journal listed when this was summed (some may have had no totals). */
 	listed: z.array(day),
+};
+
+export const monthTotalsSchema = z.object({
+	...monthSumFields,
 	/** The totals of each day found, merged over its hours (each bucket's hour reads 0). */
 	days: z.array(z.object({day, buckets: z.array(bucketSchema)})),
 });
 export type MonthTotals = z.infer<typeof monthTotalsSchema>;
 
 export const mergedMonthSchema = z.object({
-	v: z.literal(1),
-	instance: z.string(),
-	month: z.string().check(z.regex(/^\d{4}-\d{2}$/)),
-	/** As in a month's sum: the days the journal listed when this was made. */
-	listed: z.array(day),
+	...monthSumFields,
 	/** The requests of each of those days (0 for one without totals): a reader that reads a day again can tell it changed. */
 	requests: z.array(count),
 	/** The month's totals merged over its days and hours (each bucket's hour reads 0). */
