@@ -13,9 +13,8 @@ import {useExternalStore} from './hooks/use-external-store.js';
 import type {CoreHandle} from '../proxy/worker-host.js';
 import {persistedUse} from '../store/limit-use.js';
 import {crashText} from '../base/close-on-crash.js';
-import {IdleTrim} from '../base/idle-trim.js';
 import {systemClock} from '../base/clock.js';
-import {onRequestsFinished} from './request-events.js';
+import {trimWhenQuiet} from './request-events.js';
 import {openRequestLog, SettledDays, usageSummaries} from '../store/usage-summary.js';
 import {readUsage} from './usage-view.js';
 import type {UsageSource} from './session-usage.js';
@@ -119,10 +118,7 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 	});
 	const starting: CoreView = {listen: {url: options.port === 0 ? null : gatewayUrl(options.host, options.port), error: null, starting: true}, baseUrl: gatewayUrl(options.host, options.port), bodies: null};
 	const coreView = new ExternalStore<CoreView>(settled ? coreViewOf(settled) : starting, {intervalMs: 0});
-	// This thread's heap grows with start-up and with the live log's redraws under load; give it back when quiet, as the core does.
-	const trim = new IdleTrim({clock: systemClock});
-	const stopTrim = trim.start();
-	const untouch = onRequestsFinished(events, () => trim.touch());
+	const stopTrim = trimWhenQuiet(events, {clock: systemClock});
 	const terminal = takeTerminal(process.stdout, process.stdin);
 	// The app reads the keys itself (keyboard.ts); Ink gets an input that never has any, so it neither
 	// reads the terminal nor acts on Ctrl+C (the App's own handler quits).
@@ -176,7 +172,6 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 		// its worker running would keep the port, with no terminal to quit it from.
 		try {
 			detachKeys();
-			untouch();
 			stopTrim();
 			instance.cleanup();
 			terminal.restore();
