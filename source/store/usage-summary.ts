@@ -260,8 +260,8 @@ async function readDays(
 	const {from, wholeDay} = wanted;
 	const fromDay = from ? localDay(from) : '';
 	const settledDay = settledDayOf(settled?.now() ?? Date.now());
-	const months: Array<{readonly instance: string; readonly month: string; readonly days: string[]}> = [];
-	const mergedWanted: Array<{readonly instance: string; readonly month: string; readonly days: string[]}> = [];
+	const months: MonthOfDays[] = [];
+	const mergedWanted: MonthOfDays[] = [];
 	/** Every month with settled days the journals list. */
 	const listedMonths = new Set<string>();
 	const single: Array<{readonly id: string; readonly day: string}> = [];
@@ -322,6 +322,9 @@ async function readDays(
 	return [...fromMerged, ...fromMonths, ...docs.flatMap(doc => (doc ? [doc] : []))];
 }
 
+/** The settled days of one instance's month that a read takes together (from a sum, or merged). */
+type MonthOfDays = {readonly instance: string; readonly month: string; readonly days: readonly string[]};
+
 /**
  * Months read merged over their days: from the cache when it holds one made from the same days,
  * else from the store (`mergedMonth`), then kept. Before that, the cache reads again one day of each
@@ -331,7 +334,7 @@ async function readDays(
  */
 async function readMerged(
 	store: Store,
-	wanted: ReadonlyArray<{readonly instance: string; readonly month: string; readonly days: readonly string[]}>,
+	wanted: readonly MonthOfDays[],
 	listedMonths: ReadonlySet<string>,
 	settled?: SettledDays,
 ): Promise<DayTotals[]> {

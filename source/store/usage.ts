@@ -70,6 +70,12 @@ export type Histogram = Record<string, number>;
 
 const binName = /^\d+$/;
 
+/** An object as `JSON.parse` makes one (no array, no other prototype). */
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+
+/** What `count` accepts, checked without Zod: a safe integer ≥ 0. */
+const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0;
+
 /**
  * Checked in place, not by `z.record`, which builds a new object of every histogram it checks: a
  * year of usage is ~45,000 hourly buckets, each with a histogram of a few dozen bins, read whole by
@@ -77,10 +83,10 @@ const binName = /^\d+$/;
  * that read).
  */
 function isHistogram(value: unknown): value is Histogram {
-	if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
+	if (!isPlainObject(value)) return false;
 	for (const bin in value) {
-		const n = (value as Record<string, unknown>)[bin];
-		if (!binName.test(bin) || typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) return false;
+		const n = value[bin];
+		if (!binName.test(bin) || !isCount(n)) return false;
 	}
 	return true;
 }
@@ -111,7 +117,6 @@ const bucketObject = z.object({
 export type Bucket = z.infer<typeof bucketObject>;
 
 const bucketFields = Object.keys(bucketObject.def.shape).length;
-const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0;
 const isNullableString = (value: unknown): boolean => value === null || typeof value === 'string';
 
 /**
@@ -121,34 +126,32 @@ const isNullableString = (value: unknown): boolean => value === null || typeof v
  * command, before the parser is compiled, ~30 ms for three days of 360 buckets against ~3 ms.
  */
 function isExactBucket(value: unknown): value is Bucket {
-	if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
-	const bucket = value as Record<string, unknown>;
+	if (!isPlainObject(value)) return false;
 	let fields = 0;
-	for (const _ in bucket) fields++;
-	const {hour, costUsd} = bucket;
+	for (const _ in value) fields++;
+	const {hour, costUsd} = value;
 	return (
 		fields === bucketFields &&
-		Number.isSafeInteger(hour) &&
-		(hour as number) >= 0 &&
+		isCount(hour) &&
 		(hour as number) <= 23 &&
-		isNullableString(bucket.keyId) &&
-		isNullableString(bucket.keyName) &&
-		isNullableString(bucket.channelId) &&
-		isNullableString(bucket.channelName) &&
-		typeof bucket.model === 'string' &&
-		isCount(bucket.requests) &&
-		isCount(bucket.succeeded) &&
-		isCount(bucket.failed) &&
-		isCount(bucket.aborted) &&
-		isCount(bucket.inputTokens) &&
-		isCount(bucket.outputTokens) &&
-		isCount(bucket.cachedTokens) &&
-		isCount(bucket.reasoningTokens) &&
+		isNullableString(value.keyId) &&
+		isNullableString(value.keyName) &&
+		isNullableString(value.channelId) &&
+		isNullableString(value.channelName) &&
+		typeof value.model === 'string' &&
+		isCount(value.requests) &&
+		isCount(value.succeeded) &&
+		isCount(value.failed) &&
+		isCount(value.aborted) &&
+		isCount(value.inputTokens) &&
+		isCount(value.outputTokens) &&
+		isCount(value.cachedTokens) &&
+		isCount(value.reasoningTokens) &&
 		typeof costUsd === 'number' &&
 		Number.isFinite(costUsd) &&
 		costUsd >= 0 &&
-		isCount(bucket.unpriced) &&
-		isHistogram(bucket.latency)
+		isCount(value.unpriced) &&
+		isHistogram(value.latency)
 	);
 }
 
