@@ -1,12 +1,12 @@
 /**
  * The latency histogram of a stored usage bucket is checked in place (not rebuilt by `z.record`):
- * it must still refuse what is not bin numbers to counts of requests. So is a bucket as the recorder
- * writes it (not copied by Zod's object parser): it must still refuse every wrong field, saying
- * which, and drop fields it does not know, as the object parser does.
+ * it must still refuse what is not bin numbers to counts of requests. So are a bucket and a request
+ * record as the gateway writes them (not copied by Zod's object parser): they must still refuse every
+ * wrong field, saying which, and drop fields they do not know, as the object parser does.
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {bucketSchema, dayTotalsSchema, histogramSchema} from '../../source/store/usage.js';
+import {bucketSchema, chunkSchema, dayTotalsSchema, histogramSchema, requestRecordSchema} from '../../source/store/usage.js';
 import '../../source/store/collection.js';
 
 test('a histogram of bin numbers to whole counts is accepted as it is, anything else refused', () => {
@@ -76,5 +76,112 @@ test('a stored day with any wrong field in a bucket is refused, naming the bucke
 		const parsed = dayTotalsSchema.safeParse({v: 1, instance: 'i', day: '2026-11-27', buckets: [notABucket]});
 		assert.equal(parsed.success, false, `refused: ${String(notABucket)}`);
 		assert.deepEqual(parsed.error.issues[0]!.path.slice(0, 2), ['buckets', 0]);
+	}
+});
+
+/** A record as the gateway writes one (the fields in its order, as `JSON.stringify` leaves them). */
+const written = {
+	id: 'req_0123456789abcdef0123',
+	time: '2026-11-28T21:20:41.015Z',
+	method: 'POST',
+	path: '/v1/chat/completions',
+	keyId: 'key_a',
+	keyName: 'laptop',
+	model: 'claude-sonnet-4-5',
+	upstreamModel: 'claude-sonnet-4-5',
+	channelId: 'ch_1',
+	channelName: 'anthropic',
+	inboundFormat: 'openai',
+	outboundFormat: 'anthropic',
+	stream: true,
+	status: 200,
+	outcome: 'ok',
+	latencyMs: 120,
+	ttfbMs: 41,
+	usage: {inputTokens: 11, outputTokens: 7},
+	error: null,
+	warnings: [],
+	eventType: 'routed',
+	attempts: ['anthropic'],
+	costUsd: 0.0125,
+	unpriced: false,
+};
+
+test('a request record as the gateway writes it is taken as it is; a field it does not know is dropped, the rest kept', () => {
+	const variants = [
+		written,
+		{...written, keyId: null, keyName: null, model: null, upstreamModel: null, channelId: null, channelName: null, outboundFormat: null, ttfbMs: null, usage: null, status: 404, outcome: 'error', eventType: 'no-channel', attempts: [], error: 'no channel'},
+		{...written, usage: {inputTokens: 9, outputTokens: 3, cachedTokens: 4, cacheCreationTokens: 2, reasoningTokens: 1, estimated: true}, warnings: ['a signature was dropped'], inboundFormat: 'responses'},
+		{...written, conversation: {id: '0123456789abcdef', state: 'pinned'}},
+	];
+	for (const record of variants) {
+		const parsed = requestRecordSchema.safeParse(record);
+		assert.equal(parsed.success, true, JSON.stringify(record));
+		assert.equal(parsed.data, record, 'the same object, not a copy');
+	}
+	const conversation = {id: '0123456789abcdef', state: 'moved'};
+	for (const [newer, expected] of [
+		[{...written, addedLater: 1}, written],
+		[{...written, usage: {...written.usage, audioTokens: 2}}, written],
+		[{...written, conversation: {...conversation, turns: 3}}, {...written, conversation}],
+	] as const) {
+		const parsed = requestRecordSchema.safeParse(newer);
+		assert.equal(parsed.success, true);
+		assert.deepEqual(parsed.data, expected, 'what a newer gateway added is dropped, the rest kept');
+	}
+});
+
+test('a stored chunk with any wrong field in a record is refused, naming the record and the field', () => {
+	const wrong: Array<[readonly (string | number)[], Record<string, unknown>]> = [
+		[['id'], {id: 7}],
+		[['time'], {time: null}],
+		[['method'], {method: undefined}],
+		[['path'], {path: ['/v1']}],
+		[['keyId'], {keyId: 1}],
+		[['keyName'], {keyName: undefined}],
+		[['model'], {model: false}],
+		[['upstreamModel'], {upstreamModel: {}}],
+		[['channelId'], {channelId: 2}],
+		[['channelName'], {channelName: []}],
+		[['inboundFormat'], {inboundFormat: 'cohere'}],
+		[['inboundFormat'], {inboundFormat: null}],
+		[['outboundFormat'], {outboundFormat: 'responses'}],
+		[['stream'], {stream: 'true'}],
+		[['status'], {status: 200.5}],
+		[['status'], {status: '200'}],
+		[['outcome'], {outcome: 'done'}],
+		[['latencyMs'], {latencyMs: -1}],
+		[['latencyMs'], {latencyMs: Number.POSITIVE_INFINITY}],
+		[['ttfbMs'], {ttfbMs: -0.5}],
+		[['usage'], {usage: 'none'}],
+		[['usage', 'inputTokens'], {usage: {inputTokens: -1, outputTokens: 1}}],
+		[['usage', 'outputTokens'], {usage: {inputTokens: 1}}],
+		[['usage', 'cachedTokens'], {usage: {inputTokens: 1, outputTokens: 1, cachedTokens: 0.5}}],
+		[['usage', 'estimated'], {usage: {inputTokens: 1, outputTokens: 1, estimated: 1}}],
+		[['error'], {error: 500}],
+		[['warnings'], {warnings: 'none'}],
+		[['warnings', 0], {warnings: [3]}],
+		[['eventType'], {eventType: 'retried'}],
+		[['attempts'], {attempts: null}],
+		[['attempts', 1], {attempts: ['a', null]}],
+		[['costUsd'], {costUsd: -0.01}],
+		[['costUsd'], {costUsd: Number.NaN}],
+		[['unpriced'], {unpriced: 0}],
+		[['conversation'], {conversation: null}],
+		[['conversation', 'state'], {conversation: {id: 'c', state: 'lost'}}],
+		[['conversation', 'id'], {conversation: {state: 'new'}}],
+	];
+	for (const [path, change] of wrong) {
+		const parsed = chunkSchema.safeParse({v: 1, instance: 'i', seq: 0, records: [written, {...written, ...change}]});
+		assert.equal(parsed.success, false, `refused: ${path.join('.')} ${JSON.stringify(Object.values(change)[0]) ?? 'undefined'}`);
+		assert.deepEqual(parsed.error.issues[0]!.path, ['records', 1, ...path]);
+		assert.doesNotMatch(parsed.error.issues[0]!.message, /^Invalid input$/, 'a message that says what was expected');
+	}
+	const {unpriced: _, ...missing} = written;
+	assert.deepEqual(chunkSchema.safeParse({v: 1, instance: 'i', seq: 0, records: [missing]}).error?.issues[0]!.path, ['records', 0, 'unpriced']);
+	for (const notARecord of [null, [], 'record', 3, new Map(Object.entries(written))]) {
+		const parsed = chunkSchema.safeParse({v: 1, instance: 'i', seq: 0, records: [notARecord]});
+		assert.equal(parsed.success, false, `refused: ${String(notARecord)}`);
+		assert.deepEqual(parsed.error.issues[0]!.path.slice(0, 2), ['records', 0]);
 	}
 });
