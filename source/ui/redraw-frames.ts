@@ -45,15 +45,39 @@ export class RedrawFrames {
 		return this.busyNow;
 	}
 
-	/** Count requests as they finish, one at a time or in the worker's batches; returns the unsubscribe function. */
+	/**
+	 * Count requests as they finish, one at a time or in the worker's batches, and as they are read
+	 * from the stored log (what the store's other gateways recorded); returns the unsubscribe function.
+	 */
 	listen(events: EventBus): () => void {
 		const offSingle = events.on('request:finished', () => this.arrived(1));
 		const offBatch = events.on('requests:batch', batch => this.arrived(batch.count));
+		const offStored = events.on('requests:stored', batch => this.read(batch.count));
 		return () => {
 			offSingle();
 			offBatch();
+			offStored();
 			this.stop();
 		};
+	}
+
+	/**
+	 * Requests read from the stored log: what other gateways recorded since the last read, about a
+	 * second before (the log follows the store every second). Each read would otherwise be "the first
+	 * after a quiet second", and a TUI watching a busy gateway on its store (its own port taken, say)
+	 * redrew three or four times a second — the log, the charts, the totals each on its own. A read of
+	 * `busyPerSecond` or more is busy from now; a smaller one counts as arrivals do.
+	 */
+	read(count: number): void {
+		if (count < this.busyPerSecond) {
+			this.arrived(count);
+			return;
+		}
+		const now = this.now();
+		this.busyNow = true;
+		this.lastArrival = now;
+		this.windowStart = now;
+		this.windowCount = 0;
 	}
 
 	arrived(count: number): void {

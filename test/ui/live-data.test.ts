@@ -322,6 +322,35 @@ test('a burst is drawn at the frame pace from its second batch, not from the end
 	dispose();
 });
 
+test('requests read from the store by the score (a busy gateway elsewhere) wait for the frame; a few a second show at once', async () => {
+	const clock = {now: 20_000};
+	const {events, frames, log, counted, dispose} = framedLog(200, clock);
+	const stored = (count: number, id: string) => events.emit('requests:stored', {recent: [event(id)], count, failed: 0});
+	// A read of the store's log every second, as the TUI follows it: each one after a "quiet second"
+	// of this gateway's own, yet each holding a second of another gateway's 300 requests.
+	stored(300, 's1');
+	assert.ok(frames.busy, 'busy from the first busy read');
+	await delay(30);
+	assert.equal(counted.redraws, 0, 'its redraw waits for the frame');
+	await delay(250);
+	assert.equal(counted.redraws, 1);
+	clock.now += 1000;
+	stored(300, 's2');
+	assert.ok(frames.busy, 'still busy a second later, though nothing of its own arrived in between');
+	await delay(30);
+	assert.equal(counted.redraws, 1);
+	await delay(250);
+	assert.equal(counted.redraws, 2);
+	// The gateway elsewhere slows down: a read of a few requests shows at once.
+	clock.now += 1000;
+	stored(3, 's3');
+	assert.equal(frames.busy, false);
+	await delay(10);
+	assert.equal(counted.redraws, 3);
+	assert.equal(log.getSnapshot().total, 603);
+	dispose();
+});
+
 test('under load every view with a change publishes in the same frame, once; setNow does not wait', async () => {
 	let now = 0;
 	const frames = new RedrawFrames({busyPerSecond: 20, frameMs: 100, now: () => now});
