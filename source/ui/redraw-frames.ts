@@ -65,7 +65,7 @@ export class RedrawFrames {
 	 * Requests read from the stored log: what other gateways recorded since the last read, about a
 	 * second before (the log follows the store every second). Each read would otherwise be "the first
 	 * after a quiet second", and a TUI watching a busy gateway on its store (its own port taken, say)
-	 * redrew three or four times a second — the log, the charts, the totals each on its own. A read of
+	 * redrew two to four times a second — the log, the charts, the totals each on its own. A read of
 	 * `busyPerSecond` or more is busy from now; a smaller one counts as arrivals do.
 	 */
 	read(count: number): void {

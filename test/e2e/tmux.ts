@@ -4,7 +4,7 @@
  * when CI is set), keys sent one at a time as a person types, and the screen read back.
  */
 import {execFileSync, spawnSync} from 'node:child_process';
-import {readdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 
 export function hasTmux(): boolean {
@@ -26,7 +26,9 @@ export type Tmux = {
 	/**
 	 * Kill the server and wait (up to 10 s) until the app in its pane has exited: it writes to its
 	 * data directory until then. An app still running then is killed, and this fails: closing its
-	 * terminal must stop it (it would hold its port with no terminal to quit it from).
+	 * terminal must stop it (it would hold its port with no terminal to quit it from). The failure
+	 * says where it was: a Node process in the pane writes a diagnostic report first (SIGUSR2), and
+	 * the error carries its JavaScript stacks and the handles that kept it running.
 	 */
 	stop(): Promise<void>;
 };
@@ -79,14 +81,59 @@ export function appEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 	return env;
 }
 
+/** A diagnostic report (`process.report`) as far as a hang needs it. */
+type Report = {
+	header?: {processId?: number; threadId?: number | null};
+	javascriptStack?: {message?: string; stack?: string[]};
+	libuv?: Array<{type?: string; is_active?: boolean; is_referenced?: boolean; [detail: string]: unknown}>;
+	workers?: Report[];
+};
+
+/** What kept a process running, from its report: each thread's JavaScript stack and its active, referenced handles. */
+function hangSummary(report: Report, indent = ''): string {
+	const stack = [report.javascriptStack?.message ?? '', ...(report.javascriptStack?.stack ?? []).slice(0, 12)].map(line => `${indent}  ${line.trim()}`);
+	const handles = (report.libuv ?? []).filter(handle => handle.is_active && handle.is_referenced && handle.type !== 'loop').map(({type, is_active: _, is_referenced: __, ...details}) => `${indent}  ${type} ${JSON.stringify(details)}`);
+	const workers = (report.workers ?? []).map(worker => hangSummary(worker, `${indent}  `));
+	return [`${indent}thread ${report.header?.threadId ?? 0}: stack`, ...stack, `${indent}active handles:`, ...handles, ...workers].join('\n');
+}
+
 /** Start `command` in a new tmux server of `columns`×`rows`; OSC 52 from the app lands in tmux's buffer. */
 export function startTmux(options: {dir: string; cwd: string; command: string; env: NodeJS.ProcessEnv; columns: number; rows: number}): Tmux {
 	const socket = `gateway-tui-${process.pid}-${Date.now()}`;
 	const config = join(options.dir, 'tmux.conf');
 	writeFileSync(config, ['set -g escape-time 0', 'set -g set-clipboard on', 'set -g remain-on-exit on', 'set -g status off', 'set -g default-terminal xterm-256color', ''].join('\n'));
-	const run = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', config, ...args], {env: options.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']});
+	// Where a Node process of the pane that outlives its terminal writes its report (see `stop`).
+	const reports = join(options.dir, `reports-${socket}`);
+	mkdirSync(reports, {recursive: true});
+	const env = {...options.env, NODE_OPTIONS: [options.env.NODE_OPTIONS, '--report-on-signal', '--report-signal=SIGUSR2', `--report-directory=${reports}`].filter(Boolean).join(' ')};
+	const run = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', config, ...args], {env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']});
 	run('new-session', '-d', '-x', String(options.columns), '-y', String(options.rows), '-c', options.cwd, options.command);
 	const screen = ({colors = false} = {}) => run('capture-pane', '-p', ...(colors ? ['-e'] : []));
+	/** The reports of the Node processes among `pids`, asked for with SIGUSR2 (up to 3 s; a process that is not Node writes none). */
+	const reportsOf = async (pids: readonly number[]): Promise<Report[]> => {
+		for (const pid of pids) {
+			try {
+				process.kill(pid, 'SIGUSR2');
+			} catch {
+				// gone meanwhile
+			}
+		}
+		const deadline = Date.now() + 3000;
+		let files: string[] = [];
+		while (Date.now() < deadline) {
+			files = readdirSync(reports).filter(name => name.endsWith('.json'));
+			if (files.length >= pids.length) break;
+			await delay(100);
+		}
+		await delay(200);
+		return files.flatMap(name => {
+			try {
+				return [JSON.parse(readFileSync(join(reports, name), 'utf8')) as Report];
+			} catch {
+				return [];
+			}
+		});
+	};
 	return {
 		run,
 		async keys(...names) {
@@ -133,8 +180,9 @@ export function startTmux(options: {dir: string; cwd: string; command: string; e
 				const left = pids.filter(running);
 				if (left.length === 0) return;
 				if (Date.now() > deadline) {
+					const found = await reportsOf(left);
 					for (const pid of left) process.kill(pid, 'SIGKILL');
-					throw new Error(`the pane's processes ${left.join(', ')} were still running 10 s after their terminal closed: killed`);
+					throw new Error(`the pane's processes ${left.join(', ')} were still running 10 s after their terminal closed: killed${found.map(report => `\n${report.header?.processId}: ${hangSummary(report)}`).join('')}`);
 				}
 				await delay(50);
 			}
