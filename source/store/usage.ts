@@ -25,7 +25,8 @@ import type {RequestRecord} from '../base/usage-types.js';
 const count = z.int().check(z.nonnegative());
 const format = z.enum(formats);
 const inboundFormat = z.enum(inboundFormats);
-const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
+const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
+const day = z.string().check(z.regex(dayPattern));
 const month = z.string().check(z.regex(/^\d{4}-\d{2}$/));
 
 const usageSchema = z.object({
@@ -81,6 +82,13 @@ const binName = /^\d+$/;
 /** An object as `JSON.parse` makes one (no array, no other prototype). */
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 
+/** How many fields an object has (without the array `Object.keys` would make). */
+function fieldsOf(value: Record<string, unknown>): number {
+	let fields = 0;
+	for (const _ in value) fields++;
+	return fields;
+}
+
 /** What `count` accepts, checked without Zod: a safe integer ≥ 0. */
 const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0;
 
@@ -135,11 +143,9 @@ const isNullableString = (value: unknown): boolean => value === null || typeof v
  */
 function isExactBucket(value: unknown): value is Bucket {
 	if (!isPlainObject(value)) return false;
-	let fields = 0;
-	for (const _ in value) fields++;
 	const {hour, costUsd} = value;
 	return (
-		fields === bucketFields &&
+		fieldsOf(value) === bucketFields &&
 		isCount(hour) &&
 		(hour as number) <= 23 &&
 		isNullableString(value.keyId) &&
@@ -213,10 +219,7 @@ function isExactUsage(value: unknown): boolean {
 }
 
 function isExactConversation(value: unknown): boolean {
-	if (!isPlainObject(value)) return false;
-	let fields = 0;
-	for (const _ in value) fields++;
-	return fields === 2 && typeof value.id === 'string' && isOneOf(conversationStates, value.state);
+	return isPlainObject(value) && fieldsOf(value) === 2 && typeof value.id === 'string' && isOneOf(conversationStates, value.state);
 }
 
 const recordFields = Object.keys(requestRecordShape).length;
@@ -229,11 +232,9 @@ const recordFields = Object.keys(requestRecordShape).length;
  */
 function isExactRecord(value: unknown): value is RequestRecord {
 	if (!isPlainObject(value)) return false;
-	let fields = 0;
-	for (const _ in value) fields++;
 	const {conversation, outboundFormat, ttfbMs, usage} = value;
 	return (
-		fields === (conversation === undefined ? recordFields - 1 : recordFields) &&
+		fieldsOf(value) === (conversation === undefined ? recordFields - 1 : recordFields) &&
 		typeof value.id === 'string' &&
 		typeof value.time === 'string' &&
 		typeof value.method === 'string' &&
@@ -265,8 +266,18 @@ function isExactRecord(value: unknown): value is RequestRecord {
 /** A stored request record (see `exactOrParsed`). */
 export const requestRecordSchema = exactOrParsed(isExactRecord, requestRecordObject);
 
-export const dayTotalsSchema = z.object({v: z.literal(1), instance: z.string(), day, buckets: z.array(bucketSchema)});
-export type DayTotals = z.infer<typeof dayTotalsSchema>;
+const dayTotalsObject = z.object({v: z.literal(1), instance: z.string(), day, buckets: z.array(bucketSchema)});
+export type DayTotals = z.infer<typeof dayTotalsObject>;
+
+/** A day's totals as the recorder writes them, every bucket checked in place (one check, not Zod's pipe per bucket). */
+function isExactDay(value: unknown): value is DayTotals {
+	if (!isPlainObject(value)) return false;
+	const {day: date, buckets} = value;
+	return fieldsOf(value) === 4 && value.v === 1 && typeof value.instance === 'string' && typeof date === 'string' && dayPattern.test(date) && Array.isArray(buckets) && buckets.every(isExactBucket);
+}
+
+/** A stored day of usage totals (see `exactOrParsed`: anything else is checked bucket by bucket). */
+export const dayTotalsSchema = exactOrParsed(isExactDay, dayTotalsObject);
 
 /** What both sums of a month say about where they come from. */
 const monthSumFields = {
@@ -293,8 +304,21 @@ export const mergedMonthSchema = z.object({
 });
 export type MergedMonth = z.infer<typeof mergedMonthSchema>;
 
-export const chunkSchema = z.object({v: z.literal(1), instance: z.string(), seq: count, records: z.array(requestRecordSchema)});
-export type Chunk = z.infer<typeof chunkSchema>;
+const chunkObject = z.object({v: z.literal(1), instance: z.string(), seq: count, records: z.array(requestRecordSchema)});
+export type Chunk = z.infer<typeof chunkObject>;
+
+/**
+ * A chunk as the gateway writes it, every record in it checked in place: one check of the chunk
+ * instead of one pass of Zod's pipe per record, which cost ~4 µs a record in a one-shot command.
+ */
+function isExactChunk(value: unknown): value is Chunk {
+	if (!isPlainObject(value)) return false;
+	const {records} = value;
+	return fieldsOf(value) === 4 && value.v === 1 && typeof value.instance === 'string' && isCount(value.seq) && Array.isArray(records) && records.every(isExactRecord);
+}
+
+/** A stored chunk of request records (see `exactOrParsed`: anything else is checked record by record). */
+export const chunkSchema = exactOrParsed(isExactChunk, chunkObject);
 
 export const chunkEntrySchema = z.object({seq: count, count, first: z.string(), last: z.string()});
 export type ChunkEntry = z.infer<typeof chunkEntrySchema>;

@@ -185,3 +185,35 @@ test('a stored chunk with any wrong field in a record is refused, naming the rec
 		assert.deepEqual(parsed.error.issues[0]!.path.slice(0, 2), ['records', 0]);
 	}
 });
+
+test('a chunk and a day as the gateway writes them are taken whole as they are; a wrong or unknown field of their own is refused or dropped', () => {
+	const chunk = {v: 1, instance: 'inst_a', seq: 4, records: [written, {...written, id: 'req_b'}]};
+	const parsedChunk = chunkSchema.safeParse(chunk);
+	assert.equal(parsedChunk.data, chunk, 'the same chunk, not a copy');
+	const dayTotals = {v: 1, instance: 'inst_a', day: '2026-11-27', buckets: [recorded]};
+	assert.equal(dayTotalsSchema.safeParse(dayTotals).data, dayTotals, 'the same day, not a copy');
+	const newerChunk = chunkSchema.safeParse({...chunk, compressed: false});
+	assert.deepEqual(newerChunk.data, chunk, 'what a newer gateway added is dropped');
+	assert.equal(newerChunk.data!.records[1], chunk.records[1], 'its records still taken as they are');
+	assert.deepEqual(dayTotalsSchema.safeParse({...dayTotals, zone: 'UTC'}).data, dayTotals);
+	for (const [path, change] of [
+		[['v'], {v: 2}],
+		[['instance'], {instance: 3}],
+		[['seq'], {seq: -1}],
+		[['records'], {records: null}],
+	] as const) {
+		const parsed = chunkSchema.safeParse({...chunk, ...change});
+		assert.equal(parsed.success, false, `refused: ${path.join('.')}`);
+		assert.deepEqual(parsed.error.issues[0]!.path, path);
+	}
+	for (const [path, change] of [
+		[['v'], {v: '1'}],
+		[['instance'], {instance: null}],
+		[['day'], {day: '2026-1-1'}],
+		[['buckets'], {buckets: {}}],
+	] as const) {
+		const parsed = dayTotalsSchema.safeParse({...dayTotals, ...change});
+		assert.equal(parsed.success, false, `refused: ${path.join('.')}`);
+		assert.deepEqual(parsed.error.issues[0]!.path, path);
+	}
+});

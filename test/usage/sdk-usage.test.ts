@@ -174,6 +174,7 @@ test('every record the gateway wrote reads back as the object stored, checked in
 	for (const chunk of stored) {
 		const parsed = chunkSchema.safeParse(chunk);
 		assert.equal(parsed.success, true);
+		assert.equal(parsed.data, chunk, 'the chunk taken whole');
 		// Zod's object parser, which a record with any other field falls back to, returns a copy.
 		parsed.data!.records.forEach((record, index) => assert.equal(record, chunk.records[index], `${record.inboundFormat} → ${record.outboundFormat} stream=${record.stream} ${record.status} ${record.outcome}`));
 	}
