@@ -29,13 +29,19 @@ export type BudgetWarning = {
 	readonly percent: number;
 };
 
-export type RequestOutcome = 'ok' | 'error' | 'aborted';
+export const requestOutcomes = ['ok', 'error', 'aborted'] as const;
+export type RequestOutcome = (typeof requestOutcomes)[number];
 
 /**
  * What happened to a request, as the request log shows it: answered by its first channel, answered
  * after failing over, failed upstream, no channel serves the model, or refused by the gateway itself.
  */
-export type RequestEventType = 'routed' | 'failover' | 'failed' | 'no-channel' | 'rejected';
+export const requestEventTypes = ['routed', 'failover', 'failed', 'no-channel', 'rejected'] as const;
+export type RequestEventType = (typeof requestEventTypes)[number];
+
+/** Whether a turn of a conversation started it, stayed on the channel of the last turn, or moved (that channel failing). */
+export const conversationStates = ['new', 'pinned', 'moved'] as const;
+export type ConversationState = (typeof conversationStates)[number];
 
 export type RequestFinished = {
 	readonly id: string;
@@ -71,7 +77,7 @@ export type RequestFinished = {
 	/** True when the request used tokens but its model has no price on its channel (cost 0). */
 	readonly unpriced: boolean;
 	/** Its conversation (a short hash) and whether this turn stayed on the channel of the last one. */
-	readonly conversation?: {readonly id: string; readonly state: 'new' | 'pinned' | 'moved'};
+	readonly conversation?: {readonly id: string; readonly state: ConversationState};
 };
 
 /** What a finished request's fields imply: the one place the event type is derived. */

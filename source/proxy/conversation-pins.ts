@@ -7,11 +7,12 @@
 import {hash as digest} from 'node:crypto';
 import type {JsonObject, JsonValue} from '../base/ir.js';
 import type {WireRequest} from '../formats/adapter.js';
+import type {ConversationState} from '../base/events.js';
 
 /** Session headers real clients send, most specific first (Claude Code ≥ 2.1.86, Codex, others). */
 const sessionHeaders = ['x-claude-code-session-id', 'session-id', 'session_id', 'x-session-id', 'x-session-affinity'] as const;
 
-export type PinState = 'new' | 'pinned' | 'moved';
+export type PinState = ConversationState;
 
 const hash = (text: string) => digest('sha256', text, 'base64url').slice(0, 16);
 

@@ -21,6 +21,7 @@ import * as z from 'zod/mini';
 import {formats, inboundFormats} from '../base/ir.js';
 import type {Store} from './index.js';
 import type {RequestRecord} from '../base/usage-types.js';
+import {conversationStates, requestEventTypes, requestOutcomes} from '../base/events.js';
 
 const count = z.int().check(z.nonnegative());
 const format = z.enum(formats);
@@ -38,9 +39,6 @@ const usageSchema = z.object({
 	estimated: z.optional(z.boolean()),
 });
 
-const outcomes = ['ok', 'error', 'aborted'] as const;
-const eventTypes = ['routed', 'failover', 'failed', 'no-channel', 'rejected'] as const;
-const conversationStates = ['new', 'pinned', 'moved'] as const;
 
 /** A request record's fields, in the order the gateway writes them. */
 const requestRecordShape = {
@@ -58,13 +56,13 @@ const requestRecordShape = {
 	outboundFormat: z.nullable(format),
 	stream: z.boolean(),
 	status: z.int(),
-	outcome: z.enum(outcomes),
+	outcome: z.enum(requestOutcomes),
 	latencyMs: z.number().check(z.nonnegative()),
 	ttfbMs: z.nullable(z.number().check(z.nonnegative())),
 	usage: z.nullable(usageSchema),
 	error: z.nullable(z.string()),
 	warnings: z.array(z.string()),
-	eventType: z.enum(eventTypes),
+	eventType: z.enum(requestEventTypes),
 	attempts: z.array(z.string()),
 	costUsd: z.number().check(z.nonnegative()),
 	unpriced: z.boolean(),
@@ -249,13 +247,13 @@ function isExactRecord(value: unknown): value is RequestRecord {
 		(outboundFormat === null || isOneOf(formats, outboundFormat)) &&
 		typeof value.stream === 'boolean' &&
 		Number.isSafeInteger(value.status) &&
-		isOneOf(outcomes, value.outcome) &&
+		isOneOf(requestOutcomes, value.outcome) &&
 		isAmount(value.latencyMs) &&
 		(ttfbMs === null || isAmount(ttfbMs)) &&
 		(usage === null || isExactUsage(usage)) &&
 		isNullableString(value.error) &&
 		isStrings(value.warnings) &&
-		isOneOf(eventTypes, value.eventType) &&
+		isOneOf(requestEventTypes, value.eventType) &&
 		isStrings(value.attempts) &&
 		isAmount(value.costUsd) &&
 		typeof value.unpriced === 'boolean' &&
