@@ -39,7 +39,6 @@ const usageSchema = z.object({
 	estimated: z.optional(z.boolean()),
 });
 
-
 /** A request record's fields, in the order the gateway writes them. */
 const requestRecordShape = {
 	id: z.string(),
@@ -89,6 +88,9 @@ function fieldsOf(value: Record<string, unknown>): number {
 
 /** What `count` accepts, checked without Zod: a safe integer ≥ 0. */
 const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** A finite number ≥ 0: what `z.number().check(z.nonnegative())` accepts. */
+const isAmount = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
 /**
  * Checked in place, not by `z.record`, which builds a new object of every histogram it checks: a
@@ -141,7 +143,7 @@ const isNullableString = (value: unknown): boolean => value === null || typeof v
  */
 function isExactBucket(value: unknown): value is Bucket {
 	if (!isPlainObject(value)) return false;
-	const {hour, costUsd} = value;
+	const {hour} = value;
 	return (
 		fieldsOf(value) === bucketFields &&
 		isCount(hour) &&
@@ -159,9 +161,7 @@ function isExactBucket(value: unknown): value is Bucket {
 		isCount(value.outputTokens) &&
 		isCount(value.cachedTokens) &&
 		isCount(value.reasoningTokens) &&
-		typeof costUsd === 'number' &&
-		Number.isFinite(costUsd) &&
-		costUsd >= 0 &&
+		isAmount(value.costUsd) &&
 		isCount(value.unpriced) &&
 		isHistogram(value.latency)
 	);
@@ -189,8 +189,6 @@ function exactOrParsed<T>(isExact: (value: unknown) => value is T, parser: z.Zod
 /** A stored usage bucket (see `exactOrParsed`). */
 export const bucketSchema = exactOrParsed(isExactBucket, bucketObject);
 
-/** A finite number ≥ 0: what `z.number().check(z.nonnegative())` accepts. */
-const isAmount = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 const isOneOf = (values: readonly string[], value: unknown): boolean => typeof value === 'string' && values.includes(value);
 const isStrings = (value: unknown): boolean => Array.isArray(value) && value.every(item => typeof item === 'string');
 
