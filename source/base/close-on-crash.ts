@@ -24,6 +24,21 @@ export function crashText(error: unknown): string {
 	return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
+/** An uncaught error as another thread is told of it (the TUI of its core's crash): its message, and its text as crashText gives it. */
+export function crashReport(error: unknown): {readonly error: string; readonly stack: string} {
+	return {error: error instanceof Error ? error.message : String(error), stack: crashText(error)};
+}
+
+/**
+ * The error a crash report stands for on the thread it was sent to: the other thread's message and
+ * stack, so it is reported as that thread saw it — not wrapped again, with this thread's stack after.
+ */
+export function reportedCrash(report: {readonly error: string; readonly stack: string}): Error {
+	const error = new Error(report.error);
+	error.stack = report.stack;
+	return error;
+}
+
 /** Handle uncaught errors and unhandled rejections of this thread so; returns the function that stops it. */
 export function closeOnCrash(handling: CrashHandling): () => void {
 	let crashing = false;

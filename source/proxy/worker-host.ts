@@ -6,6 +6,7 @@ import {extname} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {Worker} from 'node:worker_threads';
 import {UserError} from '../base/errors.js';
+import {reportedCrash} from '../base/close-on-crash.js';
 import {EventBus, type BodiesLookup, type RequestFinished} from '../base/events.js';
 import type {LimitUse} from '../base/periods.js';
 import type {KeyRecord} from '../base/records.js';
@@ -90,9 +91,12 @@ export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHa
 					return resolve(message.url);
 				case 'not-listening':
 					return reject(new UserError(message.error));
-				case 'crashed':
-					reject(new Error(message.error));
-					return options.onCrash(new Error(message.error));
+				case 'crashed': {
+					// The worker's own text: wrapped in a new Error here it read "Error: Error: …", this thread's stack after the worker's.
+					const crash = reportedCrash(message);
+					reject(crash);
+					return options.onCrash(crash);
+				}
 				case 'events':
 					for (const event of message.batch) emit(events, event);
 					return;

@@ -39,7 +39,8 @@ export type CoreCommand =
 export type CoreMessage =
 	| {readonly type: 'listening'; readonly url: string}
 	| {readonly type: 'not-listening'; readonly error: string}
-	| {readonly type: 'crashed'; readonly error: string}
+	/** `error`: the error's message; `stack`: how the core's thread reports it (its stack, else the message). */
+	| {readonly type: 'crashed'; readonly error: string; readonly stack: string}
 	| {readonly type: 'events'; readonly batch: readonly EventMessage[]}
 	| {readonly type: 'requests'; readonly batch: RequestBatch}
 	| {readonly type: 'traffic'; readonly snapshot: TrafficSnapshot}

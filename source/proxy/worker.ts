@@ -4,7 +4,7 @@
  * batches; nothing here waits for the UI.
  */
 import {parentPort, workerData} from 'node:worker_threads';
-import {closeOnCrash, crashText} from '../base/close-on-crash.js';
+import {closeOnCrash, crashReport} from '../base/close-on-crash.js';
 import {UserError} from '../base/errors.js';
 import {reasonOf} from '../store/backend.js';
 import type {GatewayEvents} from '../base/events.js';
@@ -72,7 +72,7 @@ async function main(options: WorkerOptions): Promise<void> {
 	closeOnCrash({
 		close: async () => gateway?.close(),
 		end: error => {
-			post({type: 'crashed', error: crashText(error)});
+			post({type: 'crashed', ...crashReport(error)});
 			process.exit(1);
 		},
 	});
@@ -80,7 +80,7 @@ async function main(options: WorkerOptions): Promise<void> {
 		gateway = await startGateway({home: options.home, storeUrl: options.storeUrl, host: options.host, port: options.port});
 	} catch (error) {
 		if (error instanceof UserError) post({type: 'not-listening', error: error.message});
-		else post({type: 'crashed', error: crashText(error)});
+		else post({type: 'crashed', ...crashReport(error)});
 		return;
 	}
 	const running = gateway;
@@ -92,7 +92,7 @@ async function main(options: WorkerOptions): Promise<void> {
 		parentPort!.close();
 	};
 	parentPort!.on('message', (command: CoreCommand) => {
-		handle(running, forwarding.outbox, command, stop).catch((error: unknown) => post({type: 'crashed', error: crashText(error)}));
+		handle(running, forwarding.outbox, command, stop).catch((error: unknown) => post({type: 'crashed', ...crashReport(error)}));
 	});
 	post({type: 'listening', url: running.url});
 }

@@ -7,6 +7,7 @@
  * the failures this must still report on the normal screen: a store sealed with another master key,
  * a port in use).
  */
+import {crashText} from '../base/close-on-crash.js';
 import {UserError} from '../base/errors.js';
 import {EventBus} from '../base/events.js';
 import {startCoreWorker, type CoreHandle} from '../proxy/worker-host.js';
@@ -37,7 +38,7 @@ export function startCore(options: TuiOptions): StartingCore {
 	const logFile = openLogFile(options.home);
 	// The core's worker writes the request lines itself, one write per batch, off this thread.
 	const release = logFile.capture(events);
-	let onCoreCrash: (error: unknown) => void = failure => logFile.write('crash', String(failure));
+	let onCoreCrash: (error: unknown) => void = failure => logFile.write('crash', crashText(failure));
 	const started = startCoreWorker({home: options.home, storeUrl: options.store, host: options.host, port: options.port, logFile: logFile.path, events, output: text => logFile.write('core', text), onCrash: failure => onCoreCrash(failure)}).then(
 		(gateway): CoreStart => ({gateway, error: null}),
 		(error: unknown): CoreStart => {

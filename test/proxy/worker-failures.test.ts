@@ -18,6 +18,7 @@ import {startCoreWorker} from '../../source/proxy/worker-host.js';
 import {startGateway} from '../../source/proxy/gateway.js';
 import {UserError} from '../../source/base/errors.js';
 import {EventBus} from '../../source/base/events.js';
+import {crashText} from '../../source/base/close-on-crash.js';
 import {tempHome} from '../helpers/gateway.js';
 import {assertAllStored, crashHome, faultFile, trafficUntil} from '../helpers/crash-traffic.js';
 
@@ -116,7 +117,12 @@ test('a core that crashes while it serves: the gateway is closed first (usage fl
 		const core = await starting;
 		// Traffic until the fault strikes: records wait for the next usage flush, store calls are in flight.
 		const served = await trafficUntil(core.url, setup.secret, () => crashedNow, faultFile(setup.home));
-		assert.match(crashes[0]!.message, /a fault injected by the test/);
+		assert.equal(crashes[0]!.message, 'a fault injected by the test');
+		// Reported as the worker's thread saw it: its stack (the fault's timer), not wrapped again here
+		// ("Error: Error: …") with this thread's message handler after it.
+		const text = crashText(crashes[0]);
+		assert.match(text, /^Error: a fault injected by the test\n\s+at .*fault-after\.mjs/);
+		assert.doesNotMatch(text, /Error: Error|MessagePort|Worker\.emit/);
 		await new Promise(resolve => setTimeout(resolve, 300));
 		await assertAllStored(setup.home, served);
 	} finally {
