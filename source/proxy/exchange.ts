@@ -2,7 +2,8 @@
  * One request's journey through the proxy, written in three steps by one function each: `begin`
  * when it arrives, `identify` once the key and the call are known, `settle` with the relay's result
  * (or the error that stopped it). When the client's response closes (finished or aborted) it is
- * emitted once as `request:finished`: priced, with its event type.
+ * emitted once as `request:finished`: priced, with its event type. The gateway counts the exchanges
+ * open (`OpenExchanges`) so that stopping waits for their records.
  */
 import {randomUUID} from 'node:crypto';
 import type {FastifyReply, FastifyRequest} from 'fastify';
@@ -19,8 +20,50 @@ import type {BodyCapture} from './bodies.js';
 import type {BodyTee} from './body-text.js';
 import {RefusedKeyError} from './registry.js';
 
-/** What an exchange reports to: the event bus, the scrubber of the current registry snapshot, and the (opt-in) body capture. */
-export type ExchangeDeps = {readonly events: EventBus; readonly registry: {readonly snapshot: {readonly scrubber: Scrubber}}; readonly bodies?: BodyCapture; readonly isoTime: IsoTime};
+/** What an exchange reports to: the event bus, the scrubber of the current registry snapshot, the (opt-in) body capture, and the gateway's count of open exchanges. */
+export type ExchangeDeps = {readonly events: EventBus; readonly registry: {readonly snapshot: {readonly scrubber: Scrubber}}; readonly bodies?: BodyCapture; readonly isoTime: IsoTime; readonly exchanges: OpenExchanges};
+
+/**
+ * The exchanges whose record is not out yet. A gateway that stops closes its clients' connections,
+ * which ends every answer in flight (a stream can last minutes); each one's record follows a few
+ * ticks later, when its relay has let go of the provider. Stopping waits for those records before it
+ * saves usage (they were dropped: a request cut off by Ctrl+C or `q` was in neither the log nor the
+ * totals, though the provider had answered part of it), and a record that ends unfinished while the
+ * gateway stops says the stop cut it off, not its client.
+ */
+export class OpenExchanges {
+	private open = 0;
+	private drained: (() => void) | null = null;
+	/** Set when the gateway begins to stop. */
+	stopping = false;
+
+	get size(): number {
+		return this.open;
+	}
+
+	opened(): void {
+		this.open++;
+	}
+
+	closed(): void {
+		this.open--;
+		if (this.open === 0) this.drained?.();
+	}
+
+	/** Resolves once no exchange is open, or after `ms`, with how many are still open. */
+	async settled(ms: number): Promise<number> {
+		if (this.open === 0) return 0;
+		let timer: NodeJS.Timeout | undefined;
+		await Promise.race([new Promise<void>(resolve => (this.drained = resolve)), new Promise<void>(resolve => (timer = setTimeout(resolve, ms)))]);
+		clearTimeout(timer);
+		this.drained = null;
+		return this.open;
+	}
+}
+
+/** The error of a record that ended unfinished: who ended it. */
+const clientGone = 'client disconnected before the answer was complete';
+const gatewayStopped = 'the gateway stopped before the answer was complete (its connections closed)';
 
 /** What the relay learnt: the channel that answered (or failed last), those tried, and what came back. */
 export type Settlement = {
@@ -64,21 +107,26 @@ const noWarnings: readonly string[] = Object.freeze([]);
 const unsettled: Settlement = {route: null, attempts: [], usage: null, error: null, firstByteAt: null, warnings: []};
 
 export function beginExchange(request: FastifyRequest, reply: FastifyReply, inbound: InboundAdapter, deps: ExchangeDeps): Exchange {
-	const {events, bodies} = deps;
+	const {events, bodies, exchanges} = deps;
 	const uuid = randomUUID();
 	// The first 20 hex digits of a UUID (its first four groups).
 	const id = `req_${uuid.slice(0, 8)}${uuid.slice(9, 13)}${uuid.slice(14, 18)}${uuid.slice(19, 23)}`;
 	const exchange: Exchange = {id, started: performance.now(), time: deps.isoTime.text(), inbound, key: null, refusedKey: null, call: null, settlement: null, busy: null};
 	request.exchange = exchange;
+	exchanges.opened();
 	void reply.header('x-request-id', exchange.id);
 	// Off (the default), this is the whole cost of body capture: one test.
 	const tee = bodies?.capturing ? bodies.tee(reply) : null;
 	reply.raw.once('close', () => {
 		const busy = request.exchange?.busy;
 		const finish = () => {
-			const {scrubber} = deps.registry.snapshot;
-			if (tee) keepBodies(deps, exchange.id, request, reply, tee);
-			events.emit('request:finished', scrubFinished(finishExchange(request, reply), scrubber));
+			try {
+				const {scrubber} = deps.registry.snapshot;
+				if (tee) keepBodies(deps, exchange.id, request, reply, tee);
+				events.emit('request:finished', scrubFinished(finishExchange(request, reply, exchanges.stopping), scrubber));
+			} finally {
+				exchanges.closed();
+			}
 		};
 		if (!busy) return finish();
 		void busy.then(finish, finish);
@@ -139,7 +187,7 @@ function scrubFinished(event: RequestFinished, scrubber: Scrubber): RequestFinis
 	return {...event, error: event.error === null ? null : scrubber.scrub(event.error), warnings: event.warnings.length === 0 ? event.warnings : event.warnings.map(warning => scrubber.scrub(warning))};
 }
 
-function finishExchange(request: FastifyRequest, reply: FastifyReply): RequestFinished {
+function finishExchange(request: FastifyRequest, reply: FastifyReply, stopping: boolean): RequestFinished {
 	const exchange = request.exchange!;
 	const {route, attempts, usage, error, firstByteAt, warnings, conversation} = exchange.settlement ?? unsettled;
 	const complete = reply.raw.writableFinished;
@@ -168,7 +216,7 @@ function finishExchange(request: FastifyRequest, reply: FastifyReply): RequestFi
 		latencyMs: Math.round(performance.now() - exchange.started),
 		ttfbMs: firstByteAt === null ? null : Math.round(firstByteAt - exchange.started),
 		usage,
-		error: error ?? (complete ? null : 'client disconnected before the answer was complete'),
+		error: error ?? (complete ? null : stopping ? gatewayStopped : clientGone),
 		// A copy: the attempt's context may still add warnings after the record is out.
 		warnings: warnings.length === 0 ? noWarnings : [...warnings],
 		eventType: eventTypeOf(fields),

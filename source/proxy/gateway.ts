@@ -25,6 +25,7 @@ import {Registry} from './registry.js';
 import {ConversationPins} from './conversation-pins.js';
 import {RouteOrder} from './routing.js';
 import {createServer} from './server.js';
+import {OpenExchanges} from './exchange.js';
 import {ConnectionCap, surfaceOptions, type SurfaceSettings} from './surface.js';
 import {Tokenizer} from './tokenizer.js';
 import {BodyCapture, bodyCaptureFromEnv, type BodyCaptureOptions} from './bodies.js';
@@ -89,6 +90,8 @@ export class Gateway {
 	readonly app: FastifyInstance;
 	url = '';
 	private readonly publisher: HealthPublisher;
+	/** Requests whose record is not out yet: stopping waits for them (see exchange.ts). */
+	private readonly exchanges = new OpenExchanges();
 	/** Open client connections, counted for the connection cap and read by the memory trim after a surge. */
 	private readonly connections: ConnectionCap;
 	private readonly stops: Array<() => void> = [];
@@ -115,7 +118,7 @@ export class Gateway {
 		const {registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, bodies, kept} = this;
 		const surface = surfaceOptions(options.host, options.surface);
 		this.connections = new ConnectionCap(surface.maxConnections);
-		this.app = createServer({registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, bodies, kept, options: relay, surface, isoTime: new IsoTime()}, this.connections);
+		this.app = createServer({registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, bodies, kept, options: relay, surface, isoTime: new IsoTime(), exchanges: this.exchanges}, this.connections);
 	}
 
 	/**
@@ -165,9 +168,28 @@ export class Gateway {
 	}
 
 	private async closeOnce(): Promise<void> {
-		for (const stop of this.stops.splice(0)) stop();
+		const {exchanges} = this;
+		exchanges.stopping = true;
+		const inFlight = exchanges.size;
 		const steps: Array<readonly [string, () => Promise<unknown>]> = [
+			// Closes every client connection: the answers in flight end there (streams included).
 			['stop listening', () => this.app.close()],
+			// ...and their records follow as each relay lets go of its provider: recorded and counted
+			// (the usage listener and the limits' counting stop only after), as aborted, by the stop.
+			[
+				'record the requests in flight',
+				async () => {
+					const left = await exchanges.settled(exchangesSettleMs);
+					if (inFlight > 0) this.events.emit('warning', {message: `stopped with ${inFlight} request${inFlight === 1 ? '' : 's'} in flight: ${inFlight === 1 ? 'its answer was' : 'their answers were'} cut off (in the request log as aborted)`});
+					if (left > 0) throw new Error(`${left} of them did not end within ${exchangesSettleMs / 1000} s and are not in the request log`);
+				},
+			],
+			[
+				'stop the timers',
+				async () => {
+					for (const stop of this.stops.splice(0)) stop();
+				},
+			],
 			['settle the key limits', () => this.limiter.settle()],
 			['save usage', () => this.usage.close()],
 			['save the kept Responses conversations', () => this.kept.close()],
@@ -185,6 +207,9 @@ export class Gateway {
 		}
 	}
 }
+
+/** How long stopping waits for the records of the requests its connections' close cut off (each takes a few ticks). */
+const exchangesSettleMs = 2000;
 
 /** A port in use is a UserError that names the port and the --port flag. */
 function listenError(error: unknown, options: GatewayOptions): unknown {

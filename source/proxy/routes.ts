@@ -11,7 +11,7 @@ import type {JsonObject} from '../base/ir.js';
 import type {IsoTime} from '../base/iso-time.js';
 import type {InboundAdapter, InboundRoute, WireRequest} from '../formats/adapter.js';
 import {inboundAdapterList} from '../formats/index.js';
-import {authenticateExchange, beginExchange, identify, settle} from './exchange.js';
+import {authenticateExchange, beginExchange, identify, settle, type OpenExchanges} from './exchange.js';
 import type {BodyCapture} from './bodies.js';
 import {sendError} from './errors.js';
 import type {RelayDeps} from './relay.js';
@@ -20,7 +20,7 @@ import {modelsForKey} from './routing.js';
 import {UnknownKeyError, type Registry} from './registry.js';
 import type {SurfaceOptions} from './surface.js';
 
-export type ProxyDeps = RelayDeps & StoringDeps & {readonly events: EventBus; readonly surface: SurfaceOptions; readonly bodies?: BodyCapture; readonly isoTime: IsoTime};
+export type ProxyDeps = RelayDeps & StoringDeps & {readonly events: EventBus; readonly surface: SurfaceOptions; readonly bodies?: BodyCapture; readonly isoTime: IsoTime; readonly exchanges: OpenExchanges};
 
 type Entry = {readonly adapter: InboundAdapter; readonly route: InboundRoute};
 
