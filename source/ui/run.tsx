@@ -22,6 +22,7 @@ import {Store} from '../store/index.js';
 import {lastUsed, listKeys} from '../store/keys.js';
 import {listChannels} from '../store/channels.js';
 import {createClipboard} from './clipboard.js';
+import {writeSync} from 'node:fs';
 import {PassThrough} from 'node:stream';
 import {Keyboard} from './keyboard.js';
 import {KeypressProvider} from './hooks/use-keypress.js';
@@ -178,10 +179,22 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 			release();
 			model.dispose();
 		} finally {
+			// What the core says as it stops — answers in flight it cut off, usage it could not save —
+			// goes to the log and, the screen handed back, to the terminal, as `serve` prints it: with
+			// the log's capture released above, nothing heard it.
+			const stopWarnings = events.on('warning', ({message}) => {
+				logFile.write('warning', message);
+				try {
+					writeSync(process.stderr.fd, `warning: ${message}\n`);
+				} catch {
+					// the terminal is gone: the log has it
+				}
+			});
 			try {
 				await core.close();
 				await store.close();
 			} finally {
+				stopWarnings();
 				// Only now: a signal during the way out (a closing terminal hangs up more than once) must
 				// find the handler, which has nothing left to do, not the default, which ends the process
 				// with the store half closed.

@@ -18,6 +18,8 @@ import {tempHome} from '../helpers/gateway.js';
 import {openaiClient} from '../helpers/sdks.js';
 import {appEnv, hasTmux, startTmux} from './tmux.js';
 import {listKeys} from '../../source/store/keys.js';
+import {createKey} from '../../source/services/keys.js';
+import {recentRequests} from '../../source/store/usage-summary.js';
 import {assertAllStored, crashHome, faultFile, trafficUntil} from '../helpers/crash-traffic.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -98,6 +100,57 @@ test('gateway-tui end to end in tmux', {skip: hasTmux() ? false : 'tmux is not i
 	} catch (error) {
 		process.stderr.write(`screen at failure:\n${tmux.screen()}\n`);
 		throw error;
+	} finally {
+		await tmux.stop();
+		await provider.close();
+		rmSync(home, {recursive: true, force: true});
+	}
+});
+
+test('gateway-tui quit while an answer streams: the request is in the log as cut off by the stop, and the normal screen says so', {skip: hasTmux() ? false : 'tmux is not installed (apt-get install tmux)', timeout: 30_000}, async () => {
+	const provider = await startFakeProvider('openai');
+	// 100 chunks 200 ms apart: still streaming when q is pressed.
+	provider.enqueue({text: 'one two three four five six seven eight nine ten', chunks: 100, chunkDelayMs: 200});
+	const home = tempHome();
+	const store = await Store.open(home);
+	await addChannel(store, {name: 'fake', format: 'openai', baseUrl: provider.url, apiKey: provider.apiKey, models: 'gpt-4o-mini'});
+	const key = await createKey(store, {name: 'quit'});
+	await store.close();
+	const exitFile = join(home, 'exit-status');
+	const tmux = startTmux({dir: home, cwd: root, columns: 100, rows: 30, env: appEnv({GATEWAY_TUI_HOME: home}), command: `node dist/cli.js --port 0; echo $? > '${exitFile}'`});
+	try {
+		const first = await tmux.waitFor(/● (http:\/\/127\.0\.0\.1:\d+)/, 15_000);
+		const url = /● (http:\/\/127\.0\.0\.1:\d+)/.exec(first)![1]!;
+		const stream = await openaiClient(url, key.secret).chat.completions.create({model: 'gpt-4o-mini', messages: [{role: 'user', content: 'count'}], stream: true});
+		const chunks = stream[Symbol.asyncIterator]();
+		assert.equal((await chunks.next()).done, false, 'a first chunk');
+		const ended = (async () => {
+			try {
+				while (!(await chunks.next()).done);
+				return 'ended';
+			} catch (error) {
+				return (error as Error).name;
+			}
+		})();
+		await tmux.keys('q');
+		const deadline = Date.now() + 10_000;
+		while (!existsSync(exitFile) || readFileSync(exitFile, 'utf8') === '') {
+			assert.ok(Date.now() < deadline, `the app did not exit; the screen:\n${tmux.screen()}`);
+			await new Promise(resolve => setTimeout(resolve, 50));
+		}
+		assert.equal(readFileSync(exitFile, 'utf8').trim(), '0');
+		// The client's answer was cut (the SDK's fetch: "terminated"), not finished.
+		assert.equal(await ended, 'TypeError');
+		const screen = tmux.run('capture-pane', '-p', '-S', '-50').replace(/\n/g, '');
+		assert.match(screen, /warning: stopped with 1 request in flight: its answer was cut off \(in the request log as aborted\)/);
+		assert.match(readFileSync(join(home, 'gateway-tui.log'), 'utf8'), / warning stopped with 1 request in flight: its answer was cut off/);
+		const saved = await Store.open(home);
+		try {
+			const [record] = await recentRequests(saved, 5);
+			assert.deepEqual([record?.outcome, record?.stream, record?.error], ['aborted', true, 'the gateway stopped before the answer was complete (its connections closed)']);
+		} finally {
+			await saved.close();
+		}
 	} finally {
 		await tmux.stop();
 		await provider.close();
