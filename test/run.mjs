@@ -37,10 +37,13 @@ chmodSync(runDir, 0o711);
 // The store's master key (store/sealing.ts) of this run lives there too, never the user's config.
 const keyDir = join(runDir, 'key');
 mkdirSync(keyDir, {mode: 0o700});
+// And the code cache of the HTTP stack (base/code-cache.ts) that the built serve and TUI write: a run
+// starts with none, as a fresh install does, and leaves nothing in the user's cache directory.
+const codeCacheDir = join(runDir, 'code-cache');
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
 	cwd: root,
 	stdio: 'inherit',
-	env: {...process.env, NODE_NO_WARNINGS: '1', TMPDIR: runDir, TMUX_TMPDIR: runDir, GATEWAY_TUI_MASTER_KEY_FILE: process.env.GATEWAY_TUI_MASTER_KEY_FILE ?? join(keyDir, 'master.key')},
+	env: {...process.env, NODE_NO_WARNINGS: '1', TMPDIR: runDir, TMUX_TMPDIR: runDir, GATEWAY_TUI_MASTER_KEY_FILE: process.env.GATEWAY_TUI_MASTER_KEY_FILE ?? join(keyDir, 'master.key'), GATEWAY_TUI_CODE_CACHE: process.env.GATEWAY_TUI_CODE_CACHE ?? codeCacheDir},
 });
 child.on('exit', (code, signal) => {
 	rmSync(runDir, {recursive: true, force: true});

@@ -3,7 +3,7 @@
  * tests) decides where. The routes come from the adapter table; errors are rendered by the adapter
  * of the format the client speaks, and every error body leaves through the scrubber.
  */
-import Fastify, {type FastifyInstance, type FastifyReply, type FastifyRequest} from 'fastify';
+import type {FastifyInstance, FastifyReply, FastifyRequest} from 'fastify';
 import {GatewayError, invalidRequest} from '../base/errors.js';
 import {beginExchange} from './exchange.js';
 import {sendError} from './errors.js';
@@ -11,6 +11,7 @@ import {useJsonBodies} from './json-body.js';
 import {useRequestEncodings} from './request-encoding.js';
 import {adapterForPath, registerFormatRoutes, type ProxyDeps} from './routes.js';
 import {ConnectionCap, refusedOrigin} from './surface.js';
+import {Fastify} from './stack.js';
 
 export type {ProxyDeps} from './routes.js';
 

@@ -3,7 +3,7 @@
  * into the gateway's memory, and http(s) images are fetched (for Gemini, which needs inline bytes)
  * with a size limit and a time-out, through the gateway's own image agent.
  */
-import {Agent, redirect, type Dispatcher} from './undici.js';
+import {Agent, redirect, type Dispatcher} from './stack.js';
 import {GatewayError} from '../base/errors.js';
 import type {SignatureMemory, TranslationContext} from '../formats/adapter.js';
 

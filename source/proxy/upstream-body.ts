@@ -10,7 +10,7 @@
 import type {IncomingHttpHeaders} from 'node:http';
 import {startsWithByteOrderMark} from '../base/utf8-chunks.js';
 import type {Hangup} from './hangup.js';
-import {errors as undiciErrors, type Dispatcher} from './undici.js';
+import {errors as undiciErrors, type Dispatcher} from './stack.js';
 
 /** Unread bytes past which the connection is paused until the reader catches up (undici's own default). */
 const highWaterMark = 64 * 1024;

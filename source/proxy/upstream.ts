@@ -5,7 +5,7 @@
  * turned into GatewayErrors that name the channel (never its key).
  */
 import {Readable} from 'node:stream';
-import {Agent, errors as undiciErrors} from './undici.js';
+import {Agent, errors as undiciErrors} from './stack.js';
 import {GatewayError} from '../base/errors.js';
 import type {ChannelRecord} from '../base/records.js';
 import {adapters} from '../formats/index.js';

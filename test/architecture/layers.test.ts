@@ -17,7 +17,7 @@ const source = fileURLToPath(new URL('../../source/', import.meta.url));
 function walk(dir: string): string[] {
 	return readdirSync(dir).flatMap(name => {
 		const path = join(dir, name);
-		return statSync(path).isDirectory() ? walk(path) : /\.tsx?$/.test(name) ? [path] : [];
+		return statSync(path).isDirectory() ? walk(path) : /\.(tsx?|cts)$/.test(name) ? [path] : [];
 	});
 }
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {GatewayError} from '../../source/base/errors.js';
 import {transportFault} from '../../source/proxy/attempt.js';
-import {errors} from '../../source/proxy/undici.js';
+import {errors} from '../../source/proxy/stack.js';
 import {upstreamFailure} from '../../source/proxy/upstream.js';
 
 const channel = {name: 'claude'};

@@ -1,5 +1,5 @@
 /**
- * undici's own modules that source/proxy/undici.ts loads one by one (undici publishes types for its
+ * undici's own modules that source/proxy/stack-bundle.cts loads one by one (undici publishes types for its
  * index only). Each is typed here as what the index re-exports from it.
  */
 declare module 'undici/lib/dispatcher/agent.js' {
