@@ -105,6 +105,18 @@ test('serve opens its store while the proxy\'s code loads: the store driver is l
 	assert.ok(driver < fastify, `the sqlite driver (#${driver}) before Fastify (#${fastify})`);
 });
 
+test('neither keys list nor serve makes Node\'s ES module of node:process (it reads every property of process, creating the standard streams: ~6 ms of a start)', async () => {
+	// The build gives source/base/node-process.cts for `node:process` (esbuild's --alias). The load
+	// recorder lists Node's own modules too, as `node:NAME`.
+	await sourcesLoadedBy(['keys', 'list']);
+	await sourcesLoadedBy(['serve', '--port', '0'], true);
+	for (const command of ['keys-list', 'serve---port-0']) {
+		const loaded = readFileSync(join(home, `loads-${command}.txt`), 'utf8').split('\n');
+		assert.ok(loaded.includes('node:path'), `${command}: the recorder sees Node's modules`);
+		assert.ok(!loaded.includes('node:process'), `${command} loaded node:process`);
+	}
+});
+
 test('the tokenizer reads its ranks on the first count, not when it is made', () => {
 	const ranks = createRequire(import.meta.url).resolve('js-tiktoken/ranks/o200k_base');
 	const tokenizer = new Tokenizer();
