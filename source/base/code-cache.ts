@@ -15,11 +15,11 @@
  */
 import envPaths from 'env-paths';
 import {createHash} from 'node:crypto';
-import {mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readdirSync, readFileSync, statSync, unlinkSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {basename, dirname, join, resolve} from 'node:path';
-import {threadId} from 'node:worker_threads';
 import {Script} from 'node:vm';
+import {writeFileAtomically} from './atomic-write.js';
 
 /** How long after the script ran its cache is written: the start's functions are compiled by then. */
 export const codeCacheWriteDelayMs = 1000;
@@ -92,9 +92,7 @@ function writeCache(script: Script, dir: string, path: string, scriptName: strin
 	try {
 		mkdirSync(dir, {recursive: true, mode: 0o700});
 		if (!ownDirectory(dir)) return;
-		const temporary = `${path}.${process.pid}-${threadId}.tmp`;
-		writeFileSync(temporary, script.createCachedData(), {mode: 0o600});
-		renameSync(temporary, path);
+		writeFileAtomically(path, script.createCachedData());
 		const others = readdirSync(dir)
 			.filter(entry => entry.startsWith(`${scriptName}.`) && entry.endsWith('.bin') && entry !== basename(path))
 			.map(entry => ({entry, at: statSync(join(dir, entry)).mtimeMs}))

@@ -10,10 +10,11 @@
  * sealed the next time it is written (or by `store rotate-key`).
  */
 import {createCipheriv, createDecipheriv, randomBytes, scryptSync} from 'node:crypto';
-import {chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {homedir} from 'node:os';
 import {dirname, join} from 'node:path';
 import envPaths from 'env-paths';
+import {writeFileAtomically} from '../base/atomic-write.js';
 import {StoreError} from './errors.js';
 import {systemKeychain, type Keychain} from './keychain.js';
 
@@ -116,14 +117,6 @@ export function keyStoreChoice(env: NodeJS.ProcessEnv = process.env): KeyStoreCh
 export function writeKeyFile(file: string, key: Buffer): Buffer {
 	writeFileAtomically(file, `${key.toString('hex')}\n`);
 	return key;
-}
-
-function writeFileAtomically(file: string, text: string): void {
-	mkdirSync(dirname(file), {recursive: true, mode: 0o700});
-	const temporary = `${file}.${process.pid}.tmp`;
-	writeFileSync(temporary, text, {mode: 0o600});
-	chmodSync(temporary, 0o600);
-	renameSync(temporary, file);
 }
 
 /** A new key file (or `key`'s) that does not exist yet; when another process made it first, theirs. */
