@@ -64,6 +64,18 @@ test('the build is a bundle: keys list reads at most a couple of dozen files, no
 	assert.ok(ours.length > 0 && ours.length <= 24, `keys list loaded ${ours.length} files of dist/`);
 });
 
+test('the store\'s driver is in the bundle: keys list reads of node_modules only sqlite3\'s own loader, and has one copy of keyv', async () => {
+	const record = join(home, 'packages.txt');
+	await run(process.execPath, ['--import', join(root, 'test/helpers/record-loads.mjs'), join(root, 'dist/cli.js'), 'keys', 'list'], {env: {...process.env, RECORD_LOADS_FILE: record, GATEWAY_TUI_HOME: home}});
+	const read = readFileSync(record, 'utf8').split('\n').filter(url => url.startsWith('file://'));
+	// @keyv/sqlite as a package of its own was a second ES module graph: keyv (29 KB) and its serializer
+	// loaded and compiled beside the bundle's copy, each resolved through its package.json.
+	assert.deepEqual(read.filter(url => url.includes('/node_modules/')).map(url => url.slice(url.indexOf('/node_modules/') + 1)), ['node_modules/sqlite3/lib/sqlite3.js']);
+	const bundled = await sourcesLoadedBy(['keys', 'list']);
+	assert.equal(matching(bundled, /node_modules\/keyv\/dist\//).length, 1, 'one copy of keyv');
+	assert.ok(matching(bundled, /node_modules\/@keyv\/sqlite\//).length === 1, '@keyv/sqlite is loaded, from the bundle');
+});
+
 test('keys list loads neither the proxy, the TUI nor the takeover editors', async () => {
 	const sources = await sourcesLoadedBy(['keys', 'list']);
 	assert.deepEqual(matching(sources, /node_modules\/(fastify|undici|ink|react|js-tiktoken|jsonc-parser|@decimalturn\/toml-patch)\/|source\/ui\/|source\/services\/takeover\/|source\/proxy\/(gateway|server|routes|relay|tokenizer)\.ts$/), []);
