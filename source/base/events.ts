@@ -149,6 +149,8 @@ export type GatewayEvents = {
 	/** The requests the store recorded before the TUI started, read as its log opens (those it had not seen live): the charts count them too. */
 	'requests:history': [readonly RequestFinished[]];
 	'traffic:snapshot': [TrafficSnapshot];
+	/** How many requests the TUI's core has received and not yet finished (a stream counts until its record is out), sent as it changes, at most once a batch. */
+	'requests:in-flight': [number];
 	'store:changed': [{readonly revision: string}];
 	'warning': [{readonly message: string}];
 };

@@ -121,6 +121,11 @@ export class Gateway {
 		this.app = createServer({registry, health, limiter, events, pools, signatures, order, pins, tokenizer, images, bodies, kept, options: relay, surface, isoTime: new IsoTime(), exchanges: this.exchanges}, this.connections);
 	}
 
+	/** Requests received whose answer is not finished yet (a stream counts until its record is out): the TUI's "in flight". */
+	get requestsInFlight(): number {
+		return this.exchanges.size;
+	}
+
 	/**
 	 * Load keys and channels, restore the limits' counters, and listen. A failure on the way (a port
 	 * in use, secrets sealed with another master key, a store that refuses) stops what was started and

@@ -104,6 +104,8 @@ export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHa
 					return events.emit('requests:batch', message.batch);
 				case 'traffic':
 					return events.emit('traffic:snapshot', message.snapshot);
+				case 'in-flight':
+					return events.emit('requests:in-flight', message.count);
 				case 'reloaded':
 				case 'limit-use':
 				case 'bodies':

@@ -1,9 +1,10 @@
 /**
  * What the gateway worker sends the UI, gathered between two posts so the UI's cost does not grow
  * with traffic: finished requests as one batch (the newest few for the live log, and how many in
- * all), traffic charts as a snapshot about once a second, other events as they are. The request log
- * lines go straight to the log file from here, in one write per batch; past `rotateBytes` the log
- * is moved to `.1` and a new one begun (see base/log-rotation.ts).
+ * all), how many requests are in flight when that changed, traffic charts as a snapshot about once
+ * a second, other events as they are. The request log lines go straight to the log file from here,
+ * in one write per batch; past `rotateBytes` the log is moved to `.1` and a new one begun (see
+ * base/log-rotation.ts).
  *
  * A line is encoded into the batch's bytes as its request finishes, not kept as a string until the
  * batch is written: at thousands of requests a second, a tenth of a second of lines (a few hundred
@@ -37,6 +38,8 @@ export class WorkerOutbox {
 	/** The log line's time, as the request log record's (toISOString costs 360 ns a line). */
 	private readonly isoTime = new IsoTime();
 	private trafficDirty = true;
+	/** The count of requests in flight the UI was last sent. */
+	private inFlightSent = 0;
 	private trafficSentAt = 0;
 	private log: WriteStream | null;
 	/** Bytes in the log file: its size when opened, plus what this outbox wrote since. */
@@ -109,7 +112,8 @@ export class WorkerOutbox {
 		this.events.push(message);
 	}
 
-	flush(now = Date.now()): void {
+	/** Posts what gathered since the last flush; `inFlight`: the requests received and not finished now, sent when it changed. */
+	flush(now = Date.now(), inFlight = this.inFlightSent): void {
 		if (this.count > 0) {
 			this.post({type: 'requests', batch: {recent: this.recent.slice(-recentPerBatch), count: this.count, failed: this.failed}});
 			[this.recent, this.count, this.failed] = [[], 0, 0];
@@ -117,6 +121,10 @@ export class WorkerOutbox {
 		if (this.events.length > 0) {
 			this.post({type: 'events', batch: this.events});
 			this.events = [];
+		}
+		if (inFlight !== this.inFlightSent) {
+			this.post({type: 'in-flight', count: inFlight});
+			this.inFlightSent = inFlight;
 		}
 		// Sent when something changed, and every 15 s anyway so the charts move on when idle.
 		if (now - this.trafficSentAt >= this.trafficEveryMs && (this.trafficDirty || now - this.trafficSentAt >= 15_000)) {

@@ -44,6 +44,8 @@ export type CoreMessage =
 	| {readonly type: 'events'; readonly batch: readonly EventMessage[]}
 	| {readonly type: 'requests'; readonly batch: RequestBatch}
 	| {readonly type: 'traffic'; readonly snapshot: TrafficSnapshot}
+	/** Requests received and not finished, when that changed since the last batch. */
+	| {readonly type: 'in-flight'; readonly count: number}
 	| {readonly type: 'reloaded'; readonly id: number}
 	| {readonly type: 'limit-use'; readonly id: number; readonly use: ReadonlyArray<readonly [string, LimitUse]>}
 	| {readonly type: 'bodies'; readonly id: number; readonly lookup: BodiesLookup}

@@ -12,7 +12,7 @@ import {startGateway, type Gateway} from './gateway.js';
 import type {CoreCommand, CoreMessage, EventMessage, WorkerOptions} from './worker-protocol.js';
 import {WorkerOutbox} from './worker-outbox.js';
 
-const eventNames: ReadonlyArray<Exclude<keyof GatewayEvents, 'request:finished' | 'requests:batch' | 'traffic:snapshot'>> = ['channel:health', 'key:budget', 'store:changed', 'warning'];
+const eventNames: ReadonlyArray<Exclude<keyof GatewayEvents, 'request:finished' | 'requests:batch' | 'traffic:snapshot' | 'requests:in-flight'>> = ['channel:health', 'key:budget', 'store:changed', 'warning'];
 
 function post(message: CoreMessage): void {
 	parentPort!.postMessage(message);
@@ -22,7 +22,7 @@ function forwardEvents(gateway: Gateway, options: WorkerOptions): {readonly outb
 	const outbox = new WorkerOutbox(post, options.logFile);
 	const offRequests = gateway.events.on('request:finished', event => outbox.request(event));
 	const offs = eventNames.map(name => gateway.events.on(name, (...args: GatewayEvents[typeof name]) => outbox.event({name, args} as EventMessage)));
-	const timer = setInterval(() => outbox.flush(), options.batchMs);
+	const timer = setInterval(() => outbox.flush(Date.now(), gateway.requestsInFlight), options.batchMs);
 	return {
 		outbox,
 		async stop() {

@@ -57,6 +57,7 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 	const data = useExternalStore(model.data.snapshot);
 	const log = useExternalStore(model.log);
 	const traffic = useExternalStore(model.traffic ?? noTraffic);
+	const inFlight = useExternalStore(model.inFlight);
 	const usage = useExternalStore(model.usage);
 	const limitUse = useExternalStore(model.limits);
 	// Measured here while this process serves, else what the store's gateways publish (read only then);
@@ -159,6 +160,7 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 					listen={listen}
 					requests={today.requests}
 					failed={today.failed}
+					inFlight={inFlight}
 					channels={{total: data.channels.length, enabled: data.channels.filter(channel => channel.enabled).length, healthy}}
 					message={status}
 					columns={columns}

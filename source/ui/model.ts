@@ -26,6 +26,8 @@ export type TuiModel = {
 	readonly usageSource: 'session' | 'stored';
 	/** Key id → what it used of its limits in their current windows. */
 	readonly limits: ExternalStore<LimitUseMap>;
+	/** Requests this process's core has received and not finished yet (the status bar's "in flight"). */
+	readonly inFlight: ExternalStore<number>;
 	/** Requests, errors, latency and tokens over time (the charts of the Usage and Channels panes). */
 	readonly traffic: ExternalStore<TrafficSnapshot>;
 	/** Whether this process serves requests: null while its core is starting (the first frame does not wait for it). */
@@ -71,6 +73,9 @@ export function createModel(store: Store, events: EventBus, options: ModelOption
 	const servingNow = new ExternalStore<boolean | null>(typeof serving === 'boolean' ? serving : null, {intervalMs: 0});
 	if (typeof serving !== 'boolean') serving.then(value => servingNow.setNow(value), () => servingNow.setNow(false));
 	const health = serving === false ? null : createHealthView(events);
+	// Followed from the start, not from the first frame: the core may have a request in flight by then, and it only says so again when the count changes.
+	const inFlight = new ExternalStore<number>(0, {frames, equals: (a, b) => a === b});
+	const offInFlight = events.on('requests:in-flight', count => inFlight.set(count));
 	const actions = createActions(store, async () => {
 		await options.afterChange?.();
 		await data.reload();
@@ -79,6 +84,7 @@ export function createModel(store: Store, events: EventBus, options: ModelOption
 		events,
 		data,
 		log: createRequestLog(events, {frames, stored: options.storedLog}),
+		inFlight,
 		traffic: createTraffic(events, {frames, countStored: options.countStored}),
 		usage: options.storedUsage
 			? createUsageView(events, options.storedUsage, {delayMs: options.usageDelayMs ?? 1200, pollMs: 5000, frames, initial: options.initialUsage})
@@ -92,6 +98,7 @@ export function createModel(store: Store, events: EventBus, options: ModelOption
 		frames,
 		dispose() {
 			detach();
+			offInFlight();
 			stopFrames();
 			health?.close();
 		},

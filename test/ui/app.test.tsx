@@ -163,6 +163,22 @@ test('the status bar and the Usage pane count the same requests and failures at 
 	assert.deepEqual([pane[1], pane[2]], ['5', '2']);
 });
 
+test('the status bar shows the requests the core has in flight, from any pane, and nothing once they are done', async () => {
+	const {events, stdin, lastFrame} = await setup();
+	await frameWith(lastFrame, /0 requests today/);
+	// Said once, as the count changes: the model follows the bus from its start, before a frame subscribes.
+	events.emit('requests:in-flight', 2);
+	await frameWith(lastFrame, /0 requests today {2}· {2}2 in flight {2}·/);
+	await press(stdin, '4');
+	await frameWith(lastFrame, /Live requests[\s\S]*2 in flight/);
+	events.emit('request:finished', finished('r1'));
+	events.emit('requests:in-flight', 1);
+	await frameWith(lastFrame, /1 request today {2}· {2}1 in flight/);
+	events.emit('requests:in-flight', 0);
+	const frame = await frameWith(lastFrame, /1 request today {2}· {2}0 of 0 channels/);
+	assert.doesNotMatch(frame, /in flight/);
+});
+
 test('typed ahead in one chunk across a pane switch and a form opening: 1, n, a name, Enter and more land in the form', async () => {
 	const {stdin, lastFrame} = await setup();
 	await press(stdin, '4');

@@ -78,6 +78,24 @@ test('the status bar keeps every number whole at 80 columns, in shorter words', 
 	cleanup();
 });
 
+test('the status bar says how many requests are in flight while some are, and keeps every number whole at 80 columns', () => {
+	const props = {listen: {url: 'http://127.0.0.1:11580', error: null}, requests: 40, failed: 6, channels: {total: 2, enabled: 2, healthy: 2}, message: null} as const;
+	// (ink-testing-library's terminal is 100 columns wide.)
+	const wide = renderTui(<StatusBar {...props} requests={4} failed={0} inFlight={3} columns={100} />).lastFrame()!;
+	assert.match(wide, /● http:\/\/127\.0\.0\.1:11580 {2}· {2}4 requests today {2}· {2}3 in flight {2}· {2}2 of 2 channels healthy\n/);
+	cleanup();
+	const usual = renderTui(<StatusBar {...props} inFlight={3} columns={80} />).lastFrame()!;
+	assert.match(usual, /● http:\/\/127\.0\.0\.1:11580 · 40 today \(6 failed\) · 3 in flight · 2\/2 healthy\n/);
+	cleanup();
+	const huge = renderTui(<StatusBar {...props} requests={1_234_567} failed={89_012} inFlight={2_000} columns={80} />).lastFrame()!;
+	assert.match(huge, /· 1234567 today \(89012 failed\) · 2000 in flight\n/, 'the channels give way first');
+	assert.ok(lines(huge).every(line => line.length <= 80));
+	cleanup();
+	const none = renderTui(<StatusBar {...props} requests={4} failed={0} inFlight={0} columns={100} />).lastFrame()!;
+	assert.doesNotMatch(none, /in flight/, 'nothing said while none are');
+	cleanup();
+});
+
 test('the help lists every key of each pane whole at 80×24, and on the Usage pane those of a request\'s details', () => {
 	for (const pane of panes) {
 		const frame = renderTui(<HelpOverlay pane={pane.id} width={80} height={19} />).lastFrame()!;

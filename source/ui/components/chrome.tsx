@@ -90,6 +90,8 @@ type StatusProps = {
 	/** Today's, as the Usage pane counts them (usage-view.ts periodTotals). */
 	readonly requests: number;
 	readonly failed: number;
+	/** Requests the gateway here has received and not finished (a stream until it ends); shown only when some are. */
+	readonly inFlight?: number;
 	readonly channels: ChannelCounts;
 	readonly message: StatusMessage | null;
 };
@@ -118,25 +120,28 @@ function BarText({symbol, text, color, columns}: {readonly symbol: string; reado
 }
 
 /**
- * `  ·  18 requests today (3 failed)  ·  2 of 2 channels healthy` after the address; where that
- * does not fit, shorter words for the same numbers, so no number is cut at 80 columns.
+ * `  ·  18 requests today (3 failed)  ·  2 in flight  ·  2 of 2 channels healthy` after the address
+ * (in flight only while some are); where that does not fit, shorter words for the same numbers, so no
+ * number is cut at 80 columns.
  */
-export function countsText({requests, failed, channels}: Pick<StatusProps, 'requests' | 'failed' | 'channels'>, room: number): string {
+export function countsText({requests, failed, inFlight = 0, channels}: Pick<StatusProps, 'requests' | 'failed' | 'inFlight' | 'channels'>, room: number): string {
 	const failures = failed ? ` (${failed} failed)` : '';
 	const plural = requests === 1 ? '' : 's';
 	const [done, of] = channels.healthy === null ? [channels.enabled, channels.total] : [channels.healthy, channels.enabled];
 	const state = channels.healthy === null ? 'enabled' : 'healthy';
+	const [wide, narrow] = inFlight > 0 ? [`  ·  ${inFlight} in flight`, ` · ${inFlight} in flight`] : ['', ''];
 	const variants = [
-		`  ·  ${requests} request${plural} today${failures}  ·  ${done} of ${of} channels ${state}`,
-		` · ${requests} request${plural} today${failures} · ${done}/${of} channels ${state}`,
-		` · ${requests} request${plural} today${failures} · ${done}/${of} ${state}`,
-		` · ${requests} today${failures} · ${done}/${of} ${state}`,
+		`  ·  ${requests} request${plural} today${failures}${wide}  ·  ${done} of ${of} channels ${state}`,
+		` · ${requests} request${plural} today${failures}${narrow} · ${done}/${of} channels ${state}`,
+		` · ${requests} request${plural} today${failures}${narrow} · ${done}/${of} ${state}`,
+		` · ${requests} today${failures}${narrow} · ${done}/${of} ${state}`,
+		` · ${requests} today${failures}${narrow}`,
 		` · ${requests} today${failures}`,
 	];
 	return variants.find(text => text.length <= room) ?? variants.at(-1)!;
 }
 
-export function StatusBar({listen, requests, failed, channels, message, columns = Infinity}: StatusProps & {readonly columns?: number}) {
+export function StatusBar({listen, requests, failed, inFlight, channels, message, columns = Infinity}: StatusProps & {readonly columns?: number}) {
 	const address = ` ${symbols.dot} ${listen.url ?? ''}`;
 	return (
 		<Box flexDirection="column">
@@ -147,7 +152,7 @@ export function StatusBar({listen, requests, failed, channels, message, columns 
 			) : (
 				<Text wrap="truncate">
 					<Text color={theme.ok}>{address}</Text>
-					<Text color={theme.muted}>{countsText({requests, failed, channels}, columns - 1 - address.length)}</Text>
+					<Text color={theme.muted}>{countsText({requests, failed, inFlight, channels}, columns - 1 - address.length)}</Text>
 				</Text>
 			)}
 			<StatusLine message={message} columns={columns} />
