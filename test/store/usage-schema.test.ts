@@ -6,7 +6,7 @@
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {bucketSchema, chunkSchema, dayTotalsSchema, histogramSchema, requestRecordSchema} from '../../source/store/usage.js';
+import {bucketSchema, chunkSchema, dayTotalsSchema, histogramSchema, journalSchema, requestRecordSchema} from '../../source/store/usage.js';
 import '../../source/store/collection.js';
 
 test('a histogram of bin numbers to whole counts is accepted as it is, anything else refused', () => {
@@ -215,5 +215,31 @@ test('a chunk and a day as the gateway writes them are taken whole as they are; 
 		const parsed = dayTotalsSchema.safeParse({...dayTotals, ...change});
 		assert.equal(parsed.success, false, `refused: ${path.join('.')}`);
 		assert.deepEqual(parsed.error.issues[0]!.path, path);
+	}
+});
+
+test('a journal as the recorder writes it is taken as it is, not rebuilt entry by entry; a wrong field of its own or of an entry is refused, an unknown one dropped', () => {
+	const entries = Array.from({length: 500}, (_, seq) => ({seq, count: 200, first: '2026-11-29T04:00:00.000Z', last: '2026-11-29T04:00:01.000Z'}));
+	const journal = {v: 1, instance: 'inst_a', owner: 'tok', startedAt: '2026-11-29T03:00:00.000Z', updatedAt: '2026-11-29T04:00:01.000Z', closedAt: null, nextSeq: 500, chunks: entries, days: ['2026-11-28', '2026-11-29']};
+	// Every reader of the request log lists the journals (the TUI's log once a second): a copy of each entry was garbage each time.
+	assert.equal(journalSchema.safeParse(journal).data, journal, 'the same journal, not a copy');
+	assert.equal(journalSchema.safeParse({...journal, closedAt: '2026-11-29T05:00:00.000Z'}).success, true);
+	const newer = journalSchema.safeParse({...journal, region: 'eu', chunks: [{...entries[0]!, bytes: 10}]});
+	assert.deepEqual(newer.data, {...journal, chunks: [entries[0]]}, 'what a newer gateway added is dropped');
+	for (const [path, change] of [
+		[['v'], {v: 2}],
+		[['instance'], {instance: ''}],
+		[['owner'], {owner: null}],
+		[['closedAt'], {closedAt: 0}],
+		[['nextSeq'], {nextSeq: -1}],
+		[['chunks'], {chunks: {}}],
+		[['chunks', 1, 'count'], {chunks: [entries[0], {...entries[1], count: 1.5}]}],
+		[['chunks', 0, 'last'], {chunks: [{...entries[0], last: undefined}]}],
+		[['days', 1], {days: ['2026-11-28', '29 Nov']}],
+	] as const) {
+		const parsed = journalSchema.safeParse({...journal, ...change});
+		assert.equal(parsed.success, false, `refused: ${path.join('.')}`);
+		assert.deepEqual(parsed.error.issues[0]!.path, path);
+		assert.doesNotMatch(parsed.error.issues[0]!.message, /^Invalid input$/, 'a message that says what was expected');
 	}
 });
