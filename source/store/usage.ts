@@ -265,11 +265,14 @@ export const requestRecordSchema = exactOrParsed(isExactRecord, requestRecordObj
 const dayTotalsObject = z.object({v: z.literal(1), instance: z.string(), day, buckets: z.array(bucketSchema)});
 export type DayTotals = z.infer<typeof dayTotalsObject>;
 
+/** A day as `day` accepts it (YYYY-MM-DD), checked without Zod. */
+const isDay = (value: unknown): boolean => typeof value === 'string' && dayPattern.test(value);
+
 /** A day's totals as the recorder writes them, every bucket checked in place (one check, not Zod's pipe per bucket). */
 function isExactDay(value: unknown): value is DayTotals {
 	if (!isPlainObject(value)) return false;
 	const {day: date, buckets} = value;
-	return fieldsOf(value) === 4 && value.v === 1 && typeof value.instance === 'string' && typeof date === 'string' && dayPattern.test(date) && Array.isArray(buckets) && buckets.every(isExactBucket);
+	return fieldsOf(value) === 4 && value.v === 1 && typeof value.instance === 'string' && isDay(date) && Array.isArray(buckets) && buckets.every(isExactBucket);
 }
 
 /** A stored day of usage totals (see `exactOrParsed`: anything else is checked bucket by bucket). */
@@ -338,8 +341,6 @@ export type Journal = z.infer<typeof journalObject>;
 function isExactChunkEntry(value: unknown): boolean {
 	return isPlainObject(value) && fieldsOf(value) === 4 && isCount(value.seq) && isCount(value.count) && typeof value.first === 'string' && typeof value.last === 'string';
 }
-
-const isDay = (value: unknown): boolean => typeof value === 'string' && dayPattern.test(value);
 
 /**
  * A journal as the recorder writes it, its chunk entries checked in place: every reader of the
