@@ -132,6 +132,29 @@ export class TrafficCounter {
 	}
 }
 
+/** The minute `ms` falls in: a snapshot's hour moves on by one when it changes. */
+export const minuteOf = (ms: number): number => Math.floor(ms / minuteMs);
+
+const sameList = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((value, index) => value === b[index]);
+
+function sameSeries(a: Series, b: Series): boolean {
+	const [x, y] = [a.total, b.total];
+	return x.requests === y.requests && x.errors === y.errors && x.refused === y.refused && x.p50 === y.p50 && x.p95 === y.p95 && sameList(a.requests, b.requests) && sameList(a.errors, b.errors) && sameList(a.p50, b.p50) && sameList(a.p95, b.p95);
+}
+
+/**
+ * Whether two snapshots draw the same charts: what a quiet hour's next snapshot mostly does (the
+ * minute moved on, and no minute that had a request left the window).
+ */
+export function sameTraffic(a: TrafficSnapshot, b: TrafficSnapshot): boolean {
+	if (a.channels.size !== b.channels.size || !sameSeries(a.lastHour, b.lastHour)) return false;
+	for (const [id, series] of a.channels) {
+		const other = b.channels.get(id);
+		if (!other || !sameSeries(series, other)) return false;
+	}
+	return true;
+}
+
 /** No traffic yet (built on demand: module state is immutable here). */
 export function emptyTraffic(now = Date.now()): TrafficSnapshot {
 	return new TrafficCounter().snapshot(now);

@@ -17,7 +17,7 @@ import {logRotateBytes, rotateLog} from '../base/log-rotation.js';
 import {isFailure, type RequestFinished} from '../base/events.js';
 import {IsoTime} from '../base/iso-time.js';
 import {formatRequestLine} from '../base/request-line.js';
-import {TrafficCounter} from '../base/traffic.js';
+import {minuteOf, TrafficCounter} from '../base/traffic.js';
 import type {CoreMessage, EventMessage} from './worker-protocol.js';
 
 /** The live log shows the newest requests only: more per batch would be work for nothing. */
@@ -126,8 +126,10 @@ export class WorkerOutbox {
 			this.post({type: 'in-flight', count: inFlight});
 			this.inFlightSent = inFlight;
 		}
-		// Sent when something changed, and every 15 s anyway so the charts move on when idle.
-		if (now - this.trafficSentAt >= this.trafficEveryMs && (this.trafficDirty || now - this.trafficSentAt >= 15_000)) {
+		// Sent when something changed (at most every `trafficEveryMs`), and once a new minute has begun,
+		// when the charts' hour moves on by a minute: nothing else makes an idle snapshot differ (every
+		// snapshot sent is a redraw of the whole screen in the TUI).
+		if ((this.trafficDirty && now - this.trafficSentAt >= this.trafficEveryMs) || minuteOf(now) !== minuteOf(this.trafficSentAt)) {
 			this.post({type: 'traffic', snapshot: this.traffic.snapshot(now)});
 			this.trafficSentAt = now;
 			this.trafficDirty = false;

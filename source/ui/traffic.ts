@@ -1,6 +1,6 @@
 /** The Usage and Channels panes' charts: traffic over time, from the core or counted here. */
 import type {EventBus, RequestFinished} from '../base/events.js';
-import {emptyTraffic, TrafficCounter, type TrafficSnapshot} from '../base/traffic.js';
+import {emptyTraffic, sameTraffic, TrafficCounter, type TrafficSnapshot} from '../base/traffic.js';
 import {ExternalStore} from './external-store.js';
 import type {RedrawFrames} from './redraw-frames.js';
 
@@ -10,7 +10,9 @@ export {emptyTraffic, percentile, TrafficCounter, type Series, type TrafficSnaps
  * The traffic for the charts: the core's snapshots (`traffic:snapshot`, sent by the gateway worker
  * about once a second), or — where requests finish on this thread (tests, no worker) — counted here
  * from `request:finished`. What is counted here is republished every `tickMs` so the charts move on
- * when idle (the core sends its own every 15 s); never over the core's, which it would blank.
+ * when idle (the core sends its own as each minute begins); never over the core's, which it would
+ * blank. A snapshot that draws what is on screen already (a quiet hour's, mostly) is dropped: each
+ * one published redraws the whole screen.
  *
  * The requests other gateways record in the shared store (`requests:stored`, read by the live log
  * as it follows the store) count too, in the minute each finished, and so do those the log opened
@@ -39,7 +41,7 @@ export function createTraffic(events: EventBus, {intervalMs = 500, tickMs = 15_0
 	// Who counts the stored requests: known at once, or once the core has started (undefined: here).
 	let handOver: {readonly count: CountStored | undefined} | undefined = typeof countStored === 'object' ? undefined : {count: countStored};
 	const known = typeof countStored === 'object' ? countStored.then(count => (handOver = {count}), () => (handOver = {count: undefined})) : undefined;
-	const store: ExternalStore<TrafficSnapshot> = new ExternalStore<TrafficSnapshot>(emptyTraffic(), {intervalMs, connect: () => connect(), frames});
+	const store: ExternalStore<TrafficSnapshot> = new ExternalStore<TrafficSnapshot>(emptyTraffic(), {intervalMs, equals: sameTraffic, connect: () => connect(), frames});
 	return store;
 
 	function connect(): () => void {

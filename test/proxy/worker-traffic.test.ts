@@ -11,6 +11,8 @@ import type {RequestFinished} from '../../source/base/events.js';
 import {eventually} from '../helpers/sdks.js';
 import {json, startFaulty} from '../helpers/faulty-providers.js';
 import {startWorkerCore} from '../helpers/worker-core.js';
+import {WorkerOutbox} from '../../source/proxy/worker-outbox.js';
+import type {CoreMessage} from '../../source/proxy/worker-protocol.js';
 
 const elsewhere = (id: string, minutesAgo: number, extra: Partial<RequestFinished> = {}): RequestFinished => ({
 	id, time: new Date(Date.now() - minutesAgo * 60_000).toISOString(), method: 'POST', path: '/v1/chat/completions', keyId: 'key_b', keyName: 'b', model: 'm', upstreamModel: 'm', channelId: 'ch_shared', channelName: 'shared',
@@ -39,4 +41,27 @@ test('the core counts the requests other gateways recorded into its traffic snap
 		await provider.close();
 		rmSync(home, {recursive: true, force: true});
 	}
+});
+
+test('the outbox sends the charts when a request changed them (once a second at most) and as each new minute begins; an idle minute sends nothing', () => {
+	const posted: CoreMessage[] = [];
+	const outbox = new WorkerOutbox(message => posted.push(message), undefined);
+	const sent = () => posted.filter(message => message.type === 'traffic').length;
+	const minute = 60_000;
+	const start = 29_000_000 * minute + 5_000;
+	outbox.flush(start);
+	assert.equal(sent(), 1, 'the first at start');
+	for (const later of [100, 15_000, 30_000, 54_900]) outbox.flush(start + later);
+	assert.equal(sent(), 1, 'nothing changed in the rest of the minute: none (they would redraw the same charts)');
+	outbox.flush(start + 55_000);
+	assert.equal(sent(), 2, 'a new minute: the hour moved on');
+	outbox.request(elsewhere('r1', 0));
+	outbox.flush(start + 55_500);
+	assert.equal(sent(), 2, 'a request, but less than a second after the last');
+	outbox.flush(start + 56_000);
+	assert.equal(sent(), 3, 'then its snapshot');
+	for (const later of [57_000, 90_000, 114_900]) outbox.flush(start + later);
+	assert.equal(sent(), 3);
+	outbox.flush(start + 115_000);
+	assert.equal(sent(), 4, 'the next minute');
 });

@@ -109,6 +109,37 @@ test('with the gateway in its worker, the charts keep the core\'s numbers: the i
 	}
 });
 
+test('a snapshot that draws the charts already on screen is dropped (each one published redraws the whole screen); one that moved is not', async () => {
+	const {EventBus} = await import('../../source/base/events.js');
+	const {createTraffic} = await import('../../source/ui/traffic.js');
+	const events = new EventBus();
+	const store = createTraffic(events, {intervalMs: 0});
+	let published = 0;
+	const off = store.subscribe(() => published++);
+	try {
+		const counter = busyHour();
+		events.emit('traffic:snapshot', counter.snapshot(now));
+		await new Promise(resolve => setTimeout(resolve, 20));
+		assert.equal(published, 1);
+		events.emit('traffic:snapshot', counter.snapshot(now + 20_000));
+		events.emit('traffic:snapshot', busyHour().snapshot(now));
+		await new Promise(resolve => setTimeout(resolve, 20));
+		assert.equal(published, 1, 'the same minute again, from the same counter and from another with the same requests: not published');
+		events.emit('traffic:snapshot', counter.snapshot(now + 60_000));
+		await new Promise(resolve => setTimeout(resolve, 20));
+		assert.equal(published, 2, 'a minute on, the hour moved: published');
+		const quiet = new TrafficCounter();
+		events.emit('traffic:snapshot', quiet.snapshot(now));
+		await new Promise(resolve => setTimeout(resolve, 20));
+		assert.equal(published, 3);
+		events.emit('traffic:snapshot', quiet.snapshot(now + 5 * 60_000));
+		await new Promise(resolve => setTimeout(resolve, 20));
+		assert.equal(published, 3, 'an hour without requests, minutes later: still nothing to draw');
+	} finally {
+		off();
+	}
+});
+
 test('a request read from the store after another gateway recorded it counts in the minute it finished, not the minute it was read', () => {
 	const counter = new TrafficCounter();
 	// Arrived 5 minutes ago and took 61 s: it finished in the fourth minute back.

@@ -14,7 +14,8 @@ import type {ChannelRecord} from '../../base/records.js';
 import {attempt, type Report} from '../status.js';
 import {ChannelForm} from './channel-form.js';
 import {detailsRoom, scrollDetails} from '../components/details.js';
-import {ChannelDetails, channelColumns, channelDetailRows, probeText} from './channel-views.js';
+import {ChannelDetails, channelColumns, channelDetailRows, healthRows, probeText} from './channel-views.js';
+import {useTimeTexts} from '../hooks/use-time-texts.js';
 import type {HealthInfo} from '../health-view.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
 import {type ProbeResult} from '../../base/probe-result.js';
@@ -136,6 +137,9 @@ type BodyProps = ChannelsPaneProps & {readonly mode: Mode; readonly index: numbe
 function ChannelsBody(props: BodyProps) {
 	const {channels, health, traffic, actions, onStatus, active, width, height, mode, index, detailsTop, tests, setMode, onSaved} = props;
 	const channel = channels[index];
+	// The details' "since 14:02 (3m ago)" and "retry at 14:05 (in 20s)".
+	const shownHealth = active && mode.kind === 'details' && channel ? health?.get(channel.id) : undefined;
+	useTimeTexts(shownHealth ? [(now: number) => healthRows(shownHealth, now).map(([, text]) => text).join('\n')] : []);
 	if (mode.kind === 'form') {
 		const onDone = (saved: ChannelRecord, verb: string) => {
 			onSaved(saved.id);

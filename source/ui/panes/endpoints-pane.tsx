@@ -22,6 +22,8 @@ import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
 import {useTakeover, type Takeover, type TakeoverActions} from '../hooks/use-takeover.js';
 import {EndpointTable, KeyLine, SnippetView, ToolView} from './endpoint-views.js';
 import {keyState} from '../../store/keys.js';
+import {useTimeTexts} from '../hooks/use-time-texts.js';
+import {keyStateText} from '../text.js';
 
 export type EndpointsPaneProps = {
 	readonly keys: readonly KeyRecord[];
@@ -95,6 +97,9 @@ export function EndpointsPane(props: EndpointsPaneProps) {
 	};
 	const keyIndex = keyIndexOf(chosenId.current);
 	const list = listOf(keyIndex);
+	const shownKey = keys[keyIndex];
+	// The key line's "expires in 3d" (and "expired" once it has).
+	useTimeTexts(active && shownKey ? [(now: number) => keyStateText(shownKey, now)] : []);
 	// From the newest state, not this render's: → then c, typed together, copies the snippet with the new key.
 	const selectedOf = () => {
 		const current = listOf(keyIndexOf(chosenId.current));

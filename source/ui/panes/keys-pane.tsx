@@ -16,6 +16,8 @@ import {KeyForm} from './key-form.js';
 import {detailsRoom, scrollDetails} from '../components/details.js';
 import {consequences, KeyDetails, keyColumns, keyDetailRows, keyLimitsText, questions, SecretView, type Danger} from './key-views.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
+import {useTimeTexts} from '../hooks/use-time-texts.js';
+import {keyStateText, relative} from '../text.js';
 import {type LimitUse} from '../../base/periods.js';
 
 export type KeysPaneProps = {
@@ -126,6 +128,7 @@ export function KeysPane(props: KeysPaneProps) {
 type BodyProps = KeysPaneProps & {readonly mode: Mode; readonly index: number; readonly detailsTop: number; readonly onDone: (key: KeyRecord, verb: 'created' | 'saved') => void; readonly onCancel: () => void};
 
 const noUse: ReadonlyMap<string, LimitUse> = new Map();
+const noTimes: ReadonlyArray<(now: number) => string> = [];
 
 const channelNameIn = (channels: readonly ChannelRecord[]) => (id: string) => channels.find(channel => channel.id === id)?.name ?? id;
 
@@ -138,6 +141,9 @@ function KeysBody(props: BodyProps) {
 	const {keys, channels, lastUsed, requests, limitUse = noUse, actions, active, width, height, mode, index, detailsTop, onDone, onCancel} = props;
 	const key = keys[index];
 	const channelName = channelNameIn(channels);
+	// The list's STATE and LAST USED, the details' state and last use: the form and a new secret show no time.
+	const timesShown = active && mode.kind !== 'form' && mode.kind !== 'secret';
+	useTimeTexts(timesShown ? keys.flatMap(row => [(now: number) => keyStateText(row, now), (now: number) => relative(lastUsed.get(row.id) ?? null, now)]) : noTimes);
 	if (mode.kind === 'form') {
 		return <KeyForm active={active} channels={channels} keyRecord={mode.key} createKey={actions.createKey} editKey={actions.editKey} onCancel={onCancel} onDone={onDone} height={height - 3} width={width - 4} />;
 	}
