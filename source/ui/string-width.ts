@@ -76,7 +76,7 @@ export const narrowSymbolRanges: ReadonlyArray<readonly [number, number]> = [
 	[0x2713, 0x2718],
 ];
 
-function isNarrowSymbol(code: number): boolean {
+export function isNarrowSymbol(code: number): boolean {
 	if (code <= 0x7e) return code >= 0x20;
 	for (let index = 1; index < narrowSymbolRanges.length; index++) {
 		const [low, high] = narrowSymbolRanges[index]!;
