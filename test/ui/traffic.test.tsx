@@ -109,6 +109,14 @@ test('with the gateway in its worker, the charts keep the core\'s numbers: the i
 	}
 });
 
+test('a channel\'s last hour says "1 request", not "1 requests"', async () => {
+	const {trafficText} = await import('../../source/ui/panes/channel-views.js');
+	const counter = new TrafficCounter();
+	counter.record(event(), minutesAgo(3));
+	assert.match(trafficText(counter.snapshot(now).channels.get('ch_openai')), /\s1 request \(0\.0\/min\), 0% errors, p50 100ms$/);
+	assert.equal(trafficText(undefined), 'no requests in the last hour');
+});
+
 test('a snapshot that draws the charts already on screen is dropped (each one published redraws the whole screen); one that moved is not', async () => {
 	const {EventBus} = await import('../../source/base/events.js');
 	const {createTraffic} = await import('../../source/ui/traffic.js');

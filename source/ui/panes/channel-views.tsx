@@ -59,7 +59,7 @@ export function trafficText(series: Series | undefined): string {
 	if (!series || series.total.requests === 0) return 'no requests in the last hour';
 	const {requests, errors, p50} = series.total;
 	const rate = `${(requests / 60).toFixed(requests >= 600 ? 0 : 1)}/min`;
-	return `${sparkline(series.requests, 30)}  ${requests} requests (${rate}), ${Math.round((errors / requests) * 100)}% errors, p50 ${p50 === null ? '-' : latency(p50)}`;
+	return `${sparkline(series.requests, 30)}  ${requests} request${requests === 1 ? '' : 's'} (${rate}), ${Math.round((errors / requests) * 100)}% errors, p50 ${p50 === null ? '-' : latency(p50)}`;
 }
 
 export type ChannelDetailsOf = {readonly channel: ChannelRecord; readonly health?: HealthInfo; readonly test?: ProbeResult; readonly traffic?: Series};

@@ -39,7 +39,7 @@ export type UsagePaneProps = {
 /** `Today: 18 requests, 3 failed, …` — the same numbers as the status bar's (periodTotals). */
 function totalsText(usage: UsageSnapshot, period: UsagePeriod): string {
 	const sum = periodTotals(usage, period);
-	return `${sum.group}: ${sum.requests} requests, ${sum.failed} failed, ${compact(sum.inputTokens)} in, ${compact(sum.outputTokens)} out, ${costText(sum)}`;
+	return `${sum.group}: ${sum.requests} request${sum.requests === 1 ? '' : 's'}, ${sum.failed} failed, ${compact(sum.inputTokens)} in, ${compact(sum.outputTokens)} out, ${costText(sum)}`;
 }
 
 const usageColumns = (title: string, short = false) => [
