@@ -5,6 +5,7 @@
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
+import {randomOf} from '../helpers/random.js';
 import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -19,15 +20,8 @@ const codes = [
 ];
 const glyphs = ['a', 'Z', ' ', ' ', ' ', '·', '…', '●', '█', '│', '↑', '✓', '日', '🤖', 'e\u0301', '한'];
 
-// A fixed sequence, not Math.random: a failure names a line that fails again (mulberry32: an LCG's
-// low bits repeat too soon for `% below`, and whole kinds of line never came up).
-let seed = 11;
-const next = (below: number) => {
-	seed = (seed + 0x6d2b79f5) | 0;
-	let mixed = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-	mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-	return ((mixed ^ (mixed >>> 14)) >>> 0) % below;
-};
+// A fixed sequence, not Math.random: a failure names a line that fails again.
+const next = randomOf(11);
 
 function line(): string {
 	let text = '';

@@ -5,6 +5,7 @@
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
+import {randomOf} from '../helpers/random.js';
 import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -26,12 +27,9 @@ test('every symbol of the fast path is one column to string-width, alone and aft
 
 test('strings of those symbols and SGR colours: the width string-width gives', () => {
 	const colours = ['\u001B[1m', '\u001B[22m', '\u001B[36m', '\u001B[39m', '\u001B[90m', '\u001B[38;5;208m', '\u001B[0m', '\u001B[m'];
-	// A fixed sequence, not Math.random: a failure names a string that fails again.
-	let seed = 7;
-	const next = (below: number) => {
-		seed = (seed * 1103515245 + 12345) % 2147483648;
-		return seed % below;
-	};
+	// A fixed sequence, not Math.random: a failure names a string that fails again (the tests' xorshift:
+	// an LCG's `seed % below` repeats its low bits with a short period).
+	const next = randomOf(7);
 	for (let round = 0; round < 5000; round++) {
 		let text = '';
 		const length = next(40);
