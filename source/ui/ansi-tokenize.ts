@@ -16,7 +16,7 @@
  */
 import {ansiCodesToString, diffAnsiCodes, reduceAnsiCodesIncremental, tokenize as packageTokenize, type AnsiCode, type StyledChar, type Token} from '../../node_modules/@alcalzone/ansi-tokenize/build/index.js';
 import {getEndCode} from '../../node_modules/@alcalzone/ansi-tokenize/build/ansiCodes.js';
-import {isNarrowSymbol} from './string-width.js';
+import {afterSgr, isNarrowSymbol} from './string-width.js';
 
 export * from '../../node_modules/@alcalzone/ansi-tokenize/build/index.js';
 
@@ -37,10 +37,10 @@ function narrowTokens(text: string): Token[] | undefined {
 	while (index < text.length) {
 		const code = text.charCodeAt(index);
 		if (code === 0x1b) {
-			const end = sgrEnd(text, index);
-			if (end < 0) return undefined;
-			for (const part of sgrParts(text.slice(index, end + 1))) tokens.push({type: 'ansi', code: part, endCode: getEndCode(part)});
-			index = end + 1;
+			const after = afterSgr(text, index);
+			if (after < 0) return undefined;
+			for (const part of sgrParts(text.slice(index, after))) tokens.push({type: 'ansi', code: part, endCode: getEndCode(part)});
+			index = after;
 			continue;
 		}
 		if (!isNarrowSymbol(code)) return undefined;
@@ -48,17 +48,6 @@ function narrowTokens(text: string): Token[] | undefined {
 		index++;
 	}
 	return tokens;
-}
-
-/** The index of the `m` that ends the SGR sequence (`ESC [`, digits and semicolons, `m`) starting at `escape`, or -1. */
-function sgrEnd(text: string, escape: number): number {
-	if (text.charCodeAt(escape + 1) !== 0x5b) return -1;
-	for (let index = escape + 2; index < text.length; index++) {
-		const code = text.charCodeAt(index);
-		if (code === 0x6d) return index;
-		if ((code < 0x30 || code > 0x39) && code !== 0x3b) return -1;
-	}
-	return -1;
 }
 
 /** A compound sequence (`ESC[1;38;5;208m`) as one sequence a style, 8-bit and 24-bit colours kept whole, as the package splits it. */

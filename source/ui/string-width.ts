@@ -47,7 +47,7 @@ function narrowWidth(text: string): number {
 }
 
 /** The index after the SGR sequence that starts at `escape`, or -1 when something else starts there. */
-function afterSgr(text: string, escape: number): number {
+export function afterSgr(text: string, escape: number): number {
 	if (text.charCodeAt(escape + 1) !== 0x5b) return -1;
 	for (let index = escape + 2; index < text.length; index++) {
 		const code = text.charCodeAt(index);
