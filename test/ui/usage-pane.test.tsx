@@ -33,14 +33,16 @@ test('totals of today and all time; t switches the tables between them', async (
 	await press(stdin, 't');
 	const all = await frameWith(lastFrame, 'all time (t: today)');
 	assert.match(all, /laptop\s+40\s+2\s+52k\s+9\.1k/);
-	cleanup();
-	const one = renderTui(<UsagePane usage={{...usage, today: {byKey: [row('laptop', 1, 0, 12, 8)], byModel: [row('m', 1, 0, 12, 8)]}}} log={[]} source="stored" active width={110} height={22} />).lastFrame()!;
-	assert.match(one, /Today: 1 request, 0 failed, 12 in, 8 out/, 'one request, not "1 requests"');
 	assert.match(all, /ci\s+7\s+0\s+700\s+70/);
 	assert.match(all, /gpt-4o-mini\s+47\s+2\s+52\.7k\s+9\.2k/);
 	await press(stdin, 'tt'); // twice before a render: back where it was
 	await delay(50);
 	assert.match(lastFrame()!, /all time \(t: today\)[\s\S]*laptop\s+40\s+2\s+52k/);
+});
+
+test('one request is "1 request", not "1 requests"', () => {
+	const one = renderTui(<UsagePane usage={{...usage, today: {byKey: [row('laptop', 1, 0, 12, 8)], byModel: [row('m', 1, 0, 12, 8)]}}} log={[]} source="stored" active width={110} height={22} />).lastFrame()!;
+	assert.match(one, /Today: 1 request, 0 failed, 12 in, 8 out/);
 });
 
 test('the log shows time, key, model, channel, formats, status, latency and tokens, newest first', () => {
