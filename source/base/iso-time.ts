@@ -28,3 +28,13 @@ export function localDateTime(iso: string): string {
 	const time = new Date(iso);
 	return `${time.getFullYear()}-${pad(time.getMonth() + 1)}-${pad(time.getDate())} ${pad(time.getHours())}:${pad(time.getMinutes())}:${pad(time.getSeconds())}`;
 }
+
+/**
+ * Two ISO-8601 times written alike (`toISOString`'s form; also the days and hours the usage totals
+ * are grouped by) in time order: their code units' order. Not `localeCompare`, whose first call in
+ * a process loads ICU's collation (~12 ms: most of `keys list` sorting two keys, and the first
+ * request routed among two channels), and every call after it costs more than this.
+ */
+export function compareIso(a: string, b: string): number {
+	return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -10,6 +10,7 @@ import type {ChannelRecord, KeyRecord} from '../base/records.js';
 import type {Snapshot} from './registry.js';
 import type {ChannelHealth} from './health.js';
 import {nameMatch} from './model-names.js';
+import {compareIso} from '../base/iso-time.js';
 
 export type Route = {readonly channel: ChannelRecord; readonly upstreamModel: string};
 
@@ -53,7 +54,7 @@ export function resolveRoutes(snapshot: Snapshot, key: KeyRecord, model: string,
 		(a, b) =>
 			inbound.affinity(b.channel) - inbound.affinity(a.channel) ||
 			b.channel.priority - a.channel.priority ||
-			a.channel.createdAt.localeCompare(b.channel.createdAt),
+			compareIso(a.channel.createdAt, b.channel.createdAt),
 	);
 }
 

@@ -5,6 +5,7 @@
 import {createHash} from 'node:crypto';
 import {activityRecordSchema, keyRecordSchema, type KeyRecord} from '../base/records.js';
 import type {Store} from './index.js';
+import {compareIso} from '../base/iso-time.js';
 
 export function hashSecret(secret: string): string {
 	return createHash('sha256').update(secret).digest('hex');
@@ -23,7 +24,7 @@ export function keyState(key: Pick<KeyRecord, 'expiresAt' | 'revokedAt'>, now = 
 }
 
 export async function listKeys(store: Store): Promise<KeyRecord[]> {
-	return (await keys(store).list()).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+	return (await keys(store).list()).sort((a, b) => compareIso(a.createdAt, b.createdAt));
 }
 
 /** Key id → when it was last used: one read of the activity namespace (no key, no secret is opened). */

@@ -11,6 +11,7 @@
 import {randomBytes} from 'node:crypto';
 import type {Store} from './index.js';
 import {journals, type Journal} from './usage.js';
+import {compareIso} from '../base/iso-time.js';
 
 export function newJournal(owner: string, now = new Date()): Journal {
 	const time = now.toISOString();
@@ -23,7 +24,7 @@ export function newOwnerToken(): string {
 
 /** The adopted instance's journal (now owned by `owner`), or null: then the caller starts a fresh one. */
 export async function claimInstance(store: Store, owner: string, settleMs = 150): Promise<Journal | null> {
-	const closed = (await journals(store).list()).filter(journal => journal.closedAt !== null).sort((a, b) => b.closedAt!.localeCompare(a.closedAt!));
+	const closed = (await journals(store).list()).filter(journal => journal.closedAt !== null).sort((a, b) => compareIso(b.closedAt!, a.closedAt!));
 	const candidate = closed[0];
 	if (candidate) {
 		const now = new Date().toISOString();

@@ -10,6 +10,7 @@ import {addTotals, emptyTotals, hourLabel, hourStart, localDay, percentile, star
 import type {RequestRecord, UsageGroupBy, UsageQuery, UsageRow} from '../base/usage-types.js';
 import {listKeys} from './keys.js';
 import {listChannels} from './channels.js';
+import {compareIso} from '../base/iso-time.js';
 
 export type {RequestRecord, UsageGroupBy, UsageQuery, UsageRow} from '../base/usage-types.js';
 
@@ -93,7 +94,7 @@ function groupDays(docs: readonly DayTotals[], query: UsageQuery, fromHour: Date
 		}
 	}
 	const rows = [...groups.values()].map(entry => ({...toRow(entry), instances: entry.instances.size}));
-	if (query.by === 'day' || query.by === 'hour') rows.sort((a, b) => a.group.localeCompare(b.group));
+	if (query.by === 'day' || query.by === 'hour') rows.sort((a, b) => compareIso(a.group, b.group));
 	else rows.sort((a, b) => b.costUsd - a.costUsd || b.requests - a.requests || a.group.localeCompare(b.group));
 	return {rows, instances: all.size};
 }
@@ -209,7 +210,7 @@ export async function* watchRequests(store: Store, options: WatchOptions = {}): 
 	}
 }
 
-const byTime = (a: RequestRecord, b: RequestRecord) => a.time.localeCompare(b.time);
+const byTime = (a: RequestRecord, b: RequestRecord) => compareIso(a.time, b.time);
 
 /**
  * Read chunks newest first until `count` records are found that no older chunk can displace and,
@@ -219,7 +220,7 @@ const byTime = (a: RequestRecord, b: RequestRecord) => a.time.localeCompare(b.ti
 async function readTail(store: Store, all: readonly Journal[], count: number, reach?: OpenLogOptions['reach']): Promise<{records: RequestRecord[]; chunks: Chunk[]}> {
 	const entries = all
 		.flatMap(journal => journal.chunks.map(entry => ({...entry, id: chunkId(journal.instance, entry.seq)})))
-		.sort((a, b) => b.last.localeCompare(a.last));
+		.sort((a, b) => compareIso(b.last, a.last));
 	const since = reach?.since.toISOString();
 	const most = Math.max(count, reach?.max ?? 0);
 	const read: Chunk[] = [];
