@@ -12,6 +12,9 @@ import {isFailure, type RequestFinished} from './events.js';
 import {countsTowardUsage} from './usage-types.js';
 
 const minuteMs = 60_000;
+
+/** The minute `ms` falls in: a snapshot's hour moves on by one when it changes. */
+export const minuteOf = (ms: number): number => Math.floor(ms / minuteMs);
 /** Latencies kept per minute: a uniform sample (reservoir), so a busy minute costs what a quiet one does to sort. */
 const latencyCap = 256;
 
@@ -103,8 +106,8 @@ export class TrafficCounter {
 
 	/** Counted at `at`, in its minute while that is in the last hour's window. */
 	private count(event: RequestFinished, at: number, now = at): void {
-		const minute = Math.floor(at / minuteMs);
-		if (minute <= Math.floor(now / minuteMs) - 60) return;
+		const minute = minuteOf(at);
+		if (minute <= minuteOf(now) - 60) return;
 		add(this.minutes, minute, event);
 		if (event.channelId) {
 			const buckets = this.byChannel.get(event.channelId) ?? new Map<number, Bucket>();
@@ -115,7 +118,7 @@ export class TrafficCounter {
 
 	/** Drops what left the windows; once a minute, not per request. */
 	private prune(now: number): void {
-		const minute = Math.floor(now / minuteMs);
+		const minute = minuteOf(now);
 		if (minute === this.lastPrune) return;
 		this.lastPrune = minute;
 		const oldestMinute = minute - 59;
@@ -124,16 +127,13 @@ export class TrafficCounter {
 	}
 
 	snapshot(now = Date.now()): TrafficSnapshot {
-		const lastMinute = Math.floor(now / minuteMs);
+		const lastMinute = minuteOf(now);
 		return {
 			lastHour: series(this.minutes, lastMinute),
 			channels: new Map([...this.byChannel].map(([id, buckets]) => [id, series(buckets, lastMinute)])),
 		};
 	}
 }
-
-/** The minute `ms` falls in: a snapshot's hour moves on by one when it changes. */
-export const minuteOf = (ms: number): number => Math.floor(ms / minuteMs);
 
 const sameList = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((value, index) => value === b[index]);
 
