@@ -64,13 +64,15 @@ test('the build is a bundle: keys list reads at most a couple of dozen files, no
 	assert.ok(ours.length > 0 && ours.length <= 24, `keys list loaded ${ours.length} files of dist/`);
 });
 
-test('the store\'s driver is in the bundle: keys list reads of node_modules only sqlite3\'s own loader, and has one copy of keyv', async () => {
+test('the store\'s driver is in the bundle: keys list reads no module of node_modules as an ES module (sqlite3 is required), and has one copy of keyv', async () => {
 	const record = join(home, 'packages.txt');
 	await run(process.execPath, ['--import', join(root, 'test/helpers/record-loads.mjs'), join(root, 'dist/cli.js'), 'keys', 'list'], {env: {...process.env, RECORD_LOADS_FILE: record, GATEWAY_TUI_HOME: home}});
 	const read = readFileSync(record, 'utf8').split('\n').filter(url => url.startsWith('file://'));
 	// @keyv/sqlite as a package of its own was a second ES module graph: keyv (29 KB) and its serializer
-	// loaded and compiled beside the bundle's copy, each resolved through its package.json.
-	assert.deepEqual(read.filter(url => url.includes('/node_modules/')).map(url => url.slice(url.indexOf('/node_modules/') + 1)), ['node_modules/sqlite3/lib/sqlite3.js']);
+	// loaded and compiled beside the bundle's copy, each resolved through its package.json. sqlite3
+	// itself, imported by @keyv/sqlite, went through the ES module loader until the build required it
+	// (source/store/sqlite3-driver.ts; the next test).
+	assert.deepEqual(read.filter(url => url.includes('/node_modules/')).map(url => url.slice(url.indexOf('/node_modules/') + 1)), []);
 	const bundled = await sourcesLoadedBy(['keys', 'list']);
 	assert.equal(matching(bundled, /node_modules\/keyv\/dist\//).length, 1, 'one copy of keyv');
 	assert.ok(matching(bundled, /node_modules\/@keyv\/sqlite\//).length === 1, '@keyv/sqlite is loaded, from the bundle');
@@ -127,6 +129,50 @@ test('neither keys list nor serve makes Node\'s ES module of node:process (it re
 		assert.ok(loaded.includes('node:path'), `${command}: the recorder sees Node's modules`);
 		assert.ok(!loaded.includes('node:process'), `${command} loaded node:process`);
 	}
+});
+
+test('neither keys list nor serve loads Node\'s export lexer for CommonJS or node:worker_threads, nor keys list node:child_process (~12 ms of a start between them)', async () => {
+	// sqlite3 imported as an ES module made Node parse it with cjs-module-lexer to find its exports;
+	// commander requires node:child_process at its top, and atomic-write.ts read node:worker_threads'
+	// threadId at its import: none of them needed to list keys or to listen. process.moduleLoadList
+	// names every Node module a process made ("NativeModule child_process").
+	const exitRecorder = 'data:text/javascript,' + encodeURIComponent('import {appendFileSync} from "node:fs"; process.on("exit", () => appendFileSync(process.env.RECORD_NATIVE_FILE, process.moduleLoadList.join("\\n")));');
+	for (const [name, args] of [['keys-list', ['keys', 'list']], ['serve', ['serve', '--port', '0']]] as const) {
+		const record = join(home, `native-${name}.txt`);
+		const env = {...process.env, RECORD_NATIVE_FILE: record, GATEWAY_TUI_HOME: home};
+		const argv = ['--import', exitRecorder, join(root, 'dist/cli.js'), ...args];
+		if (name === 'serve') {
+			const {spawn} = await import('node:child_process');
+			const child = spawn(process.execPath, argv, {env, stdio: ['ignore', 'pipe', 'pipe']});
+			await new Promise<void>((resolve, reject) => {
+				const onData = (data: Buffer) => {
+					if (String(data).includes('listening on')) resolve();
+				};
+				child.stdout.on('data', onData);
+				child.stderr.on('data', onData);
+				child.once('exit', code => reject(new Error(`serve exited with ${code} before listening`)));
+			});
+			child.kill('SIGTERM');
+			await new Promise(resolve => child.once('exit', resolve));
+		} else {
+			await run(process.execPath, argv, {env});
+		}
+		const loaded = readFileSync(record, 'utf8').split('\n');
+		assert.ok(loaded.includes('NativeModule fs'), `${name}: the record lists Node's modules`);
+		// A listening server loads node:child_process all the same: Node's net.Server#listen requires
+		// its cluster module, which requires it.
+		const avoidable = name === 'serve' ? /cjs-module-lexer|^NativeModule worker_threads$/ : /cjs-module-lexer|^NativeModule (child_process|worker_threads)$/;
+		assert.deepEqual(loaded.filter(line => avoidable.test(line)), [], `${name} loaded them`);
+	}
+});
+
+test('the build\'s node:child_process forwards every function of Node\'s, loading it on first use', () => {
+	const nodeRequire = createRequire(import.meta.url);
+	const real = nodeRequire('node:child_process') as Record<string, unknown>;
+	const lazy = nodeRequire(join(root, 'source/base/node-child-process.cts')) as Record<string, unknown>;
+	const exported = Object.keys(real).filter(name => !name.startsWith('_'));
+	assert.deepEqual(Object.keys(lazy).sort(), exported.sort(), 'the same names as Node\'s module');
+	for (const name of exported) assert.equal(lazy[name], real[name], name);
 });
 
 test('the tokenizer reads its ranks on the first count, not when it is made', () => {
