@@ -1,29 +1,18 @@
 #!/usr/bin/env node
 /**
- * gateway-tui's entry point: parse the command line, run the command, turn expected failures
- * (bad input, unreadable store, port in use) into one line on stderr and exit code 1.
+ * gateway-tui's entry point, a launcher: the commands are one CommonJS bundle (dist/commands.cjs,
+ * from source/cli/main.ts) compiled with V8's code cache (base/code-cache.ts), which starts them in
+ * about half the time Node's ES module loader took for the same code in chunks; the TUI, whose Ink
+ * and layout engine are ES modules that wait at their top level, is an ES module built with this
+ * file, loaded by the default command through the function given here.
  */
-import {UserError} from './base/errors.js';
-import {StoreError} from './store/index.js';
-import {buildProgram} from './cli/program.js';
+import {dirname, join} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {requireCached} from './base/code-cache.js';
+import type {Main} from './cli/main.js';
 
-// React's development build costs the UI half its time (user-timing marks, extra checks), and its
-// warnings would be written over the TUI's screen. The build fixes NODE_ENV as "production" in the
-// bundle (esbuild's --define), so a NODE_ENV=development exported for the user's own projects does not
-// reach it; run from the sources (under tsx), React reads it when first loaded, which is
-// after this line. (Written through `env`: the define would replace `process.env.NODE_ENV` here too.)
-const env = process.env;
-env.NODE_ENV ??= 'production';
-
-const program = buildProgram();
-
-try {
-	await program.parseAsync(process.argv);
-} catch (error) {
-	if (error instanceof UserError || error instanceof StoreError) {
-		process.stderr.write(`gateway-tui: ${error.message}\n`);
-		process.exitCode = 1;
-	} else {
-		throw error;
-	}
-}
+const here = fileURLToPath(import.meta.url);
+// Run from the sources (under tsx), the commands are imported as they are; the path is built, so
+// that the build does not bundle them into this file as well.
+const commands = (here.endsWith('.tsx') ? await import(new URL('./cli/main.ts', import.meta.url).href) : requireCached(join(dirname(here), 'commands.cjs'), undefined, {writeAtExit: true})) as {main: Main};
+await commands.main(process.argv, () => import('./ui/tui.js'));

@@ -29,7 +29,7 @@ const kept = 3;
 
 // The wrapper Node puts around a CommonJS module, on the script's first line; `columnOffset` takes
 // its length back off that line's columns, so stack traces point where the file does.
-const wrapperHead = '(function (exports, require, module, __filename, __dirname) { ';
+export const wrapperHead = '(function (exports, require, module, __filename, __dirname) { ';
 const wrapperTail = '\n});';
 
 type ModuleFunction = (exports: unknown, require: NodeJS.Require, module: {exports: unknown}, filename: string, dirname: string) => void;
@@ -45,13 +45,17 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | nul
 /** What became of the cache as a script loaded: none kept, read and used, read and refused by V8, or not read (a directory others can write into). */
 export type CodeCacheOutcome = 'off' | 'missing' | 'used' | 'rejected' | 'untrusted';
 
-/** What `require(file)` returns, with the script compiled from (and for) the code cache in `dir`. */
-export function requireCached(file: string, dir: string | null = codeCacheDir()): unknown {
-	return loadCached(file, dir).exports;
+/**
+ * What `require(file)` returns, with the script compiled from (and for) the code cache in `dir`.
+ * `writeAtExit`: a missing cache is written as the process exits, if that comes before the delay
+ * (a command that ends in a fraction of a second would otherwise never make one).
+ */
+export function requireCached(file: string, dir: string | null = codeCacheDir(), options: {readonly writeAtExit?: boolean} = {}): unknown {
+	return loadCached(file, dir, codeCacheWriteDelayMs, options.writeAtExit).exports;
 }
 
 /** requireCached, saying what became of the cache; the cache is written `writeDelayMs` after the script ran, when it is missing or refused. */
-export function loadCached(file: string, dir: string | null, writeDelayMs = codeCacheWriteDelayMs): {exports: unknown; cache: CodeCacheOutcome} {
+export function loadCached(file: string, dir: string | null, writeDelayMs = codeCacheWriteDelayMs, writeAtExit = false): {exports: unknown; cache: CodeCacheOutcome} {
 	if (dir === null) return {exports: createRequire(file)(file), cache: 'off'};
 	// Hashed as bytes: hashing the decoded text would encode it all again (~1 ms more for the stack).
 	const bytes = readFileSync(file);
@@ -60,12 +64,22 @@ export function loadCached(file: string, dir: string | null, writeDelayMs = code
 	const path = join(dir, name);
 	const trusted = ownDirectory(dir);
 	const cachedData = trusted ? readOrNull(path) : null;
+	// No import() in the script: Node 20 runs one only with an experimental loader option, which warns.
 	const script = new Script(wrapperHead + source + wrapperTail, {filename: file, columnOffset: -wrapperHead.length, ...(cachedData ? {cachedData} : {})});
 	const wrapper = script.runInThisContext() as ModuleFunction;
 	const module = {exports: {} as unknown};
 	wrapper.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
 	const cache: CodeCacheOutcome = !trusted ? 'untrusted' : cachedData === null ? 'missing' : script.cachedDataRejected === true ? 'rejected' : 'used';
-	if (cache === 'missing' || cache === 'rejected') setTimeout(() => writeCache(script, dir, path, basename(file)), writeDelayMs).unref();
+	if (cache === 'missing' || cache === 'rejected') {
+		let written = false;
+		const write = () => {
+			if (written) return;
+			written = true;
+			writeCache(script, dir, path, basename(file));
+		};
+		setTimeout(write, writeDelayMs).unref();
+		if (writeAtExit) process.once('exit', write);
+	}
 	return {exports: module.exports, cache};
 }
 

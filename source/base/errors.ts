@@ -37,5 +37,17 @@ export class UserError extends Error {
 	constructor(message: string, options?: {cause?: unknown}) {
 		super(message, options);
 		this.name = 'UserError';
+		Object.defineProperty(this, userErrorMark, {value: true});
 	}
+}
+
+/** Marks a UserError (and so a StoreError) whichever copy of this module made it: see isUserError. */
+const userErrorMark = Symbol.for('gateway-tui.user-error');
+
+/**
+ * A UserError (StoreError included) — also one from the TUI's build, whose copy of this class is not
+ * the commands' (source/cli/default.ts), where `instanceof` would say no.
+ */
+export function isUserError(error: unknown): error is UserError {
+	return error instanceof UserError || (error instanceof Error && (error as Error & {[userErrorMark]?: unknown})[userErrorMark] === true);
 }

@@ -7,10 +7,18 @@ import type {Command} from 'commander';
 import {UserError} from '../base/errors.js';
 import {defaultHost, defaultPort} from '../base/paths.js';
 import {homeOf, storeUrlOf} from './context.js';
-import {withoutFetch} from '../base/without-fetch.js';
+import type {TuiOptions} from '../ui/start-core.js';
 import {allowHostHelp, bodyLimitHelp, captureBodiesFlag, captureBodiesHelp, collectHosts, parsePort, serve, surfaceFlags, type StoreChoice, type SurfaceFlags} from './serve.js';
 
-export function registerDefault(program: Command): void {
+/**
+ * Loads the TUI's module (source/ui/tui.ts). The commands are one CommonJS bundle compiled with V8's
+ * code cache (dist/commands.cjs), and the TUI cannot be in it: Ink and its layout engine are ES
+ * modules that wait at their top level. So the launcher (source/cli.tsx), an ES module built with
+ * the TUI's, hands the commands this function, whose `import()` its build resolves to the TUI's chunk.
+ */
+export type TuiLoader = () => Promise<{startTui(options: TuiOptions): Promise<void>}>;
+
+export function registerDefault(program: Command, loadTui: TuiLoader): void {
 	program
 		.command('tui', {isDefault: true})
 		.description('start the gateway with the full-screen terminal UI (the default command)')
@@ -23,11 +31,11 @@ export function registerDefault(program: Command): void {
 		.action(async (options: {port: string; host: string; captureBodies?: boolean} & SurfaceFlags, command: Command) => {
 			if (command.args.length > 0) throw new UserError(`unknown command '${command.args[0]}'. Run \`gateway-tui --help\` for the commands.`);
 			captureBodiesFlag(options.captureBodies);
-			await startDefault({home: homeOf(command), storeUrl: storeUrlOf(command)}, options.host, parsePort(options.port), surfaceFlags(options));
+			await startDefault({home: homeOf(command), storeUrl: storeUrlOf(command)}, options.host, parsePort(options.port), surfaceFlags(options), loadTui);
 		});
 }
 
-export async function startDefault(where: StoreChoice, host: string, port: number, surface: ReturnType<typeof surfaceFlags> = {}): Promise<void> {
+export async function startDefault(where: StoreChoice, host: string, port: number, surface: ReturnType<typeof surfaceFlags>, loadTui: TuiLoader): Promise<void> {
 	if (!process.stdout.isTTY || !process.stdin.isTTY) {
 		process.stderr.write('gateway-tui: not a terminal, so no TUI: running the proxy alone (same as `gateway-tui serve`).\n');
 		return serve(where, host, port, false, undefined, surface);
@@ -35,13 +43,6 @@ export async function startDefault(where: StoreChoice, host: string, port: numbe
 	// The gateway core runs in a worker thread, which reads these (its environment is a copy of ours).
 	if (surface.allowHosts) process.env.GATEWAY_TUI_ALLOW_HOST = surface.allowHosts.join(',');
 	if (surface.bodyLimitBytes) process.env.GATEWAY_TUI_BODY_LIMIT = String(surface.bodyLimitBytes);
-	const options = {home: where.home, host, port, store: where.storeUrl};
-	// The core's worker first, from a small module: it boots beside this thread's loading of the UI.
-	const {startCore} = await import('../ui/start-core.js');
-	const core = startCore(options);
-	const {runTui} = await withoutFetch(() => import('../ui/run.js')).catch(async (failure: unknown) => {
-		await core.abandon();
-		throw failure;
-	});
-	await runTui(options, core);
+	const {startTui} = await loadTui();
+	await startTui({home: where.home, host, port, store: where.storeUrl});
 }

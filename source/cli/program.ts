@@ -7,7 +7,7 @@ import {existsSync, readFileSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {registerChannels} from './channels.js';
-import {registerDefault} from './default.js';
+import {registerDefault, type TuiLoader} from './default.js';
 import {registerEnv} from './env.js';
 import {registerKeys} from './keys.js';
 import {registerLogs} from './logs.js';
@@ -16,7 +16,7 @@ import {registerStore} from './store.js';
 import {registerUsage} from './usage.js';
 import {registerTakeover} from './takeover.js';
 
-/** Our package.json: one folder up from the bundle (dist/cli.js), two from the sources (source/cli/). */
+/** Our package.json: one folder up from the bundle (dist/commands.cjs), two from the sources (source/cli/). */
 function packageVersion(): string {
 	for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
 		const file = join(dir, 'package.json');
@@ -29,7 +29,8 @@ function packageVersion(): string {
 
 const version = packageVersion();
 
-export function buildProgram(): Command {
+/** `loadTui`: how the default command loads the TUI, which the launcher (source/cli.tsx) knows (see default.ts). */
+export function buildProgram(loadTui: TuiLoader): Command {
 	const program = new Command('gateway-tui')
 		.description('A local LLM gateway: one port for OpenAI, Anthropic and Gemini clients, with virtual keys.')
 		.version(version, '-v, --version')
@@ -45,6 +46,6 @@ export function buildProgram(): Command {
 	registerLogs(program);
 	registerTakeover(program);
 	registerStore(program);
-	registerDefault(program);
+	registerDefault(program, loadTui);
 	return program;
 }

@@ -9,11 +9,16 @@
  *   sent while it is disconnected fail at once (`disableOfflineQueue`) instead of queueing;
  * - the adapter throws on errors (its default returns `undefined`, which would read as "no key").
  */
-import KeyvRedis, {createClient} from '@keyv/redis';
+import {createRequire} from 'node:module';
 import type {KeyvStoreAdapter} from 'keyv';
 import type {Backend} from './backend.js';
 import {redisCounters} from './counters-redis.js';
 import type {StoreLocation} from './store-url.js';
+
+// Required, not imported: the commands' bundle is CommonJS (dist/commands.cjs), where an import of
+// this package's default export would be its whole `module.exports`, as in Node's own interop; its
+// CommonJS build, required, gives the same class to both bundles.
+const {default: KeyvRedis, createClient} = createRequire(import.meta.url)('@keyv/redis') as typeof import('@keyv/redis');
 
 const connectTimeoutMs = 5000;
 

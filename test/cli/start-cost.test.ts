@@ -6,24 +6,33 @@
  */
 import assert from 'node:assert/strict';
 import {execFile} from 'node:child_process';
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
-import {createRequire} from 'node:module';
+import {mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs';
+import {createRequire, SourceMap, type SourceMapPayload} from 'node:module';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {after, test} from 'node:test';
 import {promisify} from 'node:util';
 import {Tokenizer} from '../../source/proxy/tokenizer.js';
+import {wrapperHead} from '../../source/base/code-cache.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'gateway-tui-start-'));
 after(() => rmSync(home, {recursive: true, force: true}));
 
-/** The source files (from the chunks' source maps) that a run of the built CLI loaded. */
+/**
+ * The source files whose code a run of the built CLI ran: every source of each ES module chunk it
+ * loaded (a module's top level runs as it loads), and of the CommonJS bundles it compiled (the
+ * commands, the HTTP stack: one file each, whose modules esbuild initialises only when first
+ * imported) those with a function that ran, from V8's coverage mapped through the bundle's source map.
+ * In the order the files were loaded.
+ */
 async function sourcesLoadedBy(args: string[], untilListening = false): Promise<string[]> {
 	const record = join(home, `loads-${args.join('-')}.txt`);
-	const env = {...process.env, RECORD_LOADS_FILE: record, GATEWAY_TUI_HOME: home};
+	const coverage = join(home, `coverage-${args.join('-')}`);
+	rmSync(coverage, {recursive: true, force: true});
+	const env = {...process.env, RECORD_LOADS_FILE: record, GATEWAY_TUI_HOME: home, NODE_V8_COVERAGE: coverage};
 	const argv = ['--import', join(root, 'test/helpers/record-loads.mjs'), join(root, 'dist/cli.js'), ...args];
 	if (untilListening) {
 		const {spawn} = await import('node:child_process');
@@ -41,6 +50,7 @@ async function sourcesLoadedBy(args: string[], untilListening = false): Promise<
 	} else {
 		await run(process.execPath, argv, {env});
 	}
+	const ran = ranInBundles(coverage);
 	const urls = readFileSync(record, 'utf8').split('\n').filter(url => url.startsWith('file://'));
 	const sources = new Set<string>();
 	for (const url of urls) {
@@ -49,10 +59,44 @@ async function sourcesLoadedBy(args: string[], untilListening = false): Promise<
 			sources.add(file);
 			continue;
 		}
+		if (file.endsWith('.cjs')) {
+			for (const source of ran.get(file) ?? []) sources.add(source);
+			continue;
+		}
 		const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as {sources: string[]};
 		for (const source of map.sources) sources.add(source);
 	}
 	return [...sources];
+}
+
+/** For each CommonJS bundle of dist/ in a run's V8 coverage, the sources of the functions that ran. */
+function ranInBundles(coverage: string): Map<string, Set<string>> {
+	const ran = new Map<string, Set<string>>();
+	for (const name of readdirSync(coverage)) {
+		const {result} = JSON.parse(readFileSync(join(coverage, name), 'utf8')) as {result: {url: string; functions: {ranges: {startOffset: number; count: number}[]}[]}[]};
+		for (const script of result) {
+			if (!script.url.startsWith('file://')) continue;
+			const file = fileURLToPath(script.url);
+			if (!file.startsWith(join(root, 'dist')) || !file.endsWith('.cjs')) continue;
+			const text = readFileSync(file, 'utf8');
+			const lineStarts = [0];
+			for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lineStarts.push(at + 1);
+			const map = new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')) as SourceMapPayload);
+			const sources = ran.get(file) ?? new Set<string>();
+			for (const fn of script.functions) {
+				const [whole] = fn.ranges;
+				// Offsets count the wrapper code-cache.ts compiles the bundle in, on its first line.
+				const offset = whole!.startOffset - wrapperHead.length;
+				if (whole!.count === 0 || offset < 0 || offset >= text.length) continue;
+				let line = lineStarts.length - 1;
+				while (lineStarts[line]! > offset) line--;
+				const entry = map.findEntry(line, offset - lineStarts[line]!) as {originalSource?: string};
+				if (entry.originalSource) sources.add(entry.originalSource.replace(/^file:\/\//, ''));
+			}
+			ran.set(file, sources);
+		}
+	}
+	return ran;
 }
 
 const matching = (sources: string[], pattern: RegExp) => sources.filter(source => pattern.test(source));
@@ -92,7 +136,8 @@ test('keys list loads of zod only what validating stored records needs: its func
 	// carries; `zod/mini` (source/base/schema.ts) has functions instead, kept only where used.
 	const sources = await sourcesLoadedBy(['keys', 'list']);
 	assert.ok(matching(sources, /node_modules\/zod\/v4\/mini\//).length > 0, 'zod/mini is loaded (it validates the stored keys)');
-	assert.deepEqual(matching(sources, /node_modules\/zod\/v4\/(locales\/(?!en\.js$)|classic\/)/), []);
+	// (The commands' CommonJS bundle keeps the locales' index, as an empty initialiser: its re-exports are dropped.)
+	assert.deepEqual(matching(sources, /node_modules\/zod\/v4\/(locales\/(?!(en|index)\.js$)|classic\/)/), []);
 });
 
 test('serve loads the proxy but not the TUI, the takeover editors or the tokenizer ranks', async () => {
@@ -173,6 +218,14 @@ test('the build\'s node:child_process forwards every function of Node\'s, loadin
 	const exported = Object.keys(real).filter(name => !name.startsWith('_'));
 	assert.deepEqual(Object.keys(lazy).sort(), exported.sort(), 'the same names as Node\'s module');
 	for (const name of exported) assert.equal(lazy[name], real[name], name);
+});
+
+test('the CommonJS bundles call no import(): compiled by code-cache.ts, Node 20 would run one only with an experimental option, which warns', () => {
+	for (const bundle of ['commands.cjs', 'stack-bundle.cjs']) {
+		const text = readFileSync(join(root, 'dist', bundle), 'utf8');
+		assert.ok(text.length > 100_000, `${bundle} is built`);
+		assert.deepEqual(text.match(/(?<![\w$.])import\(/g) ?? [], [], bundle);
+	}
 });
 
 test('the tokenizer reads its ranks on the first count, not when it is made', () => {

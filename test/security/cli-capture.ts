@@ -10,7 +10,9 @@ export async function runCommand(home: string, args: readonly string[]): Promise
 	}) as typeof process.stdout.write;
 	const exitCode = process.exitCode;
 	try {
-		await buildProgram().exitOverride().parseAsync(['node', 'gateway-tui', '--home', home, ...args]);
+		await buildProgram(async () => {
+			throw new Error('no TUI in this test');
+		}).exitOverride().parseAsync(['node', 'gateway-tui', '--home', home, ...args]);
 	} finally {
 		process.stdout.write = write;
 		process.exitCode = exitCode;
