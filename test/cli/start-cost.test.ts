@@ -228,6 +228,21 @@ test('the CommonJS bundles call no import(): compiled by code-cache.ts, Node 20 
 	}
 });
 
+test('run from the sources under tsx, the launcher imports the commands as they are: the same answers and exit codes as built', async () => {
+	const sourceHome = mkdtempSync(join(tmpdir(), 'gateway-tui-sources-'));
+	try {
+		const env = {...process.env, GATEWAY_TUI_HOME: sourceHome};
+		await run(process.execPath, ['--import', 'tsx', join(root, 'source/cli.tsx'), 'keys', 'create', '--name', 'laptop'], {env, cwd: root});
+		const listed = await run(process.execPath, ['--import', 'tsx', join(root, 'source/cli.tsx'), 'keys', 'list'], {env, cwd: root});
+		const built = await run(process.execPath, [join(root, 'dist/cli.js'), 'keys', 'list'], {env});
+		assert.match(listed.stdout, /laptop/);
+		assert.equal(listed.stdout, built.stdout);
+		await assert.rejects(run(process.execPath, ['--import', 'tsx', join(root, 'source/cli.tsx'), 'keys', 'show', 'nosuch'], {env, cwd: root}), (error: {code?: number; stderr?: string}) => error.code === 1 && /^gateway-tui: No key named "nosuch"/.test(error.stderr ?? ''));
+	} finally {
+		rmSync(sourceHome, {recursive: true, force: true});
+	}
+});
+
 test('the tokenizer reads its ranks on the first count, not when it is made', () => {
 	const ranks = createRequire(import.meta.url).resolve('js-tiktoken/ranks/o200k_base');
 	const tokenizer = new Tokenizer();
