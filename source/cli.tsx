@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
  * gateway-tui's entry point, a launcher: the commands are one CommonJS bundle (dist/commands.cjs,
- * from source/cli/main.ts) compiled with V8's code cache (base/code-cache.ts), which starts them in
- * about half the time Node's ES module loader took for the same code in chunks; the TUI, whose Ink
- * and layout engine are ES modules that wait at their top level, is an ES module built with this
- * file, loaded by the default command through the function given here.
+ * from source/cli/main.ts) compiled with V8's code cache (base/code-cache.ts), which spares them
+ * Node's ES module loader — resolving, linking and compiling chunks, about half of a command's own
+ * start. The TUI, whose Ink and layout engine are ES modules that wait at their top level, is an
+ * ES module built with this file, loaded by the default command through the function given here.
  */
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';

@@ -14,6 +14,7 @@ import {KeysPane, type KeysPaneProps} from '../../source/ui/panes/keys-pane.js';
 import {ChannelsPane} from '../../source/ui/panes/channels-pane.js';
 import type {ChannelRecord, KeyRecord} from '../../source/base/records.js';
 import {delay, fakeClipboard, frameWith, keys, press, renderTui} from './helpers.js';
+import {randomOf} from '../helpers/random.js';
 
 afterEach(() => cleanup());
 
@@ -32,6 +33,30 @@ test('nextChange: the first millisecond at which any of the texts reads differen
 	assert.equal(nextChange([now => keyStateText(key(at(400)), now)], t0), t0 + 400, '"expires in 0s" turns "expired" when it does');
 	assert.equal(nextChange([now => keyStateText(key(null), now), now => keyStateText(key(at(400), at(-1)), now), () => 'never'], t0), null, 'active for good, revoked, a fixed text: nothing to redraw for');
 	assert.equal(nextChange([], t0), null);
+});
+
+test('nextChange reads a pane of 100 keys\' times about twice each, searching only a text that changes before the earliest found so far, with the same answer as a search of all of them together', () => {
+	// Ages from 1 min to 100 days and countdowns, in random order; the earliest change is somewhere inside.
+	const random = randomOf(38);
+	const offsets = Array.from({length: 100}, () => (random(2) === 0 ? -1 : 1) * (60_000 + random(100 * 86_400_000)));
+	let readings = 0;
+	const texts = offsets.map(offset => (now: number) => {
+		readings++;
+		return relative(at(offset), now);
+	});
+	const answer = nextChange(texts, t0);
+	// The answer, found the slow way: every text read at each step of one search.
+	const first = texts.map(text => text(t0));
+	let [same, changed] = [t0, t0 + 86_400_001];
+	while (changed - same > 1) {
+		const middle = Math.floor((same + changed) / 2);
+		if (texts.some((text, index) => text(middle) !== first[index])) changed = middle;
+		else same = middle;
+	}
+	assert.equal(answer, changed);
+	readings = 0;
+	nextChange(texts, t0);
+	assert.ok(readings <= 400, `${readings} readings for 100 texts (every text at every step of one search: ~2,000)`);
 });
 
 const record = (name: string, extra: Partial<KeyRecord> = {}): KeyRecord => ({v: 1, id: `key_${name}`, name, description: '', secret: `sk-gtui-${name}AAAAAAAAAAAAAAAAAAAAAAAAAAAA`, hash: '0'.repeat(64), models: [], channels: [], expiresAt: null, revokedAt: null, createdAt: '2026-01-01T00:00:00.000Z', ...extra});
