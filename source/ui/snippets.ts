@@ -15,6 +15,8 @@ export type Snippet = {
 	/** Shown above the text, not copied. */
 	readonly note?: string;
 	readonly text: string;
+	/** What `text` is: shell commands (which the pane breaks as a person would, with a backslash) or a JSON line. */
+	readonly language: 'shell' | 'json';
 };
 
 export type Endpoint = {readonly format: string; readonly baseUrl: string; readonly paths: string};
@@ -40,33 +42,37 @@ export function exampleModel(format: Format, channels: readonly ChannelRecord[],
 export function snippets(base: string, secret: string, model: (format: Format) => string): Snippet[] {
 	const hello = '[{"role":"user","content":"Hello"}]';
 	return [
-		{id: 'openai-env', title: 'OpenAI SDK, compatible', what: 'OPENAI_BASE_URL snippet', text: exportLines('openai', secret, base)},
-		{id: 'anthropic-env', title: 'Claude Code, Anthropic', what: 'ANTHROPIC_BASE_URL snippet', text: exportLines('anthropic', secret, base)},
-		{id: 'gemini-env', title: 'Gemini CLI, Gemini SDK', what: 'GOOGLE_GEMINI_BASE_URL snippet', text: exportLines('gemini', secret, base)},
+		{id: 'openai-env', title: 'OpenAI SDK, compatible', what: 'OPENAI_BASE_URL snippet', text: exportLines('openai', secret, base), language: 'shell'},
+		{id: 'anthropic-env', title: 'Claude Code, Anthropic', what: 'ANTHROPIC_BASE_URL snippet', text: exportLines('anthropic', secret, base), language: 'shell'},
+		{id: 'gemini-env', title: 'Gemini CLI, Gemini SDK', what: 'GOOGLE_GEMINI_BASE_URL snippet', text: exportLines('gemini', secret, base), language: 'shell'},
 		{
 			id: 'gemini-settings',
 			title: 'Gemini CLI settings',
 			what: 'Gemini CLI settings line',
 			note: 'Gemini CLI accepts a custom base URL only with this in ~/.gemini/settings.json:',
 			text: '{"security":{"auth":{"selectedType":"gemini-api-key"}}}',
+			language: 'json',
 		},
 		{
 			id: 'curl-openai',
 			title: 'curl OpenAI',
 			what: 'OpenAI curl example',
 			text: curl(`${base}/v1/chat/completions`, [`Authorization: Bearer ${secret}`], `{"model":"${model('openai')}","messages":${hello}}`),
+			language: 'shell',
 		},
 		{
 			id: 'curl-anthropic',
 			title: 'curl Anthropic',
 			what: 'Anthropic curl example',
 			text: curl(`${base}/v1/messages`, [`x-api-key: ${secret}`, 'anthropic-version: 2023-06-01'], `{"model":"${model('anthropic')}","max_tokens":256,"messages":${hello}}`),
+			language: 'shell',
 		},
 		{
 			id: 'curl-gemini',
 			title: 'curl Gemini',
 			what: 'Gemini curl example',
 			text: curl(`${base}/v1beta/models/${model('gemini')}:generateContent`, [`x-goog-api-key: ${secret}`], '{"contents":[{"parts":[{"text":"Hello"}]}]}'),
+			language: 'shell',
 		},
 	];
 }

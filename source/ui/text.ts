@@ -130,6 +130,48 @@ export function breakLines(text: string, width: number): string {
 		.join('\n');
 }
 
+/**
+ * Shell commands fitted to `width` as a person would break them: a line too long ends at its last
+ * space or `=` outside quotes that leaves room for a backslash, and goes on at the start of the
+ * next line — so a URL stays whole on a line of its own, and the text copied with the mouse is
+ * still the same command (the shell takes a backslash and a newline away). A line that cannot be
+ * broken so into pieces that fit (a quoted string longer than the width) is cut every `width`
+ * characters, as breakLines cuts it.
+ */
+export function breakCommand(text: string, width: number): string {
+	const room = Math.max(2, width);
+	return text
+		.split('\n')
+		.flatMap(line => commandPieces(line, room))
+		.join('\n');
+}
+
+function commandPieces(line: string, width: number): string[] {
+	const pieces: string[] = [];
+	let rest = line;
+	while (rest.length > width) {
+		const at = lastBreak(rest, width - 1);
+		if (at === 0) return piecesOf(line, width);
+		pieces.push(`${rest.slice(0, at)}\\`);
+		rest = rest.slice(at);
+	}
+	return [...pieces, rest];
+}
+
+/** The length of the longest start of `line`, at most `limit`, that ends after a space or `=` outside quotes (0: none). */
+function lastBreak(line: string, limit: number): number {
+	let quote: string | null = null;
+	let found = 0;
+	for (let index = 0; index < line.length && index < limit; index++) {
+		const char = line[index]!;
+		if (quote === null && char === '\\') index++;
+		else if (quote === null && (char === "'" || char === '"')) quote = char;
+		else if (char === quote) quote = null;
+		else if (quote === null && (char === ' ' || char === '=') && index > 0 && line[index - 1] !== ' ') found = index + 1;
+	}
+	return found;
+}
+
 /** `text` (no line break in it) cut every `width` characters, or whole when it fits. */
 function piecesOf(text: string, width: number): string[] {
 	return text.length <= width ? [text] : (text.match(new RegExp(`.{1,${width}}`, 'gu')) ?? [text]);

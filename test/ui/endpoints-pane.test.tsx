@@ -6,6 +6,8 @@ import {cleanup} from 'ink-testing-library';
 import {EndpointsPane, type EndpointsPaneProps} from '../../source/ui/panes/endpoints-pane.js';
 import type {ChannelRecord, KeyRecord} from '../../source/base/records.js';
 import {fakeClipboard, frameWith, keys, press, statusLog, renderTui} from './helpers.js';
+import {snippets} from '../../source/ui/snippets.js';
+import {breakCommand} from '../../source/ui/text.js';
 
 afterEach(() => cleanup());
 
@@ -35,7 +37,7 @@ test('shows the three base URLs and the OpenAI snippet with the first active key
 	assert.match(frame, /export OPENAI_API_KEY='sk-gtui-secret-of-laptop'/);
 });
 
-test('at 80 columns each snippet line starts where a command starts, broken only where the column ends (no `export` alone on a line)', () => {
+test('at 80 columns a snippet line too long for its column breaks after its `=` with a backslash (the URL whole on a line, the shell reading one command), else where the column ends; never `export` alone', () => {
 	const secret = 'sk-gtui-VptG_khSw8tTq2ifAy-6S32_b-j2Ugyn4MxCjgYFarg';
 	const frame = renderTui(<EndpointsPane {...props({keys: [key('laptop', {secret})], width: 80})} />).lastFrame()!;
 	// The detail column: everything right of the list's border.
@@ -44,13 +46,39 @@ test('at 80 columns each snippet line starts where a command starts, broken only
 		.filter(line => line.includes('│ ') && line.lastIndexOf('│') > line.indexOf('│'))
 		.map(line => line.slice(line.indexOf('│', line.indexOf('│') + 1) + 2).replace(/\s*│\s*$/, ''));
 	const lines = detail.filter(Boolean);
-	assert.ok(lines.length >= 4, frame);
-	assert.match(lines[0]!, /^export OPENAI_BASE_URL='http:/, frame);
+	assert.ok(lines.length >= 5, frame);
+	const width = lines[2]!.length;
+	assert.deepEqual(lines.slice(0, 3), ['export OPENAI_BASE_URL=\\', "'http://127.0.0.1:11580/v1'", `export OPENAI_API_KEY='${secret.slice(0, width - "export OPENAI_API_KEY='".length)}`], frame);
 	assert.ok(!lines.includes('export'), frame);
-	// Joined back, the column's lines are the snippet: nothing dropped, nothing added.
-	const width = lines[0]!.length;
-	const shown = lines.slice(0, 4).map((line, index, all) => line + (line.length === width && index < all.length - 1 ? '' : '\n')).join('');
+	// Joined back — a backslash and a newline taken away as the shell does, a line cut at the column's
+	// end joined to the next — the column's lines are the snippet: nothing dropped, nothing added.
+	const shown = lines
+		.slice(0, 4)
+		.map((line, index, all) => (line.endsWith('\\') ? line.slice(0, -1) : line + (line.length === width && index < all.length - 1 ? '' : '\n')))
+		.join('');
 	assert.equal(shown.trimEnd(), `export OPENAI_BASE_URL='http://127.0.0.1:11580/v1'\nexport OPENAI_API_KEY='${secret}'`);
+});
+
+test('breakCommand: every line fits; broken at a space or `=` outside quotes, the pieces read as the same command once the shell takes the backslashes and newlines away; otherwise cut as the column ends', () => {
+	const commands = snippets('http://127.0.0.1:11580', 'sk-gtui-VptG_khSw8tTq2ifAy-6S32_b-j2Ugyn4MxCjgYFarg', () => 'gpt-4o-mini').filter(snippet => snippet.language === 'shell');
+	let clean = 0;
+	for (const {text} of commands) {
+		for (let width = 12; width <= 120; width++) {
+			const lines = text.split('\n');
+			assert.equal(breakCommand(text, width), lines.map(line => breakCommand(line, width)).join('\n'), 'line by line');
+			for (const line of lines) {
+				const shown = breakCommand(line, width).split('\n');
+				assert.ok(shown.every(piece => piece.length <= width), `${width}: ${shown.join(' / ')}`);
+				const broken = shown.length > 1 && shown.slice(0, -1).every(piece => piece.endsWith('\\'));
+				if (broken && shown.map((piece, index) => (index < shown.length - 1 ? piece.slice(0, -1) : piece)).join('') === line) clean++;
+				else assert.equal(shown.join(''), line, `${width}: cut where the column ends`);
+			}
+		}
+	}
+	assert.ok(clean > 0, 'some lines were broken at a space or `=`');
+	assert.equal(breakCommand("export X='a b'", 8), "export \\\nX='a b'", 'a space inside quotes is no place to break');
+	assert.equal(breakCommand('curl "http://h/v1/a" \\', 17), 'curl \\\n"http://h/v1/a" \\');
+	assert.equal(breakCommand('curl "http://h/v1/a" \\', 14), 'curl "http://h\n/v1/a" \\', 'the quoted URL fits no line: cut where the column ends');
 });
 
 test('c copies the focused snippet in one keypress; ↓ and → choose another snippet and key', async () => {

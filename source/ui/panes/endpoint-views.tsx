@@ -8,9 +8,10 @@ import type {CheckState} from '../hooks/use-takeover.js';
 import type {KeyRecord} from '../../base/records.js';
 import {endpoints, type Endpoint, type Snippet} from '../snippets.js';
 import {checkFailure, tilde, toolStateText} from '../takeover-text.js';
-import {breakLines, keyStateText} from '../text.js';
+import {breakCommand, breakLines, keyStateText} from '../text.js';
 import {theme} from '../theme.js';
 import {keyState} from '../../store/keys.js';
+import {assertNever} from '../../base/ir.js';
 
 export function EndpointTable({baseUrl, width}: {readonly baseUrl: string; readonly width: number}) {
 	return (
@@ -57,10 +58,21 @@ export function SnippetView({snippet, width}: {readonly snippet: Snippet; readon
 	return (
 		<>
 			{snippet.note ? <Text color={theme.muted}>{snippet.note}</Text> : null}
-			<Text>{breakLines(snippet.text, width)}</Text>
+			<Text>{snippetLines(snippet, width)}</Text>
 			<Text color={theme.muted}>{`c copies this ${snippet.what}`}</Text>
 		</>
 	);
+}
+
+function snippetLines(snippet: Snippet, width: number): string {
+	switch (snippet.language) {
+		case 'shell':
+			return breakCommand(snippet.text, width);
+		case 'json':
+			return breakLines(snippet.text, width);
+		default:
+			return assertNever(snippet.language);
+	}
 }
 
 export const stateColors: Readonly<Record<ToolState, string>> = {'taken-over': theme.ok, 'connected-elsewhere': theme.warn, 'not-taken-over': theme.muted, 'not-detected': theme.muted};
