@@ -21,6 +21,26 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'gateway-tui-start-'));
 after(() => rmSync(home, {recursive: true, force: true}));
 
+/** Run `node argv…` to its end; `untilListening`: a serve, stopped with SIGTERM once it listens. */
+async function runToEnd(argv: string[], env: NodeJS.ProcessEnv, untilListening: boolean): Promise<void> {
+	if (!untilListening) {
+		await run(process.execPath, argv, {env});
+		return;
+	}
+	const {spawn} = await import('node:child_process');
+	const child = spawn(process.execPath, argv, {env, stdio: ['ignore', 'pipe', 'pipe']});
+	await new Promise<void>((resolve, reject) => {
+		const onData = (data: Buffer) => {
+			if (String(data).includes('listening on')) resolve();
+		};
+		child.stdout.on('data', onData);
+		child.stderr.on('data', onData);
+		child.once('exit', code => reject(new Error(`serve exited with ${code} before listening`)));
+	});
+	child.kill('SIGTERM');
+	await new Promise(resolve => child.once('exit', resolve));
+}
+
 /**
  * The source files whose code a run of the built CLI ran: every source of each ES module chunk it
  * loaded (a module's top level runs as it loads), and of the CommonJS bundles it compiled (the
@@ -34,22 +54,7 @@ async function sourcesLoadedBy(args: string[], untilListening = false): Promise<
 	rmSync(coverage, {recursive: true, force: true});
 	const env = {...process.env, RECORD_LOADS_FILE: record, GATEWAY_TUI_HOME: home, NODE_V8_COVERAGE: coverage};
 	const argv = ['--import', join(root, 'test/helpers/record-loads.mjs'), join(root, 'dist/cli.js'), ...args];
-	if (untilListening) {
-		const {spawn} = await import('node:child_process');
-		const child = spawn(process.execPath, argv, {env, stdio: ['ignore', 'pipe', 'pipe']});
-		await new Promise<void>((resolve, reject) => {
-			const onData = (data: Buffer) => {
-				if (String(data).includes('listening on')) resolve();
-			};
-			child.stdout.on('data', onData);
-			child.stderr.on('data', onData);
-			child.once('exit', code => reject(new Error(`serve exited with ${code} before listening`)));
-		});
-		child.kill('SIGTERM');
-		await new Promise(resolve => child.once('exit', resolve));
-	} else {
-		await run(process.execPath, argv, {env});
-	}
+	await runToEnd(argv, env, untilListening);
 	const ran = ranInBundles(coverage);
 	const urls = readFileSync(record, 'utf8').split('\n').filter(url => url.startsWith('file://'));
 	const sources = new Set<string>();
@@ -186,22 +191,7 @@ test('neither keys list nor serve loads Node\'s export lexer for CommonJS or nod
 		const record = join(home, `native-${name}.txt`);
 		const env = {...process.env, RECORD_NATIVE_FILE: record, GATEWAY_TUI_HOME: home};
 		const argv = ['--import', exitRecorder, join(root, 'dist/cli.js'), ...args];
-		if (name === 'serve') {
-			const {spawn} = await import('node:child_process');
-			const child = spawn(process.execPath, argv, {env, stdio: ['ignore', 'pipe', 'pipe']});
-			await new Promise<void>((resolve, reject) => {
-				const onData = (data: Buffer) => {
-					if (String(data).includes('listening on')) resolve();
-				};
-				child.stdout.on('data', onData);
-				child.stderr.on('data', onData);
-				child.once('exit', code => reject(new Error(`serve exited with ${code} before listening`)));
-			});
-			child.kill('SIGTERM');
-			await new Promise(resolve => child.once('exit', resolve));
-		} else {
-			await run(process.execPath, argv, {env});
-		}
+		await runToEnd(argv, env, name === 'serve');
 		const loaded = readFileSync(record, 'utf8').split('\n');
 		assert.ok(loaded.includes('NativeModule fs'), `${name}: the record lists Node's modules`);
 		// A listening server loads node:child_process all the same: Node's net.Server#listen requires
