@@ -123,13 +123,36 @@ export async function startHelper(file: string, env: Record<string, string>, opt
 	return {child, port: Number(match[1])};
 }
 
+/**
+ * The environment the start figures are judged in: the bench's own without NODE_EXTRA_CA_CERTS. With
+ * it set, Node parses its own root certificates and the file's at every start, before any of the
+ * process's code runs (Node 20's `InitCryptoOnce`): a cost of the machine's setup (here, a proxy's
+ * CA), paid by every Node process alike, which the bench measures and prints beside the figures.
+ */
+export function startEnv(): NodeJS.ProcessEnv {
+	const env = {...process.env};
+	delete env.NODE_EXTRA_CA_CERTS;
+	return env;
+}
+
 /** `gateway-tui --home HOME …args`; resolves with stdout and the wall time from spawn to exit. */
-export function cli(home: string, args: readonly string[]): Promise<{stdout: string; ms: number}> {
+export function cli(home: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<{stdout: string; ms: number}> {
 	const started = performance.now();
 	return new Promise((resolve, reject) => {
-		execFile(process.execPath, [cliPath, '--home', home, ...args], {cwd: root, env: {...process.env, NODE_NO_WARNINGS: '1'}, timeout: 60_000}, (error, stdout, stderr) => {
+		execFile(process.execPath, [cliPath, '--home', home, ...args], {cwd: root, env: {...env, NODE_NO_WARNINGS: '1'}, timeout: 60_000}, (error, stdout, stderr) => {
 			if (error) reject(new Error(`gateway-tui ${args.join(' ')} failed: ${stderr || error.message}`));
 			else resolve({stdout, ms: performance.now() - started});
+		});
+	});
+}
+
+/** Node's own start in `env`: the wall time of `node -e 0`, the floor under every start figure. */
+export function nodeStart(env: NodeJS.ProcessEnv): Promise<number> {
+	const started = performance.now();
+	return new Promise((resolve, reject) => {
+		execFile(process.execPath, ['-e', '0'], {cwd: root, env, timeout: 60_000}, error => {
+			if (error) reject(new Error(`node -e 0 failed: ${error.message}`));
+			else resolve(performance.now() - started);
 		});
 	});
 }
@@ -137,9 +160,9 @@ export function cli(home: string, args: readonly string[]): Promise<{stdout: str
 export type Serve = {child: ChildProcess; pid: number; url: string; startMs: number};
 
 /** `gateway-tui serve --port 0` (request lines to /dev/null); startMs = spawn → its "listening on" line. */
-export async function startServe(home: string): Promise<Serve> {
+export async function startServe(home: string, env: NodeJS.ProcessEnv = process.env): Promise<Serve> {
 	const started = performance.now();
-	const child = track(spawn(process.execPath, [cliPath, '--home', home, 'serve', '--port', '0'], {cwd: root, env: {...process.env, NODE_NO_WARNINGS: '1'}, stdio: ['ignore', 'ignore', 'pipe']}));
+	const child = track(spawn(process.execPath, [cliPath, '--home', home, 'serve', '--port', '0'], {cwd: root, env: {...env, NODE_NO_WARNINGS: '1'}, stdio: ['ignore', 'ignore', 'pipe']}));
 	const match = await waitForLine(child, 'stderr', /listening on (http:\/\/127\.0\.0\.1:\d+)/, 30_000, 'gateway-tui serve');
 	const startMs = performance.now() - started;
 	if (child.pid === undefined) throw new Error('gateway-tui serve has no pid');

@@ -41,6 +41,8 @@ export type RssAfter = {requests: number; rssMb: number; settledMb: number; rps:
  */
 export type Check = {name: string; target: string; measured: string; pass: boolean | null; relay?: {measured: string; pass: boolean}};
 
+export type ExtraCaStarts = {file: string; certificates: number | null; serveMs: number[]; keysListMs: number[]; nodeMs: number[]};
+
 export type Results = {
 	date: string;
 	machine: {nproc: number; cpu: string; node: string; memoryGb: number; platform: string; loadAtStart: number; loadAtEnd: number};
@@ -49,7 +51,12 @@ export type Results = {
 	streams: StreamRow[];
 	/** The same requests with a coding agent's context (see `config.largeTurns`); no target of its own. */
 	large: LargeRow[];
-	start: {serveMs: number[]; keysListMs: number[]};
+	/**
+	 * Start times, judged in the bench's environment without NODE_EXTRA_CA_CERTS; `nodeMs` is Node's own
+	 * start there (`node -e 0`). With the variable set, `withExtraCaCerts` holds the same starts in the
+	 * inherited environment, which Node's parse of its root certificates and the file's slows alike.
+	 */
+	start: {serveMs: number[]; keysListMs: number[]; nodeMs: number[]; withExtraCaCerts: ExtraCaStarts | null};
 	memory: {serveIdleMb: number | null; tuiIdleMb: number | null; bareIdleMb: number | null; serveSettledMb: number | null; tuiSettledMb: number | null; afterRequests: RssAfter[]; tuiAfterRequests: RssAfter[]; bareIdleCpuMsPerS: number | null};
 	notes: string[];
 	checks: Check[];
@@ -64,7 +71,7 @@ export function newResults(date: string, machine: Results['machine'], config: Re
 		throughput: [],
 		streams: [],
 		large: [],
-		start: {serveMs: [], keysListMs: []},
+		start: {serveMs: [], keysListMs: [], nodeMs: [], withExtraCaCerts: null},
 		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: [], bareIdleCpuMsPerS: null},
 		notes: [],
 		checks: [],
@@ -190,6 +197,11 @@ export function checksOf(results: Results, connections: number): Check[] {
 	return checks;
 }
 
+/** `12 / 13 / 15 ms (median 13)`. */
+function startTimes(values: readonly number[]): string {
+	return `${values.map(ms => ms.toFixed(0)).join(' / ')} ms (median ${fixed(median(values), 0)})`;
+}
+
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
 	const widths = header.map((title, column) => Math.max(title.length, ...rows.map(row => row[column].length)));
 	const last = header.length - 1;
@@ -286,7 +298,9 @@ export function render(results: Results): string {
 		out.push('');
 	}
 	const {start, memory} = results;
-	out.push(`Start: serve ${start.serveMs.map(ms => ms.toFixed(0)).join(' / ')} ms to "listening" (median ${fixed(median(start.serveMs), 0)}); keys list ${start.keysListMs.map(ms => ms.toFixed(0)).join(' / ')} ms (median ${fixed(median(start.keysListMs), 0)}).`);
+	out.push(`Start${start.withExtraCaCerts ? ' (without NODE_EXTRA_CA_CERTS)' : ''}: serve ${startTimes(start.serveMs)} to "listening"; keys list ${startTimes(start.keysListMs)}; Node's own start (node -e 0) ${startTimes(start.nodeMs)}.`);
+	const extra = start.withExtraCaCerts;
+	if (extra) out.push(`Start with NODE_EXTRA_CA_CERTS=${extra.file} as inherited (${extra.certificates ?? 'an unreadable file of'} certificates, which Node parses with its own at every start, before any code of the process runs): serve ${startTimes(extra.serveMs)}; keys list ${startTimes(extra.keysListMs)}; node -e 0 ${startTimes(extra.nodeMs)}. The targets are judged without it: the variable costs every Node process alike.`);
 	out.push(`Memory: idle RSS 2 s after start: serve ${fixed(memory.serveIdleMb, 1)} MB, TUI ${fixed(memory.tuiIdleMb, 1)} MB (the bare relay: ${fixed(memory.bareIdleMb, 1)} MB); settled (BENCH_IDLE_SETTLE_MS after start): serve ${fixed(memory.serveSettledMb, 1)} MB, TUI ${fixed(memory.tuiSettledMb, 1)} MB; serve RSS ${rssAfter(memory.afterRequests)}; TUI RSS ${rssAfter(memory.tuiAfterRequests)}.`);
 	out.push(`After load (CPU time of the whole process, all threads): serve after ${cpuAfter(memory.afterRequests)}; TUI after ${cpuAfter(memory.tuiAfterRequests)}; the bare relay idles at ${fixed(memory.bareIdleCpuMsPerS, 1)} ms a second. The second after a batch holds the last usage flush; the idle figure is the background work left (the usage flush's timer, the memory trim 30 s after the last request, the TUI's clock) — a store still writing the load's records would show there.`);
 	for (const note of results.notes) out.push(`Note: ${note}`);

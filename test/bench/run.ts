@@ -19,11 +19,11 @@
  *   BENCH_STARTS=3  BENCH_KEYS_LIST_RUNS=5   BENCH_TUI=0 skips the TUI   BENCH_OUT=test/bench/last-run.json
  */
 import {spawnSync} from 'node:child_process';
-import {writeFileSync} from 'node:fs';
+import {readFileSync, writeFileSync} from 'node:fs';
 import {availableParallelism, cpus, loadavg, totalmem} from 'node:os';
 import {join, resolve} from 'node:path';
 import {closedLoop, concurrentStreams, fixedCount, measuredLoop, mergeRounds, mergeStreamRounds, type LoadResult, type StreamsRun, type Target} from './load.js';
-import {cleanupNow, cli, cpuMsOf, installCleanup, listenDrops, memoryOf, resetPeak, root, sampleRss, startHelper, startServe, startTui, stop, stopTui, tempDir, type Serve, type Tui} from './procs.js';
+import {cleanupNow, cli, cpuMsOf, installCleanup, listenDrops, memoryOf, nodeStart, resetPeak, root, sampleRss, startEnv, startHelper, startServe, startTui, stop, stopTui, tempDir, type Serve, type Tui} from './procs.js';
 import {checksOf, newResults, render, type Mode, type Results, type StreamRow, type TargetName} from './report.js';
 
 const numberEnv = (name: string, fallback: number) => {
@@ -32,6 +32,15 @@ const numberEnv = (name: string, fallback: number) => {
 	return value;
 };
 const listEnv = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').filter(Boolean).map(Number).filter(value => Number.isInteger(value) && value > 0);
+
+/** How many certificates a PEM file holds (null when it cannot be read). */
+function certificatesIn(file: string): number | null {
+	try {
+		return readFileSync(file, 'latin1').split('-----BEGIN CERTIFICATE-----').length - 1;
+	} catch {
+		return null;
+	}
+}
 
 const config = {
 	durationMs: numberEnv('BENCH_DURATION_MS', 5000),
@@ -333,13 +342,29 @@ async function main(): Promise<void> {
 	log('setting up a home with two channels and a key (the CLI)');
 	const home = tempDir();
 	const serveSecret = await setupHome(home, upstreamOrigin);
-	for (let run = 0; run < config.keysListRuns; run++) results.start.keysListMs.push((await cli(home, ['keys', 'list'])).ms);
+	// Judged without NODE_EXTRA_CA_CERTS (see startEnv); with it set, the same starts in the inherited environment, in turn.
+	const judged = startEnv();
+	const caFile = process.env.NODE_EXTRA_CA_CERTS;
+	const inherited = caFile ? {file: caFile, certificates: certificatesIn(caFile), serveMs: [] as number[], keysListMs: [] as number[], nodeMs: [] as number[]} : null;
+	results.start.withExtraCaCerts = inherited;
+	for (let run = 0; run < config.keysListRuns; run++) {
+		results.start.nodeMs.push(await nodeStart(judged));
+		results.start.keysListMs.push((await cli(home, ['keys', 'list'], judged)).ms);
+		if (!inherited) continue;
+		inherited.nodeMs.push(await nodeStart(process.env));
+		inherited.keysListMs.push((await cli(home, ['keys', 'list'])).ms);
+	}
 
-	log(`starting serve ${config.starts} time(s)`);
+	log(`starting serve ${config.starts} time(s)${inherited ? ', and as often with NODE_EXTRA_CA_CERTS' : ''}`);
 	let serve: Serve | null = null;
 	for (let run = 0; run < config.starts; run++) {
 		if (serve) await stop(serve.child);
-		serve = await startServe(home);
+		if (inherited) {
+			const other = await startServe(home);
+			inherited.serveMs.push(other.startMs);
+			await stop(other.child);
+		}
+		serve = await startServe(home, judged);
 		results.start.serveMs.push(serve.startMs);
 	}
 	if (!serve) throw new Error('serve did not start');

@@ -9,9 +9,10 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {execFile, spawnSync} from 'node:child_process';
-import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
+import {rootCertificates} from 'node:tls';
 import {fileURLToPath} from 'node:url';
 import type {Results} from './report.js';
 
@@ -21,6 +22,9 @@ const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 test('the bench runs every section and measures every target (tiny settings)', {skip: process.platform !== 'linux' && 'the bench reads /proc: Linux only', timeout: 240_000}, async () => {
 	const dir = mkdtempSync(join(tmpdir(), 'gateway-tui-bench-smoke-'));
 	const out = join(dir, 'run.json');
+	// Two real roots: the starts are measured with and without the variable, as on a machine that sets it.
+	const caFile = join(dir, 'extra-ca.pem');
+	writeFileSync(caFile, rootCertificates.slice(0, 2).join('\n'));
 	try {
 		const env: NodeJS.ProcessEnv = {
 			...process.env,
@@ -44,6 +48,7 @@ test('the bench runs every section and measures every target (tiny settings)', {
 			BENCH_KEYS_LIST_RUNS: '1',
 			BENCH_TUI: hasTmux ? '1' : '0',
 			BENCH_OUT: out,
+			NODE_EXTRA_CA_CERTS: caFile,
 		};
 		const {code, stdout, stderr} = await new Promise<{code: number | null; stdout: string; stderr: string}>(resolve => {
 			execFile(process.execPath, ['--import', 'tsx', join(root, 'test', 'bench', 'run.ts')], {cwd: root, env, timeout: 220_000, maxBuffer: 16 * 1024 * 1024}, (error, stdout, stderr) => {
@@ -80,6 +85,11 @@ test('the bench runs every section and measures every target (tiny settings)', {
 		// Start, memory.
 		assert.equal(results.start.serveMs.length, 1);
 		assert.equal(results.start.keysListMs.length, 1);
+		assert.equal(results.start.nodeMs.length, 1);
+		const extra = results.start.withExtraCaCerts;
+		assert.deepEqual(extra && {file: extra.file, certificates: extra.certificates, runs: [extra.serveMs.length, extra.keysListMs.length, extra.nodeMs.length]}, {file: caFile, certificates: 2, runs: [1, 1, 1]});
+		assert.match(stdout, /Start \(without NODE_EXTRA_CA_CERTS\): serve \d+ ms \(median \d+\) to "listening"; keys list \d+ ms \(median \d+\); Node's own start \(node -e 0\) \d+ ms/);
+		assert.ok(stdout.includes(`Start with NODE_EXTRA_CA_CERTS=${caFile} as inherited (2 certificates`), 'the inherited starts printed');
 		assert.ok((results.memory.serveSettledMb ?? 0) > 0 && (results.memory.bareIdleMb ?? 0) > 0);
 		assert.deepEqual(results.memory.afterRequests.map(row => [row.requests, row.errors]), [[100, 0], [200, 0]]);
 		if (hasTmux) assert.deepEqual(results.memory.tuiAfterRequests.map(row => [row.requests, row.errors]), [[100, 0], [200, 0]]);
