@@ -218,6 +218,15 @@ test('the CommonJS bundles call no import(): compiled by code-cache.ts, Node 20 
 	}
 });
 
+test('no bundle holds a copy of pg: @keyv/postgres loads it from node_modules, and a PostgreSQL store uses that one copy', () => {
+	const maps = readdirSync(join(root, 'dist')).filter(name => name.endsWith('.map'));
+	assert.ok(maps.includes('commands.cjs.map'), 'the build has source maps');
+	for (const name of maps) {
+		const {sources} = JSON.parse(readFileSync(join(root, 'dist', name), 'utf8')) as {sources: string[]};
+		assert.deepEqual(matching(sources, /node_modules\/(pg|pg-[a-z-]+|postgres-[a-z-]+|pgpass)\//), [], name);
+	}
+});
+
 test('run from the sources under tsx, the launcher imports the commands as they are: the same answers and exit codes as built', async () => {
 	const sourceHome = mkdtempSync(join(tmpdir(), 'gateway-tui-sources-'));
 	try {
