@@ -89,8 +89,12 @@ export async function closedLoop(target: Target, connections: number, warmupMs: 
 	return (await measuredLoop(target, connections, warmupMs, durationMs)).result;
 }
 
-/** The same, with the latency of every answered request (ascending), so that rounds can be merged. */
-export async function measuredLoop(target: Target, connections: number, warmupMs: number, durationMs: number, cpuMs: () => number = () => 0): Promise<{result: LoadResult; latencies: number[]; cpuMs: number}> {
+/**
+ * The same, with the latency of every answered request (ascending), so that rounds can be merged;
+ * `cpuMs` reads CPU counters of the process under test (its whole process, a thread of it), and
+ * the answer has how much each moved during the measured part.
+ */
+export async function measuredLoop(target: Target, connections: number, warmupMs: number, durationMs: number, cpuMs: () => readonly number[] = () => []): Promise<{result: LoadResult; latencies: number[]; cpuMs: number[]}> {
 	const pool = newPool(target.origin, connections, 30_000);
 	try {
 		const run = async (ms: number, tally: Tally) => {
@@ -104,7 +108,7 @@ export async function measuredLoop(target: Target, connections: number, warmupMs
 		// The CPU of the measured part only (the reader is the caller's: the process under test's, from /proc).
 		const cpuBefore = cpuMs();
 		const seconds = await run(durationMs, tally);
-		const cpuUsed = cpuMs() - cpuBefore;
+		const cpuUsed = cpuMs().map((ms, index) => ms - (cpuBefore[index] ?? 0));
 		const sorted = (tally.latencies ?? []).sort((a, b) => a - b);
 		return {result: summary(connections, [{requests: tally.requests, errors: tally.errors, firstError: tally.firstError, seconds}], sorted), latencies: sorted, cpuMs: cpuUsed};
 	} finally {

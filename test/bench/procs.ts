@@ -203,7 +203,16 @@ export function memoryOf(pid: number): {rssMb: number; peakMb: number} {
  * counted in the kernel's USER_HZ ticks of 10 ms — read over a second or more).
  */
 export function cpuMsOf(pid: number): number {
-	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+	return ticksMs(`/proc/${pid}/stat`);
+}
+
+/** The same for a process's main thread alone (the TUI's UI: its gateway runs in a worker thread). */
+export function mainThreadCpuMsOf(pid: number): number {
+	return ticksMs(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function ticksMs(statFile: string): number {
+	const fields = readFileSync(statFile, 'utf8').split(') ')[1]?.split(' ') ?? [];
 	return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 

@@ -13,8 +13,12 @@ export type Mode = 'passthrough' | 'translated' | 'anthropic client' | 'passthro
 const gatewayModes = ['passthrough', 'translated', 'anthropic client'] as const;
 
 /** roundRps: req/s in each round (the rows of a section take their rounds in turn). */
-/** cpuUsPerRequest: the CPU time of the process under test (all its threads, from /proc) over its requests, all rounds; null for direct. */
-export type ThroughputRow = {target: TargetName; mode: Mode; result: LoadResult; roundRps?: number[]; cpuUsPerRequest?: number | null};
+/**
+ * cpuUsPerRequest: the CPU time of the process under test (all its threads, from /proc) over its
+ * requests, all rounds; null for direct. uiCpuUsPerRequest (TUI rows): the part of it spent on the
+ * TUI's main thread, its UI (the gateway serves on a worker thread).
+ */
+export type ThroughputRow = {target: TargetName; mode: Mode; result: LoadResult; roundRps?: number[]; cpuUsPerRequest?: number | null; uiCpuUsPerRequest?: number | null};
 /**
  * The slow streams of one target and count, over the rounds (load.ts `mergeStreamRounds`): `roundWalls`
  * is each round's wall time in s, in the order the rounds ran (rows of the same count took their
@@ -241,6 +245,11 @@ export function render(results: Results): string {
 		];
 	});
 	out.push(table(['target', 'mode', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', '+p50 ms', '+p99 ms', 'vs bare', 'rounds', 'errors'], rows));
+	const ui = results.throughput.filter(row => row.target === 'TUI' && typeof row.uiCpuUsPerRequest === 'number' && typeof row.cpuUsPerRequest === 'number' && row.cpuUsPerRequest > 0);
+	if (ui.length > 0) {
+		const share = (row: ThroughputRow) => `${row.mode} @${row.result.connections} ${fixed(row.uiCpuUsPerRequest, 1)} (${((100 * (row.uiCpuUsPerRequest ?? 0)) / (row.cpuUsPerRequest ?? 1)).toFixed(1)} %)`;
+		out.push(`The TUI's UI thread (its main thread: React, Ink, the terminal; the gateway serves on a worker thread), CPU µs a request and its share of the TUI's: ${ui.map(share).join('; ')}.`);
+	}
 	out.push('');
 	if (results.streams.length > 0) {
 		const streamRounds = Number(config.streamRounds ?? 1);

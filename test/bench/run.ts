@@ -23,8 +23,8 @@ import {readFileSync, writeFileSync} from 'node:fs';
 import {availableParallelism, cpus, loadavg, totalmem} from 'node:os';
 import {join, resolve} from 'node:path';
 import {closedLoop, concurrentStreams, fixedCount, measuredLoop, mergeRounds, mergeStreamRounds, type LoadResult, type StreamsRun, type Target} from './load.js';
-import {cleanupNow, cli, cpuMsOf, installCleanup, listenDrops, memoryOf, nodeStart, resetPeak, root, sampleRss, startEnv, startHelper, startServe, startTui, stop, stopTui, tempDir, type Serve, type Tui} from './procs.js';
-import {checksOf, newResults, render, type Mode, type Results, type StreamRow, type TargetName} from './report.js';
+import {cleanupNow, cli, cpuMsOf, installCleanup, mainThreadCpuMsOf, listenDrops, memoryOf, nodeStart, resetPeak, root, sampleRss, startEnv, startHelper, startServe, startTui, stop, stopTui, tempDir, type Serve, type Tui} from './procs.js';
+import {checksOf, newResults, render, type Mode, type Results, type StreamRow, type TargetName, type ThroughputRow} from './report.js';
 
 const numberEnv = (name: string, fallback: number) => {
 	const value = Number(process.env[name] ?? fallback);
@@ -135,21 +135,25 @@ function targetsOf(endpoint: Endpoint, streaming: boolean, large = false): Array
  * ratios to another row are the median of the per-round ratios (report.ts).
  */
 async function measure(results: Results, endpoints: readonly Endpoint[], streaming: boolean, connections: number): Promise<void> {
-	const rows = endpoints.flatMap(endpoint => targetsOf(endpoint, streaming).map(({mode, target}) => ({endpoint, mode, target, rounds: [] as Array<Awaited<ReturnType<typeof measuredLoop>>>, cpuMs: 0})));
+	const rows = endpoints.flatMap(endpoint => targetsOf(endpoint, streaming).map(({mode, target}) => ({endpoint, mode, target, rounds: [] as Array<Awaited<ReturnType<typeof measuredLoop>>>, cpuMs: 0, mainThreadMs: 0})));
 	for (let round = 0; round < config.rounds; round++) {
 		for (const row of rows) {
 			const {pid} = row.endpoint;
-			const measured = await measuredLoop(row.target, connections, config.warmupMs, config.durationMs / config.rounds, () => (pid === null ? 0 : cpuMsOf(pid)));
+			const measured = await measuredLoop(row.target, connections, config.warmupMs, config.durationMs / config.rounds, () => (pid === null ? [] : [cpuMsOf(pid), mainThreadCpuMsOf(pid)]));
 			row.rounds.push(measured);
-			row.cpuMs += measured.cpuMs;
+			row.cpuMs += measured.cpuMs[0] ?? 0;
+			row.mainThreadMs += measured.cpuMs[1] ?? 0;
 			// What a process does after its load (the usage flush every second, the TUI's redraw) runs here, not in the next row.
 			await sleep(config.pauseMs);
 		}
 	}
-	for (const {endpoint, mode, rounds, cpuMs} of rows) {
+	for (const {endpoint, mode, rounds, cpuMs, mainThreadMs} of rows) {
 		const result: LoadResult = mergeRounds(rounds);
-		const cpuUsPerRequest = endpoint.pid === null || result.requests === 0 ? null : (1000 * cpuMs) / result.requests;
-		results.throughput.push({target: endpoint.name, mode, result, roundRps: rounds.map(round => round.result.rps), cpuUsPerRequest});
+		const perRequest = (ms: number) => (endpoint.pid === null || result.requests === 0 ? null : (1000 * ms) / result.requests);
+		const row: ThroughputRow = {target: endpoint.name, mode, result, roundRps: rounds.map(round => round.result.rps), cpuUsPerRequest: perRequest(cpuMs)};
+		// The TUI's main thread is its UI (React, Ink, the terminal); the gateway serves on a worker thread.
+		if (endpoint.name === 'TUI') row.uiCpuUsPerRequest = perRequest(mainThreadMs);
+		results.throughput.push(row);
 		log(`${endpoint.name.padEnd(10)} ${mode.padEnd(18)} @${String(connections).padEnd(3)} ${result.rps.toFixed(0).padStart(6)} req/s (rounds ${rounds.map(round => round.result.rps.toFixed(0)).join(' ')})  p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms${result.errors ? `  ${result.errors} errors: ${result.firstError}` : ''}`);
 	}
 }

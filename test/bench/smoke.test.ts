@@ -66,7 +66,11 @@ test('the bench runs every section and measures every target (tiny settings)', {
 			assert.equal(row.result.errors, 0, `${row.target} ${row.mode} @${row.result.connections}: ${row.result.firstError}`);
 			assert.ok(row.result.requests > 0, `${row.target} ${row.mode} @${row.result.connections} sent nothing`);
 			assert.equal(row.roundRps?.length, 2, `${row.target} ${row.mode}: one figure per round`);
+			// The TUI's rows also read its UI thread's CPU, a part of the process's (the two read one after the other: a 10 ms tick apart at most).
+			if (row.target === 'TUI') assert.ok(typeof row.uiCpuUsPerRequest === 'number' && row.uiCpuUsPerRequest >= 0 && row.uiCpuUsPerRequest <= (row.cpuUsPerRequest ?? 0) + 10_000 / row.result.requests, `${row.mode}: UI ${row.uiCpuUsPerRequest} of ${row.cpuUsPerRequest}`);
+			else assert.equal(row.uiCpuUsPerRequest, undefined);
 		}
+		if (hasTmux) assert.match(stdout, /The TUI's UI thread \(its main thread[^\n]*: passthrough @1 [\d.]+ \([\d.]+ %\)/);
 		// Slow streams: both sizes, each target, all complete.
 		assert.equal(results.streams.length, 8);
 		for (const row of results.streams) {
