@@ -11,7 +11,7 @@
 import {isFailure, type RequestFinished} from './events.js';
 import {countsTowardUsage} from './usage-types.js';
 
-const minuteMs = 60_000;
+export const minuteMs = 60_000;
 
 /** The minute `ms` falls in: a snapshot's hour moves on by one when it changes. */
 export const minuteOf = (ms: number): number => Math.floor(ms / minuteMs);

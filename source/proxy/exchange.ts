@@ -36,6 +36,8 @@ export class OpenExchanges {
 	private drained: (() => void) | null = null;
 	/** Set when the gateway begins to stop. */
 	stopping = false;
+	/** Told when the count changes (the TUI's core: its next batch says how many are in flight). */
+	onChange: (() => void) | null = null;
 
 	get size(): number {
 		return this.open;
@@ -43,10 +45,12 @@ export class OpenExchanges {
 
 	opened(): void {
 		this.open++;
+		this.onChange?.();
 	}
 
 	closed(): void {
 		this.open--;
+		this.onChange?.();
 		if (this.open === 0) this.drained?.();
 	}
 

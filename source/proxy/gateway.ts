@@ -126,6 +126,11 @@ export class Gateway {
 		return this.exchanges.size;
 	}
 
+	/** `listener` is called each time `requestsInFlight` changes (one listener: the TUI's core). */
+	watchInFlight(listener: (() => void) | null): void {
+		this.exchanges.onChange = listener;
+	}
+
 	/**
 	 * Load keys and channels, restore the limits' counters, and listen. A failure on the way (a port
 	 * in use, secrets sealed with another master key, a store that refuses) stops what was started and

@@ -17,7 +17,7 @@ import {logRotateBytes, rotateLog} from '../base/log-rotation.js';
 import {isFailure, type RequestFinished} from '../base/events.js';
 import {IsoTime} from '../base/iso-time.js';
 import {formatRequestLine} from '../base/request-line.js';
-import {minuteOf, TrafficCounter} from '../base/traffic.js';
+import {minuteMs, minuteOf, TrafficCounter} from '../base/traffic.js';
 import type {CoreMessage, EventMessage} from './worker-protocol.js';
 
 /** The live log shows the newest requests only: more per batch would be work for nothing. */
@@ -142,6 +142,17 @@ export class WorkerOutbox {
 			this.used = 0;
 			this.rotateWhenLarge();
 		}
+	}
+
+	/**
+	 * When this outbox next has something to send though nothing else happens: the traffic snapshot
+	 * held back by `trafficEveryMs`, or the next minute's (the charts' hour moves on). The worker
+	 * flushes then, and otherwise only after a request, an event or a change of the count in flight:
+	 * an idle TUI's core wakes once a minute, not ten times a second.
+	 */
+	dueAt(now = Date.now()): number {
+		const nextMinute = (minuteOf(now) + 1) * minuteMs;
+		return this.trafficDirty ? Math.min(nextMinute, Math.max(now, this.trafficSentAt + this.trafficEveryMs)) : nextMinute;
 	}
 
 	async close(): Promise<void> {

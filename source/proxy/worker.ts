@@ -10,6 +10,7 @@ import {reasonOf} from '../store/backend.js';
 import type {GatewayEvents} from '../base/events.js';
 import {startGateway, type Gateway} from './gateway.js';
 import type {CoreCommand, CoreMessage, EventMessage, WorkerOptions} from './worker-protocol.js';
+import {BatchPacer} from './batch-pacer.js';
 import {WorkerOutbox} from './worker-outbox.js';
 
 const eventNames: ReadonlyArray<Exclude<keyof GatewayEvents, 'request:finished' | 'requests:batch' | 'traffic:snapshot' | 'requests:in-flight'>> = ['channel:health', 'key:budget', 'store:changed', 'warning'];
@@ -18,15 +19,30 @@ function post(message: CoreMessage): void {
 	parentPort!.postMessage(message);
 }
 
-function forwardEvents(gateway: Gateway, options: WorkerOptions): {readonly outbox: WorkerOutbox; stop(): Promise<void>} {
+function forwardEvents(gateway: Gateway, options: WorkerOptions): {readonly outbox: WorkerOutbox; readonly pacer: BatchPacer; stop(): Promise<void>} {
 	const outbox = new WorkerOutbox(post, options.logFile);
-	const offRequests = gateway.events.on('request:finished', event => outbox.request(event));
-	const offs = eventNames.map(name => gateway.events.on(name, (...args: GatewayEvents[typeof name]) => outbox.event({name, args} as EventMessage)));
-	const timer = setInterval(() => outbox.flush(Date.now(), gateway.requestsInFlight), options.batchMs);
+	const pacer = new BatchPacer(now => {
+		outbox.flush(now, gateway.requestsInFlight);
+		return outbox.dueAt(now);
+	}, options.batchMs);
+	const offRequests = gateway.events.on('request:finished', event => {
+		outbox.request(event);
+		pacer.soon();
+	});
+	const offs = eventNames.map(name =>
+		gateway.events.on(name, (...args: GatewayEvents[typeof name]) => {
+			outbox.event({name, args} as EventMessage);
+			pacer.soon();
+		}),
+	);
+	gateway.watchInFlight(() => pacer.soon());
+	pacer.soon(); // the first batch: the charts' first snapshot
 	return {
 		outbox,
+		pacer,
 		async stop() {
-			clearInterval(timer);
+			pacer.stop();
+			gateway.watchInFlight(null);
 			offRequests();
 			for (const off of offs) off();
 			await outbox.close();
@@ -34,7 +50,7 @@ function forwardEvents(gateway: Gateway, options: WorkerOptions): {readonly outb
 	};
 }
 
-async function handle(gateway: Gateway, outbox: WorkerOutbox, command: CoreCommand, stop: () => Promise<void>): Promise<void> {
+async function handle(gateway: Gateway, forwarding: {readonly outbox: WorkerOutbox; readonly pacer: BatchPacer}, command: CoreCommand, stop: () => Promise<void>): Promise<void> {
 	switch (command.type) {
 		case 'reload':
 			// A store that cannot be read now (an outage, a record another version wrote) is not a crash:
@@ -58,7 +74,8 @@ async function handle(gateway: Gateway, outbox: WorkerOutbox, command: CoreComma
 			post({type: 'bodies', id: command.id, lookup: gateway.bodies.lookup('')});
 			return;
 		case 'traffic-stored':
-			outbox.stored(command.records);
+			forwarding.outbox.stored(command.records);
+			forwarding.pacer.soon();
 			return;
 		case 'shutdown':
 			await stop();
@@ -92,7 +109,7 @@ async function main(options: WorkerOptions): Promise<void> {
 		parentPort!.close();
 	};
 	parentPort!.on('message', (command: CoreCommand) => {
-		handle(running, forwarding.outbox, command, stop).catch((error: unknown) => post({type: 'crashed', ...crashReport(error)}));
+		handle(running, forwarding, command, stop).catch((error: unknown) => post({type: 'crashed', ...crashReport(error)}));
 	});
 	post({type: 'listening', url: running.url});
 }
