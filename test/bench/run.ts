@@ -170,9 +170,10 @@ async function largeRequests(results: Results, endpoints: readonly Endpoint[]): 
 	for (let round = 0; round < config.rounds; round++) {
 		for (const row of rows) {
 			await closedLoop(row.target, config.largeConnections, 0, config.warmupMs);
-			const cpuBefore = row.endpoint.pid === null ? 0 : cpuMsOf(row.endpoint.pid);
-			row.rounds.push(await measuredLoop(row.target, config.largeConnections, 0, config.largeMs / config.rounds));
-			if (row.endpoint.pid !== null) row.cpuMs += cpuMsOf(row.endpoint.pid) - cpuBefore;
+			const {pid} = row.endpoint;
+			const measured = await measuredLoop(row.target, config.largeConnections, 0, config.largeMs / config.rounds, () => (pid === null ? [] : [cpuMsOf(pid)]));
+			row.rounds.push(measured);
+			row.cpuMs += measured.cpuMs[0] ?? 0;
 			await sleep(config.pauseMs);
 		}
 	}
