@@ -3,8 +3,8 @@
  * gateway-tui's entry point, a launcher: the commands are one CommonJS bundle (dist/commands.cjs,
  * from source/cli/main.ts) compiled with V8's code cache (base/code-cache.ts), which spares them
  * Node's ES module loader — resolving, linking and compiling chunks, about half of a command's own
- * start. The TUI, whose Ink and layout engine are ES modules that wait at their top level, is an
- * ES module built with this file, loaded by the default command through the function given here.
+ * start. The TUI's first step (source/ui/tui.ts) is an ES module built with this file, loaded by the
+ * default command through the function given here (cli/default.ts says why).
  */
 import {dirname, join} from 'node:path';
 import {fileURLToPath} from 'node:url';

@@ -12,9 +12,11 @@ import {allowHostHelp, bodyLimitHelp, captureBodiesFlag, captureBodiesHelp, coll
 
 /**
  * Loads the TUI's module (source/ui/tui.ts). The commands are one CommonJS bundle compiled with V8's
- * code cache (dist/commands.cjs), and the TUI cannot be in it: Ink and its layout engine are ES
- * modules that wait at their top level. So the launcher (source/cli.tsx), an ES module built with
- * the TUI's, hands the commands this function, whose `import()` its build resolves to the TUI's chunk.
+ * code cache (dist/commands.cjs), which can call no `import()` (Node 20 runs one in such a script only
+ * with an experimental option); the TUI's first step is an ES module (dist/tui.js), which imports
+ * clipboardy, an ES module only, and loads the UI's own bundle (dist/run.cjs). So the launcher
+ * (source/cli.tsx), an ES module built with tui.js, hands the commands this function, whose
+ * `import()` its build resolves to tui.js.
  */
 export type TuiLoader = () => Promise<{startTui(options: TuiOptions): Promise<void>}>;
 

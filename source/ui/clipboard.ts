@@ -38,7 +38,8 @@ export type ClipboardOptions = {
 	readonly terminal: Terminal;
 	readonly env?: NodeJS.ProcessEnv;
 	readonly platform?: NodeJS.Platform;
-	readonly writeSystem?: (text: string) => Promise<void>;
+	/** Writes the system clipboard (system-clipboard.ts in the TUI; a fake in tests). */
+	readonly writeSystem: (text: string) => Promise<void>;
 	readonly timeoutMs?: number;
 };
 
@@ -60,15 +61,9 @@ export function osc52(text: string, env: NodeJS.ProcessEnv = {}): string {
 	return env.STY ? `\u001BP${sequence}\u001B\\` : sequence;
 }
 
-export async function clipboardyWrite(text: string): Promise<void> {
-	const {default: clipboard} = await import('clipboardy');
-	await clipboard.write(text);
-}
-
 export function createClipboard(options: ClipboardOptions): ClipboardPort {
 	const env = options.env ?? process.env;
 	const platform = options.platform ?? process.platform;
-	const writeSystem = options.writeSystem ?? clipboardyWrite;
 	const mode = env.GATEWAY_TUI_CLIPBOARD ?? 'auto';
 
 	const viaTerminal = (reason: string): CopyOutcome => {
@@ -82,7 +77,7 @@ export function createClipboard(options: ClipboardOptions): ClipboardPort {
 			let outcome: CopyOutcome | undefined;
 			if (missing === null) {
 				try {
-					await withTimeout(writeSystem(text), options.timeoutMs ?? 3000);
+					await withTimeout(options.writeSystem(text), options.timeoutMs ?? 3000);
 					return {method: 'system'};
 				} catch (error) {
 					outcome = viaTerminal(`system clipboard failed: ${errorText(error)}`);

@@ -46,8 +46,11 @@ export function welcome(options: Pick<TuiOptions, 'host'>, logPath: string, coun
 	return {kind: 'info', text: `Press ? for the keys of each pane. Log: ${logPath}`};
 }
 
-/** `core`: the worker, started (by the CLI, before it loaded this module) so that it boots while this thread loads the UI. */
-export async function runTui(options: TuiOptions, core: StartingCore): Promise<void> {
+/**
+ * `core`: the worker, started (by the CLI, before it loaded this module) so that it boots while this
+ * thread loads the UI. `writeClipboard`: the system clipboard (system-clipboard.ts).
+ */
+export async function runTui(options: TuiOptions, core: StartingCore, writeClipboard: (text: string) => Promise<void>): Promise<void> {
 	const store = await Store.open(options.store ?? options.home, {home: options.home}).catch(async (failure: unknown) => {
 		await core.abandon();
 		throw failure;
@@ -127,7 +130,7 @@ export async function runTui(options: TuiOptions, core: StartingCore): Promise<v
 	const detachKeys = keyboard.attach(process.stdin);
 	const instance = render(
 		<KeypressProvider keyboard={keyboard}>
-			<Root core={coreView} model={model} clipboard={createClipboard({terminal: process.stdout})} initialStatus={welcome(options, logFile.path, {keys: keys.length, channels: channels.length})} />
+			<Root core={coreView} model={model} clipboard={createClipboard({terminal: process.stdout, writeSystem: writeClipboard})} initialStatus={welcome(options, logFile.path, {keys: keys.length, channels: channels.length})} />
 		</KeypressProvider>,
 		// Ink's type asks for a ReadStream; with isTTY unset it only keeps it (and never calls setRawMode).
 		{stdin: new PassThrough() as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false},

@@ -26,7 +26,7 @@ test('the CLI sets NODE_ENV=production unless NODE_ENV says otherwise', () => {
 });
 
 test('the build holds React\'s production build only, and no NODE_ENV test a shell could switch', () => {
-	const chunks = readdirSync(dist).filter(name => name.endsWith('.js'));
+	const chunks = readdirSync(dist).filter(name => /\.c?js$/.test(name));
 	const sources = chunks.flatMap(name => (JSON.parse(readFileSync(`${dist}${name}.map`, 'utf8')) as {sources: string[]}).sources);
 	assert.ok(sources.some(source => /node_modules\/react-reconciler\/cjs\/react-reconciler\.production\.js$/.test(source)), 'the reconciler is bundled');
 	assert.deepEqual(sources.filter(source => /node_modules\/(react|react-reconciler|scheduler)\/.*development/.test(source)), []);

@@ -8,7 +8,7 @@
  */
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {addChannel} from '../../source/services/channels.js';
@@ -235,6 +235,70 @@ test('gateway-tui starts the core\'s worker before it loads the UI\'s code, so t
 		assert.ok(starter >= 0 && ink >= 0, `both were loaded: ${files.join(', ')}`);
 		assert.ok(starter < ink, `the worker's starter (#${starter}) was loaded before Ink (#${ink})`);
 		assert.ok(files.some(file => file.endsWith(join('dist', 'worker.js'))), 'the worker ran');
+	} finally {
+		await tmux.stop();
+		rmSync(home, {recursive: true, force: true});
+	}
+});
+
+test('gateway-tui compiles its UI (dist/run.cjs) from the code cache its first start wrote, and draws the same screen from it', {skip: hasTmux() ? false : 'tmux is not installed (apt-get install tmux)', timeout: 40_000}, async () => {
+	const home = tempHome();
+	const cache = join(home, 'code-cache');
+	const record = join(home, 'compiles.txt');
+	const env = appEnv({GATEWAY_TUI_HOME: home, GATEWAY_TUI_CODE_CACHE: cache, NODE_OPTIONS: `--import ${join(root, 'test/helpers/record-compiles.mjs')}`, RECORD_COMPILES_FILE: record});
+	const uiCaches = () => (existsSync(cache) ? readdirSync(cache).filter(name => /^run\.cjs\.[0-9a-f]{32}\.bin$/.test(name)) : []);
+	const screens: string[] = [];
+	try {
+		for (const start of ['first', 'second']) {
+			const tmux = startTmux({dir: home, cwd: root, columns: 100, rows: 30, env, command: 'node dist/cli.js --port 0'});
+			try {
+				screens.push((await tmux.waitFor(/Virtual keys[\s\S]*● http:\/\/127\.0\.0\.1:\d+.*channels healthy/, 15_000)).replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT'));
+				// Written a second after the UI's script ran: after the first frame.
+				for (const deadline = Date.now() + 10_000; uiCaches().length === 0; ) {
+					assert.ok(Date.now() < deadline, `the ${start} start wrote no cache of the UI`);
+					await new Promise(resolve => setTimeout(resolve, 50));
+				}
+				await tmux.keys('q');
+			} finally {
+				await tmux.stop();
+			}
+		}
+		assert.equal(uiCaches().length, 1, 'one cache, written once');
+		const compiles = readFileSync(record, 'utf8').trim().split('\n').map(line => JSON.parse(line) as {filename: string; cachedData: boolean; rejected: boolean});
+		const ui = compiles.filter(item => item.filename === join(root, 'dist', 'run.cjs')).map(({cachedData, rejected}) => ({cachedData, rejected}));
+		assert.deepEqual(ui, [{cachedData: false, rejected: false}, {cachedData: true, rejected: false}], 'compiled from its source, then from the cache');
+		assert.equal(screens[1], screens[0]);
+	} finally {
+		rmSync(home, {recursive: true, force: true});
+	}
+});
+
+test('gateway-tui copies to the system clipboard where there is one (clipboardy, loaded by the UI through tui.js)', {skip: hasTmux() ? false : 'tmux is not installed (apt-get install tmux)', timeout: 30_000}, async () => {
+	const home = tempHome();
+	const store = await Store.open(home);
+	const {secret} = await createKey(store, {name: 'laptop'});
+	await store.close();
+	// A display, and an xsel on the PATH that keeps what it is given (clipboardy's first choice on X11).
+	const bin = join(home, 'bin');
+	const clipboard = join(home, 'clipboard.txt');
+	mkdirSync(bin);
+	writeFileSync(join(bin, 'xsel'), `#!/bin/sh\ncat > '${clipboard}'\n`);
+	chmodSync(join(bin, 'xsel'), 0o755);
+	const env = {...appEnv({GATEWAY_TUI_HOME: home, PATH: `${bin}:${process.env.PATH ?? ''}`}), DISPLAY: ':0'};
+	const tmux = startTmux({dir: home, cwd: root, columns: 100, rows: 30, env, command: 'node dist/cli.js --port 0'});
+	try {
+		const first = await tmux.waitFor(/Virtual keys[\s\S]*● http:\/\/127\.0\.0\.1:\d+/, 15_000);
+		const url = /● (http:\/\/127\.0\.0\.1:\d+)/.exec(first)![1]!;
+		await tmux.keys('3');
+		await tmux.waitFor(/‹ laptop ›/);
+		await tmux.keys('c');
+		const copied = await tmux.waitFor(/copied OPENAI_BASE_URL snippet/);
+		assert.doesNotMatch(copied, /via the terminal/, 'the system clipboard, not OSC 52');
+		assert.equal(readFileSync(clipboard, 'utf8'), `export OPENAI_BASE_URL='${url}/v1'\nexport OPENAI_API_KEY='${secret}'`);
+		await tmux.keys('q');
+	} catch (error) {
+		process.stderr.write(`screen at failure:\n${tmux.screen()}\n`);
+		throw error;
 	} finally {
 		await tmux.stop();
 		rmSync(home, {recursive: true, force: true});

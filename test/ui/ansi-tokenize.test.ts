@@ -88,7 +88,7 @@ test('a run of one style shares one array of styles; a change of style makes a n
 test('the built TUI draws with it: no copy of the package\'s own functions', () => {
 	const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 	const sources = new Set<string>();
-	for (const name of readdirSync(dist).filter(file => file.endsWith('.js.map'))) {
+	for (const name of readdirSync(dist).filter(file => /\.c?js\.map$/.test(file))) {
 		for (const source of (JSON.parse(readFileSync(join(dist, name), 'utf8')) as {sources: string[]}).sources) sources.add(source.replace(/\\/g, '/'));
 	}
 	const found = [...sources].filter(source => /ansi-tokenize/.test(source)).map(source => source.replace(/^(\.\.\/)+/, '')).sort();

@@ -67,7 +67,7 @@ test('anything else goes to string-width whole: emoji, CJK, marks, selectors, ot
 test('the built TUI measures text with it: no copy of the package but the one it falls back to', () => {
 	const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 	const sources = new Set<string>();
-	for (const name of readdirSync(dist).filter(file => file.endsWith('.js.map'))) {
+	for (const name of readdirSync(dist).filter(file => /\.c?js\.map$/.test(file))) {
 		for (const source of (JSON.parse(readFileSync(join(dist, name), 'utf8')) as {sources: string[]}).sources) sources.add(source.replace(/\\/g, '/'));
 	}
 	const widths = [...sources].filter(source => /string-width\/index\.js$|ui\/string-width\.ts$/.test(source)).map(source => source.replace(/^(\.\.\/)+/, '')).sort();
