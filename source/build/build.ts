@@ -1,13 +1,14 @@
 /**
- * `npm run build` (after `tsc --noEmit`): esbuild makes dist/ from the sources, four builds that share
+ * `npm run build` (after `tsc --noEmit`): esbuild makes dist/ from the sources, five builds that share
  * one list of what stays outside the bundles and what stands in for a package:
  *
- * - `cli.js`, `tui.js`, `worker.js` and their shared chunks, ES modules: the launcher, the TUI's
- *   first step (its log file and the core's worker, started before the UI's code loads) and the
- *   core's worker thread;
+ * - `cli.js`, `tui.js`, `worker-entry.js` and their shared chunks, ES modules: the launcher, the
+ *   TUI's first step (its log file and the core's worker, started before the UI's code loads) and
+ *   where the core's worker thread starts;
  * - `commands.cjs`: every command, one CommonJS script the launcher compiles with V8's code cache
  *   (base/code-cache.ts) — Node 20 has none for ES modules;
  * - `stack-bundle.cjs`: Fastify and undici, loaded the same way by the gateway;
+ * - `worker.cjs`: the core's worker (the gateway under the TUI), loaded the same way by worker-entry.js;
  * - `run.cjs`: the TUI's UI (Ink, React, the panes), loaded the same way by tui.js. Two of its
  *   packages wait at their top level, which a CommonJS script cannot: yoga-layout compiles its
  *   WebAssembly there (`wrapAssembly(await loadYoga())`), and Ink's reconciler loads React's
@@ -91,7 +92,7 @@ rmSync('dist', {recursive: true, force: true});
 await Promise.all([
 	build({
 		...common,
-		entryPoints: ['source/cli.tsx', 'source/ui/tui.ts', 'source/proxy/worker.ts'],
+		entryPoints: ['source/cli.tsx', 'source/ui/tui.ts', 'source/proxy/worker-entry.ts'],
 		splitting: true,
 		format: 'esm',
 		outdir: 'dist',
@@ -101,6 +102,7 @@ await Promise.all([
 		banner: {js: "import {createRequire as __gatewayRequire} from 'node:module'; const require = __gatewayRequire(import.meta.url);"},
 	}),
 	build({...commonJs, entryPoints: ['source/cli/main.ts'], outfile: 'dist/commands.cjs', external, alias}),
+	build({...commonJs, entryPoints: ['source/proxy/worker.ts'], outfile: 'dist/worker.cjs', external, alias}),
 	build({...common, format: 'cjs', entryPoints: ['source/proxy/stack-bundle.cts'], outfile: 'dist/stack-bundle.cjs', external: ['@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', 'light-my-request']}),
 	build({
 		...commonJs,

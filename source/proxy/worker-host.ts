@@ -47,7 +47,7 @@ export type StartCoreOptions = Omit<WorkerOptions, 'batchMs'> & {
 
 function workerUrl(): URL {
 	// `.ts` under the test runner (tsx), `.js` in the build.
-	return new URL(`./worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+	return new URL(`./worker-entry${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 }
 
 function emit(events: EventBus, message: EventMessage): void {

@@ -114,4 +114,6 @@ async function main(options: WorkerOptions): Promise<void> {
 	post({type: 'listening', url: running.url});
 }
 
-await main(workerData as WorkerOptions);
+// Not awaited at the top level: built, this module is a CommonJS script (worker-entry.ts). A failure
+// once closeOnCrash is installed ends the core through it; before, it is the worker's error event.
+void main(workerData as WorkerOptions);

@@ -211,7 +211,7 @@ test('the build\'s node:child_process forwards every function of Node\'s, loadin
 });
 
 test('the CommonJS bundles call no import(): compiled by code-cache.ts, Node 20 would run one only with an experimental option, which warns', () => {
-	for (const bundle of ['commands.cjs', 'stack-bundle.cjs', 'run.cjs']) {
+	for (const bundle of ['commands.cjs', 'stack-bundle.cjs', 'run.cjs', 'worker.cjs']) {
 		const text = readFileSync(join(root, 'dist', bundle), 'utf8');
 		assert.ok(text.length > 100_000, `${bundle} is built`);
 		assert.deepEqual(text.match(/(?<![\w$.])import\(/g) ?? [], [], bundle);

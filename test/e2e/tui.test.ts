@@ -234,19 +234,19 @@ test('gateway-tui starts the core\'s worker before it loads the UI\'s code, so t
 		const ink = holding('node_modules/ink/');
 		assert.ok(starter >= 0 && ink >= 0, `both were loaded: ${files.join(', ')}`);
 		assert.ok(starter < ink, `the worker's starter (#${starter}) was loaded before Ink (#${ink})`);
-		assert.ok(files.some(file => file.endsWith(join('dist', 'worker.js'))), 'the worker ran');
+		assert.ok(files.some(file => file.endsWith(join('dist', 'worker.cjs'))), 'the worker ran');
 	} finally {
 		await tmux.stop();
 		rmSync(home, {recursive: true, force: true});
 	}
 });
 
-test('gateway-tui compiles its UI (dist/run.cjs) from the code cache its first start wrote, and draws the same screen from it', {skip: hasTmux() ? false : 'tmux is not installed (apt-get install tmux)', timeout: 40_000}, async () => {
+test('gateway-tui compiles its UI (dist/run.cjs) and its core\'s worker (dist/worker.cjs) from the code caches its first start wrote, and draws the same screen from them', {skip: hasTmux() ? false : 'tmux is not installed (apt-get install tmux)', timeout: 40_000}, async () => {
 	const home = tempHome();
 	const cache = join(home, 'code-cache');
 	const record = join(home, 'compiles.txt');
 	const env = appEnv({GATEWAY_TUI_HOME: home, GATEWAY_TUI_CODE_CACHE: cache, NODE_OPTIONS: `--import ${join(root, 'test/helpers/record-compiles.mjs')}`, RECORD_COMPILES_FILE: record});
-	const uiCaches = () => (existsSync(cache) ? readdirSync(cache).filter(name => /^run\.cjs\.[0-9a-f]{32}\.bin$/.test(name)) : []);
+	const bundleCaches = () => (existsSync(cache) ? readdirSync(cache).filter(name => /^(run|worker)\.cjs\.[0-9a-f]{32}\.bin$/.test(name)) : []);
 	const screens: string[] = [];
 	try {
 		for (const start of ['first', 'second']) {
@@ -254,8 +254,8 @@ test('gateway-tui compiles its UI (dist/run.cjs) from the code cache its first s
 			try {
 				screens.push((await tmux.waitFor(/Virtual keys[\s\S]*● http:\/\/127\.0\.0\.1:\d+.*channels healthy/, 15_000)).replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT'));
 				// Written a second after the UI's script ran: after the first frame.
-				for (const deadline = Date.now() + 10_000; uiCaches().length === 0; ) {
-					assert.ok(Date.now() < deadline, `the ${start} start wrote no cache of the UI`);
+				for (const deadline = Date.now() + 10_000; bundleCaches().length < 2; ) {
+					assert.ok(Date.now() < deadline, `the ${start} start did not write both caches`);
 					await new Promise(resolve => setTimeout(resolve, 50));
 				}
 				await tmux.keys('q');
@@ -263,10 +263,12 @@ test('gateway-tui compiles its UI (dist/run.cjs) from the code cache its first s
 				await tmux.stop();
 			}
 		}
-		assert.equal(uiCaches().length, 1, 'one cache, written once');
+		assert.equal(bundleCaches().length, 2, 'one cache each, written once');
 		const compiles = readFileSync(record, 'utf8').trim().split('\n').map(line => JSON.parse(line) as {filename: string; cachedData: boolean; rejected: boolean});
-		const ui = compiles.filter(item => item.filename === join(root, 'dist', 'run.cjs')).map(({cachedData, rejected}) => ({cachedData, rejected}));
-		assert.deepEqual(ui, [{cachedData: false, rejected: false}, {cachedData: true, rejected: false}], 'compiled from its source, then from the cache');
+		for (const bundle of ['run.cjs', 'worker.cjs']) {
+			const compiled = compiles.filter(item => item.filename === join(root, 'dist', bundle)).map(({cachedData, rejected}) => ({cachedData, rejected}));
+			assert.deepEqual(compiled, [{cachedData: false, rejected: false}, {cachedData: true, rejected: false}], `${bundle}: compiled from its source, then from the cache`);
+		}
 		assert.equal(screens[1], screens[0]);
 	} finally {
 		rmSync(home, {recursive: true, force: true});
