@@ -17,12 +17,15 @@
  *   `yogaReady`, which tui.js awaits before the first render; Ink only touches Yoga inside functions —
  *   and a reconciler without the two DEV-only loads (without them DEV=true gives what it gives in any
  *   build whose react-devtools-core is missing: no devtools). Each patch checks the text it
- *   replaces: a new version of either package that moves it fails the build, saying which.
+ *   replaces: a new version of either package that moves it fails the build, saying which. The
+ *   string-width package, which the UI needs only for a string outside its own fast path, is
+ *   evaluated on its first call (`lazyStringWidth`).
  *
  * Run as `node --import tsx source/build/build.ts` from the repository's root.
  */
 import {build, type BuildOptions, type OnLoadResult, type Plugin} from 'esbuild';
 import {chmodSync, readFileSync, rmSync} from 'node:fs';
+import {dirname, resolve} from 'node:path';
 
 /** Loaded at run time from node_modules, never bundled: optional backends, the clipboard (with its own helper binaries), Fastify's code paths the gateway never takes. */
 const external = ['@keyv/redis', '@keyv/postgres', 'pg', 'clipboardy', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', 'light-my-request', 'react-devtools-core'];
@@ -88,6 +91,26 @@ const noTopLevelAwait: Plugin = {
 	},
 };
 
+/**
+ * The string-width package (which ui/string-width.ts hands any string outside its fast path)
+ * evaluated on its first call instead of as the UI loads: its top level compiles `\p{RGI_Emoji}` as
+ * a `v`-flag expression (~25 ms here) and starts an `Intl.Segmenter`, for a function the first
+ * frame never calls. esbuild evaluates a module that is `require`d when it is first required: the
+ * import from ui/string-width.ts gets a module that requires the package on its first call.
+ */
+const lazyStringWidth: Plugin = {
+	name: 'lazy-string-width',
+	setup(builder) {
+		// Named for the source map; the package's folder goes along for the require.
+		builder.onResolve({filter: /[\\/]string-width[\\/]index\.js$/}, args => (args.kind === 'import-statement' && /[\\/]source[\\/]ui[\\/]string-width\.ts$/.test(args.importer) ? {path: 'string-width, evaluated on its first call', namespace: 'lazy-string-width', pluginData: dirname(resolve(args.resolveDir, args.path))} : undefined));
+		builder.onLoad({filter: /.*/, namespace: 'lazy-string-width'}, (args): OnLoadResult => ({
+			loader: 'js',
+			resolveDir: args.pluginData as string,
+			contents: "let loaded;\nexport default function stringWidth(text, options) {\n  loaded ??= require('./index.js').default;\n  return loaded(text, options);\n}\n",
+		}));
+	},
+};
+
 rmSync('dist', {recursive: true, force: true});
 await Promise.all([
 	build({
@@ -111,7 +134,7 @@ await Promise.all([
 		outfile: 'dist/run.cjs',
 		external,
 		alias,
-		plugins: [noTopLevelAwait],
+		plugins: [noTopLevelAwait, lazyStringWidth],
 	}),
 ]);
 chmodSync('dist/cli.js', 0o755);

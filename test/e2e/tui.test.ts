@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import {chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
+import stringWidth from 'string-width';
 import {addChannel} from '../../source/services/channels.js';
 import {Store} from '../../source/store/index.js';
 import {startFakeProvider} from '../helpers/fake-providers.js';
@@ -246,6 +247,10 @@ test('gateway-tui compiles its UI (dist/run.cjs) and its core\'s worker (dist/wo
 	const cache = join(home, 'code-cache');
 	const record = join(home, 'compiles.txt');
 	const env = appEnv({GATEWAY_TUI_HOME: home, GATEWAY_TUI_CODE_CACHE: cache, NODE_OPTIONS: `--import ${join(root, 'test/helpers/record-compiles.mjs')}`, RECORD_COMPILES_FILE: record});
+	// A key whose name is wide (two columns a character): measured by the string-width package, which the UI's bundle evaluates on its first call.
+	const store = await Store.open(home);
+	await createKey(store, {name: '東京 laptop'});
+	await store.close();
 	const bundleCaches = () => (existsSync(cache) ? readdirSync(cache).filter(name => /^(run|worker)\.cjs\.[0-9a-f]{32}\.bin$/.test(name)) : []);
 	const screens: string[] = [];
 	try {
@@ -270,6 +275,11 @@ test('gateway-tui compiles its UI (dist/run.cjs) and its core\'s worker (dist/wo
 			assert.deepEqual(compiled, [{cachedData: false, rejected: false}, {cachedData: true, rejected: false}], `${bundle}: compiled from its source, then from the cache`);
 		}
 		assert.equal(screens[1], screens[0]);
+		const lines = screens[0]!.split('\n');
+		const row = lines.find(line => line.includes('東京 laptop'));
+		assert.ok(row, `the key is listed:\n${screens[0]}`);
+		assert.equal(stringWidth(row), stringWidth(lines.find(line => line.startsWith('╭'))!), `its row is as wide as the pane's border:\n${screens[0]}`);
+		assert.ok(row.trimEnd().endsWith('│'), row);
 	} finally {
 		rmSync(home, {recursive: true, force: true});
 	}

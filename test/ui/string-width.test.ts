@@ -6,6 +6,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {randomOf} from '../helpers/random.js';
+import {spawnSync} from 'node:child_process';
 import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -72,4 +73,16 @@ test('the built TUI measures text with it: no copy of the package but the one it
 	}
 	const widths = [...sources].filter(source => /string-width\/index\.js$|ui\/string-width\.ts$/.test(source)).map(source => source.replace(/^(\.\.\/)+/, '')).sort();
 	assert.deepEqual(widths, ['node_modules/string-width/index.js', 'source/ui/string-width.ts'], 'the string-width modules bundled (wrap-ansi had a copy of its own before)');
+});
+
+test('the built TUI evaluates the string-width package on its first call, not as its UI loads (its top level compiles \\p{RGI_Emoji}: ~25 ms of the first frame)', () => {
+	const bundle = fileURLToPath(new URL('../../dist/run.cjs', import.meta.url));
+	// Every expression the bundle builds with the RegExp constructor as it loads (esbuild writes a
+	// `v`-flag literal for Node 20 as one), recorded; slice-ansi's, built at its top level, shows the record works.
+	const script = `const seen = []; globalThis.RegExp = new Proxy(RegExp, {construct(target, args) { seen.push(String(args[0])); return Reflect.construct(target, args); }}); require(${JSON.stringify(bundle)}); console.log(JSON.stringify(seen));`;
+	const ran = spawnSync(process.execPath, ['-e', script], {encoding: 'utf8', env: {...process.env, NODE_NO_WARNINGS: '1'}});
+	assert.equal(ran.status, 0, ran.stderr);
+	const seen = JSON.parse(ran.stdout.trim().split('\n').at(-1)!) as string[];
+	assert.ok(seen.some(pattern => pattern.includes('\\p{Emoji_Presentation}')), `slice-ansi's expression recorded: ${seen.join(', ')}`);
+	assert.deepEqual(seen.filter(pattern => pattern.includes('RGI_Emoji')), [], 'string-width\'s expressions are not built as the UI loads');
 });
