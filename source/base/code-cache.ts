@@ -18,6 +18,7 @@ import {createHash} from 'node:crypto';
 import {mkdirSync, readdirSync, readFileSync, statSync, unlinkSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {basename, dirname, join, resolve} from 'node:path';
+import {fileURLToPath} from 'node:url';
 import {Script} from 'node:vm';
 import {writeFileAtomically} from './atomic-write.js';
 
@@ -52,6 +53,18 @@ export type CodeCacheOutcome = 'off' | 'missing' | 'used' | 'rejected' | 'untrus
  */
 export function requireCached(file: string, dir: string | null = codeCacheDir(), options: {readonly writeAtExit?: boolean} = {}): unknown {
 	return loadCached(file, dir, codeCacheWriteDelayMs, options.writeAtExit).exports;
+}
+
+/**
+ * One of the build's CommonJS bundles, for the ES module at `metaUrl` beside it in dist/: compiled
+ * with the code cache (requireCached). Run from the sources (under tsx, `metaUrl` a `.ts` or `.tsx`
+ * file), the module `source` (relative to `metaUrl`) is imported as it is instead; its path is built
+ * at run time, so that the build does not bundle it into the caller as well.
+ */
+export async function loadBundle(metaUrl: string, bundle: string, source: string, options: {readonly writeAtExit?: boolean} = {}): Promise<unknown> {
+	const here = fileURLToPath(metaUrl);
+	if (/\.tsx?$/.test(here)) return import(new URL(source, metaUrl).href);
+	return requireCached(join(dirname(here), bundle), undefined, options);
 }
 
 /** requireCached, saying what became of the cache; the cache is written `writeDelayMs` after the script ran, when it is missing or refused. */

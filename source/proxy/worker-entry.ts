@@ -5,11 +5,6 @@
  * compile was about a seventh of the worker's start, which Node 20 cannot cache. Run from the sources
  * (the tests' ts-worker.mjs loader), worker.ts is imported as it is.
  */
-import {dirname, join} from 'node:path';
-import {fileURLToPath} from 'node:url';
-import {requireCached} from '../base/code-cache.js';
+import {loadBundle} from '../base/code-cache.js';
 
-const here = fileURLToPath(import.meta.url);
-// The path is built, so that the build does not bundle the worker into this file as well.
-if (here.endsWith('.ts')) await import(new URL('./worker.ts', import.meta.url).href);
-else requireCached(join(dirname(here), 'worker.cjs'));
+await loadBundle(import.meta.url, 'worker.cjs', './worker.ts');

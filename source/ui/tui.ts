@@ -10,23 +10,18 @@
  * `yogaReady` is (source/build/build.ts says why the bundle waits here and not at its top level).
  * Run from the sources (under tsx), run.tsx is imported as it is.
  */
-import {dirname, join} from 'node:path';
-import {fileURLToPath} from 'node:url';
-import {requireCached} from '../base/code-cache.js';
+import {loadBundle} from '../base/code-cache.js';
 import {withoutFetch} from '../base/without-fetch.js';
 import {startCore, type TuiOptions} from './start-core.js';
 import {clipboardyWrite} from './system-clipboard.js';
 
 type Ui = {readonly runTui: typeof import('./run.js').runTui};
 
-const here = fileURLToPath(import.meta.url);
-
 async function loadUi(): Promise<Ui> {
-	// The path is built, so that the build does not bundle the UI into this file as well.
-	if (here.endsWith('.ts')) return (await import(new URL('./run.tsx', import.meta.url).href)) as Ui;
-	const bundle = requireCached(join(dirname(here), 'run.cjs')) as Ui & {readonly yogaReady: Promise<void>};
-	await bundle.yogaReady;
-	return bundle;
+	const ui = (await loadBundle(import.meta.url, 'run.cjs', './run.tsx')) as Ui & {readonly yogaReady?: Promise<void>};
+	// Only the bundle has it (run from the sources, yoga-layout waits at its own top level).
+	await ui.yogaReady;
+	return ui;
 }
 
 export async function startTui(options: TuiOptions): Promise<void> {
