@@ -103,6 +103,8 @@ for (const kind of stores) {
 				assert.ok(!gateway.stderr().includes(kind.password) && !gateway.stdout().includes(kind.password), 'the password never shows');
 			}
 		} finally {
+			// A failed step may leave the store hung: let it answer, so the gateways can close.
+			await gate.restore();
 			await cluster.close();
 			await gate.close();
 			await server.stop();
