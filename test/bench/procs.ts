@@ -184,6 +184,58 @@ export async function startTui(home: string): Promise<Tui> {
 	return {tmux, pid, url};
 }
 
+/** One start of the TUI, timed: spawn → its first frame (the Keys pane), and → its address on screen (the core listening). */
+export type TuiStart = {firstFrameMs: number; addressMs: number};
+
+/** Text of a terminal's output stream without its escape sequences (CSI, OSC and two-byte ones). */
+const plainText = (raw: string) => raw.replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '').replace(/\x1b\[[0-9;?<>=]*[ -/]*[@-~]/g, '').replace(/\x1b[@-_]/g, '');
+
+/**
+ * Start the TUI in a private 100×30 tmux server and time it as a person sees it: from the moment it
+ * is launched to its first frame and to its address on screen, read from the pane's output as tmux
+ * receives it (`pipe-pane` into a file, read every 2 ms) — not by capturing the screen in a loop,
+ * which would spawn a tmux client per look on the cores the TUI starts on. The pane's shell waits
+ * for a key before it `exec`s the TUI, so the pipe is in place before its first byte; the clock
+ * starts as the key is sent. Waits `holdMs` after the address (the TUI writes its code cache a
+ * second after it loads), then stops it and waits for its exit. `codeCache` is its
+ * GATEWAY_TUI_CODE_CACHE: a fresh directory times a start that compiles everything. Judged without
+ * NODE_EXTRA_CA_CERTS, as the other starts are (see `startEnv`).
+ */
+export async function timeTuiStart(home: string, options: {codeCache: string; holdMs: number; timeoutMs?: number}): Promise<TuiStart> {
+	const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+	const output = join(home, `tui-output-${Date.now()}.raw`);
+	writeFileSync(output, '');
+	// Judged as serve's start is: without NODE_EXTRA_CA_CERTS (see startEnv).
+	const env = appEnv({GATEWAY_TUI_CODE_CACHE: options.codeCache});
+	delete env.NODE_EXTRA_CA_CERTS;
+	const tmux = startTmux({dir: home, cwd: root, columns: 100, rows: 30, env, command: `read go; exec ${quote(process.execPath)} ${quote(cliPath)} --home ${quote(home)} --port 0`});
+	sessions.set(tmux, null);
+	sessions.set(tmux, tmux.run('display', '-p', '#{socket_path}').trim() || null);
+	try {
+		tmux.run('pipe-pane', '-O', `cat >> ${quote(output)}`);
+		const started = performance.now();
+		tmux.run('send-keys', 'Enter');
+		const deadline = started + (options.timeoutMs ?? 30_000);
+		let firstFrameMs = Number.NaN;
+		for (;;) {
+			const text = plainText(readFileSync(output, 'utf8'));
+			const now = performance.now() - started;
+			if (Number.isNaN(firstFrameMs) && text.includes('Virtual keys')) firstFrameMs = now;
+			if (!Number.isNaN(firstFrameMs) && /● http:\/\/127\.0\.0\.1:\d+/.test(text)) {
+				await new Promise(resolve => setTimeout(resolve, options.holdMs));
+				return {firstFrameMs, addressMs: now};
+			}
+			if (performance.now() > deadline) throw new Error(`the TUI showed ${Number.isNaN(firstFrameMs) ? 'no Keys pane' : 'no address'} within ${options.timeoutMs ?? 30_000} ms; the screen shows:\n${tmux.screen()}`);
+			await new Promise(resolve => setTimeout(resolve, 2));
+		}
+	} finally {
+		const socket = sessions.get(tmux);
+		await tmux.stop();
+		if (socket) rmSync(socket, {force: true});
+		sessions.delete(tmux);
+	}
+}
+
 export function stopTui(tui: Tui): void {
 	const socket = sessions.get(tui.tmux);
 	tui.tmux.kill();

@@ -45,6 +45,12 @@ export type RssAfter = {requests: number; rssMb: number; settledMb: number; rps:
  */
 export type Check = {name: string; target: string; measured: string; pass: boolean | null; relay?: {measured: string; pass: boolean}};
 
+/**
+ * The TUI's start in tmux, spawn → its first frame and → its address on screen (the core listening):
+ * once with an empty code cache (`cold…`), then with it. No target of its own; printed beside the others.
+ */
+export type TuiStarts = {coldFirstFrameMs: number; coldAddressMs: number; firstFrameMs: number[]; addressMs: number[]};
+
 export type ExtraCaStarts = {file: string; certificates: number | null; serveMs: number[]; keysListMs: number[]; nodeMs: number[]};
 
 export type Results = {
@@ -60,7 +66,7 @@ export type Results = {
 	 * start there (`node -e 0`). With the variable set, `withExtraCaCerts` holds the same starts in the
 	 * inherited environment, which Node's parse of its root certificates and the file's slows alike.
 	 */
-	start: {serveMs: number[]; keysListMs: number[]; nodeMs: number[]; withExtraCaCerts: ExtraCaStarts | null};
+	start: {serveMs: number[]; keysListMs: number[]; nodeMs: number[]; withExtraCaCerts: ExtraCaStarts | null; tui: TuiStarts | null};
 	memory: {serveIdleMb: number | null; tuiIdleMb: number | null; bareIdleMb: number | null; serveSettledMb: number | null; tuiSettledMb: number | null; afterRequests: RssAfter[]; tuiAfterRequests: RssAfter[]; bareIdleCpuMsPerS: number | null};
 	notes: string[];
 	checks: Check[];
@@ -75,7 +81,7 @@ export function newResults(date: string, machine: Results['machine'], config: Re
 		throughput: [],
 		streams: [],
 		large: [],
-		start: {serveMs: [], keysListMs: [], nodeMs: [], withExtraCaCerts: null},
+		start: {serveMs: [], keysListMs: [], nodeMs: [], withExtraCaCerts: null, tui: null},
 		memory: {serveIdleMb: null, tuiIdleMb: null, bareIdleMb: null, serveSettledMb: null, tuiSettledMb: null, afterRequests: [], tuiAfterRequests: [], bareIdleCpuMsPerS: null},
 		notes: [],
 		checks: [],
@@ -308,6 +314,7 @@ export function render(results: Results): string {
 	}
 	const {start, memory} = results;
 	out.push(`Start${start.withExtraCaCerts ? ' (without NODE_EXTRA_CA_CERTS)' : ''}: serve ${startTimes(start.serveMs)} to "listening"; keys list ${startTimes(start.keysListMs)}; Node's own start (node -e 0) ${startTimes(start.nodeMs)}.`);
+	if (start.tui) out.push(`TUI start in tmux (100×30, a home with two channels and a key; no target): spawn → first frame ${startTimes(start.tui.firstFrameMs)}, → its address on screen ${startTimes(start.tui.addressMs)}; the first start, with no code cache yet (it compiles the UI and the core from source, then caches them), ${start.tui.coldFirstFrameMs.toFixed(0)} and ${start.tui.coldAddressMs.toFixed(0)} ms.`);
 	const extra = start.withExtraCaCerts;
 	if (extra) out.push(`Start with NODE_EXTRA_CA_CERTS=${extra.file} as inherited (${extra.certificates ?? 'an unreadable file of'} certificates, which Node parses with its own at every start, before any code of the process runs): serve ${startTimes(extra.serveMs)}; keys list ${startTimes(extra.keysListMs)}; node -e 0 ${startTimes(extra.nodeMs)}. The targets are judged without it: the variable costs every Node process alike.`);
 	out.push(`Memory: idle RSS 2 s after start: serve ${fixed(memory.serveIdleMb, 1)} MB, TUI ${fixed(memory.tuiIdleMb, 1)} MB (the bare relay: ${fixed(memory.bareIdleMb, 1)} MB); settled (BENCH_IDLE_SETTLE_MS after start): serve ${fixed(memory.serveSettledMb, 1)} MB, TUI ${fixed(memory.tuiSettledMb, 1)} MB; serve RSS ${rssAfter(memory.afterRequests)}; TUI RSS ${rssAfter(memory.tuiAfterRequests)}.`);

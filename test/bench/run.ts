@@ -17,13 +17,14 @@
  *                            large requests: a conversation of this many turns (~1.8 KB each), each row measured for LARGE_MS
  *                            over the rounds (0 turns skips the section)
  *   BENCH_STARTS=3  BENCH_KEYS_LIST_RUNS=5   BENCH_TUI=0 skips the TUI   BENCH_OUT=test/bench/last-run.json
+ *   BENCH_TUI_STARTS=5       the TUI's start is timed this many times with its code cache, after one start without
  */
 import {spawnSync} from 'node:child_process';
 import {readFileSync, writeFileSync} from 'node:fs';
 import {availableParallelism, cpus, loadavg, totalmem} from 'node:os';
 import {join, resolve} from 'node:path';
 import {closedLoop, concurrentStreams, fixedCount, measuredLoop, mergeRounds, mergeStreamRounds, type LoadResult, type StreamsRun, type Target} from './load.js';
-import {cleanupNow, cli, cpuMsOf, installCleanup, mainThreadCpuMsOf, listenDrops, memoryOf, nodeStart, resetPeak, root, sampleRss, startEnv, startHelper, startServe, startTui, stop, stopTui, tempDir, type Serve, type Tui} from './procs.js';
+import {cleanupNow, cli, cpuMsOf, installCleanup, mainThreadCpuMsOf, listenDrops, memoryOf, nodeStart, resetPeak, root, sampleRss, startEnv, startHelper, startServe, startTui, stop, stopTui, tempDir, timeTuiStart, type Serve, type Tui} from './procs.js';
 import {checksOf, newResults, render, type Mode, type Results, type StreamRow, type TargetName, type ThroughputRow} from './report.js';
 
 const numberEnv = (name: string, fallback: number) => {
@@ -64,6 +65,7 @@ const config = {
 	starts: Math.max(1, numberEnv('BENCH_STARTS', 3)),
 	keysListRuns: Math.max(1, numberEnv('BENCH_KEYS_LIST_RUNS', 5)),
 	tui: process.env.BENCH_TUI !== '0',
+	tuiStarts: Math.max(1, Math.round(numberEnv('BENCH_TUI_STARTS', 5))),
 	out: resolve(root, process.env.BENCH_OUT ?? join('test', 'bench', 'last-run.json')),
 };
 
@@ -296,6 +298,22 @@ async function rssGrowth(results: Results, upstream: string, barePid: number | n
 }
 
 /**
+ * The TUI's start as a person sees it, on a home with two channels and a key: the first start with
+ * an empty code cache (it compiles its UI and its core from source and writes the cache), then
+ * `tuiStarts` more that read it, each held past the moment the cache is written.
+ */
+async function tuiStarts(upstreamOrigin: string): Promise<NonNullable<Results['start']['tui']>> {
+	const home = tempDir();
+	await setupHome(home, upstreamOrigin);
+	const codeCache = tempDir();
+	const options = {codeCache, holdMs: 1500};
+	const cold = await timeTuiStart(home, options);
+	const warm = [];
+	for (let run = 0; run < config.tuiStarts; run++) warm.push(await timeTuiStart(home, options));
+	return {coldFirstFrameMs: cold.firstFrameMs, coldAddressMs: cold.addressMs, firstFrameMs: warm.map(start => start.firstFrameMs), addressMs: warm.map(start => start.addressMs)};
+}
+
+/**
  * Idle RSS of a `serve` and a TUI started for it (fresh, at the end, so the processes measured for
  * throughput never sit through the idle trim before their rows): 2 s after start, and settled.
  * The bare relay's was read at the start, before any load.
@@ -373,6 +391,10 @@ async function main(): Promise<void> {
 		results.start.serveMs.push(serve.startMs);
 	}
 	if (!serve) throw new Error('serve did not start');
+	if (config.tui && spawnSync('tmux', ['-V']).status === 0) {
+		log(`timing the TUI's start in tmux: once with an empty code cache, then ${config.tuiStarts} time(s) with it`);
+		results.start.tui = await tuiStarts(upstreamOrigin);
+	}
 	// The bare relay is read before any load (it has no trim: what it holds after load it keeps).
 	results.memory.bareIdleMb = bare.child.pid ? memoryOf(bare.child.pid).rssMb : null;
 

@@ -47,6 +47,7 @@ test('the bench runs every section and measures every target (tiny settings)', {
 			BENCH_STARTS: '1',
 			BENCH_KEYS_LIST_RUNS: '1',
 			BENCH_TUI: hasTmux ? '1' : '0',
+			BENCH_TUI_STARTS: '1',
 			BENCH_OUT: out,
 			NODE_EXTRA_CA_CERTS: caFile,
 		};
@@ -94,6 +95,13 @@ test('the bench runs every section and measures every target (tiny settings)', {
 		assert.deepEqual(extra && {file: extra.file, certificates: extra.certificates, runs: [extra.serveMs.length, extra.keysListMs.length, extra.nodeMs.length]}, {file: caFile, certificates: 2, runs: [1, 1, 1]});
 		assert.match(stdout, /Start \(without NODE_EXTRA_CA_CERTS\): serve \d+ ms \(median \d+\) to "listening"; keys list \d+ ms \(median \d+\); Node's own start \(node -e 0\) \d+ ms/);
 		assert.ok(stdout.includes(`Start with NODE_EXTRA_CA_CERTS=${caFile} as inherited (2 certificates`), 'the inherited starts printed');
+		// The TUI's start (with tmux): once without a code cache, then once with it; its first frame comes before its address.
+		if (hasTmux) {
+			const tui = results.start.tui;
+			assert.ok(tui && tui.firstFrameMs.length === 1 && tui.addressMs.length === 1, JSON.stringify(tui));
+			for (const [frame, address] of [[tui.coldFirstFrameMs, tui.coldAddressMs], [tui.firstFrameMs[0]!, tui.addressMs[0]!]] as const) assert.ok(frame > 0 && address >= frame, `first frame ${frame} ms, address ${address} ms`);
+			assert.match(stdout, /TUI start in tmux \(100×30[^\n]*: spawn → first frame \d+ ms \(median \d+\), → its address on screen \d+ ms \(median \d+\); the first start, with no code cache yet [^\n]*\d+ and \d+ ms\./);
+		} else assert.equal(results.start.tui, null);
 		assert.ok((results.memory.serveSettledMb ?? 0) > 0 && (results.memory.bareIdleMb ?? 0) > 0);
 		assert.deepEqual(results.memory.afterRequests.map(row => [row.requests, row.errors]), [[100, 0], [200, 0]]);
 		if (hasTmux) assert.deepEqual(results.memory.tuiAfterRequests.map(row => [row.requests, row.errors]), [[100, 0], [200, 0]]);
