@@ -7,11 +7,10 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
-import {readdirSync, readFileSync} from 'node:fs';
-import {fileURLToPath} from 'node:url';
+import {readFileSync} from 'node:fs';
 import {cliArgs} from '../helpers/cli.js';
+import {builtScripts, builtSources, dist} from '../helpers/dist.js';
 
-const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const reportOnExit = `data:text/javascript,process.on('exit', () => process.stderr.write('NODE_ENV=' + process.env.NODE_ENV + '\\n'))`;
 
 function nodeEnvOf(env: Record<string, string | undefined>): string {
@@ -26,8 +25,8 @@ test('the CLI sets NODE_ENV=production unless NODE_ENV says otherwise', () => {
 });
 
 test('the build holds React\'s production build only, and no NODE_ENV test a shell could switch', () => {
-	const chunks = readdirSync(dist).filter(name => /\.c?js$/.test(name));
-	const sources = chunks.flatMap(name => (JSON.parse(readFileSync(`${dist}${name}.map`, 'utf8')) as {sources: string[]}).sources);
+	const chunks = builtScripts();
+	const sources = builtSources();
 	assert.ok(sources.some(source => /node_modules\/react-reconciler\/cjs\/react-reconciler\.production\.js$/.test(source)), 'the reconciler is bundled');
 	assert.deepEqual(sources.filter(source => /node_modules\/(react|react-reconciler|scheduler)\/.*development/.test(source)), []);
 	for (const name of chunks) assert.doesNotMatch(readFileSync(`${dist}${name}`, 'utf8'), /process\.env\.NODE_ENV\b/, `${name} reads NODE_ENV at run time`);

@@ -6,9 +6,7 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {randomOf} from '../helpers/random.js';
-import {readdirSync, readFileSync} from 'node:fs';
-import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
+import {builtSources} from '../helpers/dist.js';
 import * as pkg from '@alcalzone/ansi-tokenize';
 import {styledCharsFromTokens, styledCharsToString, tokenize} from '../../source/ui/ansi-tokenize.js';
 import {narrowSymbolRanges} from '../../source/ui/string-width.js';
@@ -86,12 +84,7 @@ test('a run of one style shares one array of styles; a change of style makes a n
 });
 
 test('the built TUI draws with it: no copy of the package\'s own functions', () => {
-	const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
-	const sources = new Set<string>();
-	for (const name of readdirSync(dist).filter(file => /\.c?js\.map$/.test(file))) {
-		for (const source of (JSON.parse(readFileSync(join(dist, name), 'utf8')) as {sources: string[]}).sources) sources.add(source.replace(/\\/g, '/'));
-	}
-	const found = [...sources].filter(source => /ansi-tokenize/.test(source)).map(source => source.replace(/^(\.\.\/)+/, '')).sort();
+	const found = builtSources().filter(source => /ansi-tokenize/.test(source)).map(source => source.replace(/^(\.\.\/)+/, '')).sort();
 	assert.ok(found.includes('source/ui/ansi-tokenize.ts'), `bundled: ${found.join(', ')}`);
 	assert.ok(!found.includes('node_modules/@alcalzone/ansi-tokenize/build/styledChars.js'), 'the package\'s styledChars.js is not bundled');
 });

@@ -7,9 +7,8 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {randomOf} from '../helpers/random.js';
 import {spawnSync} from 'node:child_process';
-import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {fileURLToPath} from 'node:url';
+import {builtSources, dist} from '../helpers/dist.js';
 import packageStringWidth from 'string-width';
 import stringWidth, {narrowSymbolRanges} from '../../source/ui/string-width.js';
 
@@ -66,17 +65,12 @@ test('anything else goes to string-width whole: emoji, CJK, marks, selectors, ot
 });
 
 test('the built TUI measures text with it: no copy of the package but the one it falls back to', () => {
-	const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
-	const sources = new Set<string>();
-	for (const name of readdirSync(dist).filter(file => /\.c?js\.map$/.test(file))) {
-		for (const source of (JSON.parse(readFileSync(join(dist, name), 'utf8')) as {sources: string[]}).sources) sources.add(source.replace(/\\/g, '/'));
-	}
-	const widths = [...sources].filter(source => /string-width\/index\.js$|ui\/string-width\.ts$/.test(source)).map(source => source.replace(/^(\.\.\/)+/, '')).sort();
+	const widths = builtSources().filter(source => /string-width\/index\.js$|ui\/string-width\.ts$/.test(source)).map(source => source.replace(/^(\.\.\/)+/, '')).sort();
 	assert.deepEqual(widths, ['node_modules/string-width/index.js', 'source/ui/string-width.ts'], 'the string-width modules bundled (wrap-ansi had a copy of its own before)');
 });
 
 test('the built TUI evaluates the string-width package on its first call, not as its UI loads (its top level compiles \\p{RGI_Emoji}: ~25 ms of the first frame)', () => {
-	const bundle = fileURLToPath(new URL('../../dist/run.cjs', import.meta.url));
+	const bundle = join(dist, 'run.cjs');
 	// Every expression the bundle builds with the RegExp constructor as it loads (esbuild writes a
 	// `v`-flag literal for Node 20 as one), recorded; slice-ansi's, built at its top level, shows the record works.
 	const script = `const seen = []; globalThis.RegExp = new Proxy(RegExp, {construct(target, args) { seen.push(String(args[0])); return Reflect.construct(target, args); }}); require(${JSON.stringify(bundle)}); console.log(JSON.stringify(seen));`;
