@@ -171,12 +171,29 @@ export async function startServe(home: string, env: NodeJS.ProcessEnv = process.
 
 export type Tui = {tmux: Tmux; pid: number; url: string};
 
-/** The TUI (`gateway-tui --home HOME --port 0`) in a private 120×40 tmux server, without CI set. */
-export async function startTui(home: string): Promise<Tui> {
-	const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
-	const tmux = startTmux({dir: home, cwd: root, columns: 120, rows: 40, env: appEnv({}), command: `exec ${quote(process.execPath)} ${quote(cliPath)} --home ${quote(home)} --port 0`});
+const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * `gateway-tui --home HOME --port 0` in a private tmux server of `size`, known to the cleanup until
+ * `forget`; `before`: shell commands the pane runs first.
+ */
+function tuiInTmux(home: string, size: {columns: number; rows: number}, env: NodeJS.ProcessEnv, before = ''): Tmux {
+	const tmux = startTmux({dir: home, cwd: root, ...size, env, command: `${before}exec ${shellQuote(process.execPath)} ${shellQuote(cliPath)} --home ${shellQuote(home)} --port 0`});
 	sessions.set(tmux, null);
 	sessions.set(tmux, tmux.run('display', '-p', '#{socket_path}').trim() || null);
+	return tmux;
+}
+
+/** A tmux server that was stopped: its socket file (which tmux leaves behind) removed, and no longer cleaned up on exit. */
+function forget(tmux: Tmux): void {
+	const socket = sessions.get(tmux);
+	if (socket) rmSync(socket, {force: true});
+	sessions.delete(tmux);
+}
+
+/** The TUI (`gateway-tui --home HOME --port 0`) in a private 120×40 tmux server, without CI set. */
+export async function startTui(home: string): Promise<Tui> {
+	const tmux = tuiInTmux(home, {columns: 120, rows: 40}, appEnv({}));
 	const screen = await tmux.waitFor(/● (http:\/\/127\.0\.0\.1:\d+)/, 30_000);
 	const url = /● (http:\/\/127\.0\.0\.1:\d+)/.exec(screen)?.[1];
 	const pid = Number(tmux.run('display', '-p', '#{pane_pid}').trim());
@@ -202,17 +219,13 @@ const plainText = (raw: string) => raw.replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\
  * NODE_EXTRA_CA_CERTS, as the other starts are (see `startEnv`).
  */
 export async function timeTuiStart(home: string, options: {codeCache: string; holdMs: number; timeoutMs?: number}): Promise<TuiStart> {
-	const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 	const output = join(home, `tui-output-${Date.now()}.raw`);
 	writeFileSync(output, '');
-	// Judged as serve's start is: without NODE_EXTRA_CA_CERTS (see startEnv).
 	const env = appEnv({GATEWAY_TUI_CODE_CACHE: options.codeCache});
 	delete env.NODE_EXTRA_CA_CERTS;
-	const tmux = startTmux({dir: home, cwd: root, columns: 100, rows: 30, env, command: `read go; exec ${quote(process.execPath)} ${quote(cliPath)} --home ${quote(home)} --port 0`});
-	sessions.set(tmux, null);
-	sessions.set(tmux, tmux.run('display', '-p', '#{socket_path}').trim() || null);
+	const tmux = tuiInTmux(home, {columns: 100, rows: 30}, env, 'read go; ');
 	try {
-		tmux.run('pipe-pane', '-O', `cat >> ${quote(output)}`);
+		tmux.run('pipe-pane', '-O', `cat >> ${shellQuote(output)}`);
 		const started = performance.now();
 		tmux.run('send-keys', 'Enter');
 		const deadline = started + (options.timeoutMs ?? 30_000);
@@ -229,18 +242,14 @@ export async function timeTuiStart(home: string, options: {codeCache: string; ho
 			await new Promise(resolve => setTimeout(resolve, 2));
 		}
 	} finally {
-		const socket = sessions.get(tmux);
 		await tmux.stop();
-		if (socket) rmSync(socket, {force: true});
-		sessions.delete(tmux);
+		forget(tmux);
 	}
 }
 
 export function stopTui(tui: Tui): void {
-	const socket = sessions.get(tui.tmux);
 	tui.tmux.kill();
-	if (socket) rmSync(socket, {force: true});
-	sessions.delete(tui.tmux);
+	forget(tui.tmux);
 }
 
 /** VmRSS and VmHWM (peak) of a process, in MB. */
