@@ -43,8 +43,9 @@ function cells(record: RequestRecord): string[] {
 		`${format}${record.stream ? ' stream' : ''}`,
 		`${record.latencyMs}ms`,
 		record.ttfbMs === null ? '-' : `${record.ttfbMs}ms`,
-		usage ? String(usage.inputTokens) : '-',
-		usage ? String(usage.outputTokens) : '-',
+		// "~": the gateway's estimate (a stream that ended before its usage came; --json has `usage.estimated`).
+		usage ? `${usage.estimated ? '~' : ''}${usage.inputTokens}` : '-',
+		usage ? `${usage.estimated ? '~' : ''}${usage.outputTokens}` : '-',
 		usage ? String(usage.cachedTokens ?? 0) : '-',
 		cost,
 	];

@@ -28,6 +28,12 @@ export type StreamReading = {
 	/** The provider's error message, or why the stream could not be read or was cut off. */
 	readonly error: string | null;
 	readonly ending: StreamEnding;
+	/**
+	 * The characters of generated text the stream carried so far — text, reasoning, tool arguments,
+	 * as written in its JSON (an escape counts as its characters): what the output is estimated from
+	 * when the stream ends before the provider reported its usage (see proxy/interrupted-usage.ts).
+	 */
+	readonly generatedChars: number;
 };
 
 export interface StreamReader {
@@ -53,6 +59,8 @@ export function mergeUsage(into: IRUsage | null, part: Partial<IRUsage>): IRUsag
  */
 export class ReadingState {
 	usage: IRUsage | null = null;
+	/** See StreamReading.generatedChars. */
+	generatedChars = 0;
 	private outcome: {ending: 'complete' | 'upstream-error'; error: string | null} | null = null;
 
 	get ended(): boolean {
@@ -69,7 +77,26 @@ export class ReadingState {
 	}
 
 	finish(cutOffMessage: string): StreamReading {
-		if (this.outcome) return {usage: this.usage, error: this.outcome.error, ending: this.outcome.ending};
-		return {usage: this.usage, error: cutOffMessage, ending: 'cut-off'};
+		if (this.outcome) return {usage: this.usage, error: this.outcome.error, ending: this.outcome.ending, generatedChars: this.generatedChars};
+		return {usage: this.usage, error: cutOffMessage, ending: 'cut-off', generatedChars: this.generatedChars};
 	}
+}
+
+/**
+ * A pattern for `stringChars`: the JSON string values of the fields `names`, wherever they are in a
+ * message (`"name": "value"`, spaces allowed as any JSON writer may put them).
+ */
+export function stringFields(...names: readonly string[]): RegExp {
+	return new RegExp(`"(?:${names.join('|')})"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`, 'g');
+}
+
+/**
+ * The characters of the string values `fields` (from `stringFields`) matches in a message's text,
+ * without parsing it: about 0.2 µs for a chat-completions chunk, where a parse would be several.
+ */
+export function stringChars(data: string, fields: RegExp): number {
+	fields.lastIndex = 0;
+	let chars = 0;
+	for (let match = fields.exec(data); match !== null; match = fields.exec(data)) chars += match[1]!.length;
+	return chars;
 }

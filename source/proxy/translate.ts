@@ -18,6 +18,7 @@ import type {Tokenizer} from './tokenizer.js';
 import {toGatewayError} from './errors.js';
 import {mergeUsage} from '../formats/stream-reader.js';
 import {endStream} from './stream-end.js';
+import {interruptedUsage} from './interrupted-usage.js';
 import type {Hangup} from './hangup.js';
 import {upstreamFailure, type UpstreamResponse} from './upstream.js';
 import {mapUpstreamError, upstreamError} from './upstream-errors.js';
@@ -38,8 +39,8 @@ export async function translate(attempt: Attempt): Promise<AttemptResult> {
 		if (!deadline) return await wholeAnswer(attempt, upstream, abort);
 		const options: EncodeStreamOptions = {model: call.model, request: attempt.body, includeUsage: ir.includeUsage === true, sse: call.sse, estimateInputTokens: estimateOf(attempt.services.tokenizer, ir)};
 		// Both sides as synchronous steps where both formats have them (stream-steps.ts); else their generators.
-		if (outbound.streamDecoder && inbound.streamEncoder) return await stepStreamAnswer(attempt, upstream, abort, deadline, outbound.streamDecoder(ctx), () => inbound.streamEncoder!(options, ctx));
-		return await streamAnswer(attempt, upstream, abort, deadline, options);
+		if (outbound.streamDecoder && inbound.streamEncoder) return await stepStreamAnswer(attempt, ir, upstream, abort, deadline, outbound.streamDecoder(ctx), () => inbound.streamEncoder!(options, ctx));
+		return await streamAnswer(attempt, ir, upstream, abort, deadline, options);
 	} finally {
 		deadline?.clear();
 	}
@@ -85,7 +86,7 @@ async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client:
 	return answered(answer.usage, null, firstByteAt);
 }
 
-async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort: Hangup, deadline: FirstByteDeadline, options: EncodeStreamOptions): Promise<AttemptResult> {
+async function streamAnswer(attempt: Attempt, ir: IRRequest, upstream: UpstreamResponse, abort: Hangup, deadline: FirstByteDeadline, options: EncodeStreamOptions): Promise<AttemptResult> {
 	const {inbound, outbound, call, route, reply, ctx} = attempt;
 	const events = outbound.decodeStream(parseSse(upstream.body, () => upstream.body.release()), ctx);
 	const read = await firstRead(attempt, abort, deadline, () => events.next());
@@ -94,7 +95,7 @@ async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort:
 	if (first.done || first.value.type === 'error') return failedAtOnce(attempt, first.done ? undefined : first.value);
 	const out = new ClientStream(reply);
 	out.open(200, {'content-type': inbound.streamContentType({sse: call.sse})});
-	const meter = new EventMeter(attempt);
+	const meter = new EventMeter(attempt, ir);
 	const metered = new MeteredEvents(first.value, events, meter);
 	let broken: GatewayError | null = null;
 	try {
@@ -113,8 +114,8 @@ async function streamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort:
  * translated-stream.ts): each chunk is parsed, decoded, metered and encoded at once, and its frames
  * leave as one write.
  */
-async function stepStreamAnswer(attempt: Attempt, upstream: UpstreamResponse, abort: Hangup, deadline: FirstByteDeadline, decoder: StreamDecoder, encoderOf: () => StreamEncoder): Promise<AttemptResult> {
-	const meter = new EventMeter(attempt);
+async function stepStreamAnswer(attempt: Attempt, ir: IRRequest, upstream: UpstreamResponse, abort: Hangup, deadline: FirstByteDeadline, decoder: StreamDecoder, encoderOf: () => StreamEncoder): Promise<AttemptResult> {
+	const meter = new EventMeter(attempt, ir);
 	const outcome = await new Promise<StepOutcome>(settle => upstream.body.consume(new StepPipe(attempt, upstream, abort, deadline, decoder, encoderOf, meter, settle)));
 	switch (outcome.kind) {
 		case 'before':
@@ -151,28 +152,65 @@ function failedAtOnce(attempt: Attempt, first: IRStreamEvent | undefined): Attem
 }
 
 async function finishStream(attempt: Attempt, out: ClientStream, abort: Hangup, meter: EventMeter, broken: GatewayError | null): Promise<AttemptResult> {
+	const usage = meter.interrupted(abort.aborted || broken !== null) ? interruptedUsage(attempt, meter.usage, meter.generatedChars, () => meter.request) : meter.usage;
 	if (abort.aborted) {
 		out.end();
-		return answered(meter.usage, null, out.firstByteAt);
+		return answered(usage, null, out.firstByteAt);
 	}
 	const end = await endStream(attempt, out, {broken, cutOff: false, upstreamError: meter.upstreamError});
-	return answered(meter.usage, end.error, out.firstByteAt, end.fault);
+	return answered(usage, end.error, out.firstByteAt, end.fault);
 }
 
-/** Usage and upstream errors noted as the events go by; errors scrubbed before any encoder sees them. */
+/**
+ * Usage and upstream errors noted as the events go by, and the characters generated (for the
+ * estimate of a stream that ends early: interrupted-usage.ts); errors scrubbed before any encoder sees them.
+ */
 class EventMeter {
 	usage: IRUsage | null = null;
 	upstreamError: string | null = null;
+	generatedChars = 0;
+	/** The provider's last event came: its usage is all it bills. */
+	private finished = false;
 	private readonly scrubber;
 
-	constructor(attempt: Attempt) {
+	constructor(
+		attempt: Attempt,
+		readonly request: IRRequest,
+	) {
 		this.scrubber = scrubberOf(attempt);
 	}
 
+	/**
+	 * Whether the stream ended before the provider said all it bills: the client left or the body
+	 * failed (`stopped`) before the provider's last event, or its error came after it had generated something.
+	 */
+	interrupted(stopped: boolean): boolean {
+		if (this.finished) return false;
+		return stopped || this.upstreamError === null || this.generatedChars > 0;
+	}
+
 	tap(event: IRStreamEvent): IRStreamEvent {
-		if ((event.type === 'start' || event.type === 'usage') && event.usage) this.usage = mergeUsage(this.usage, event.usage);
-		if (event.type === 'finish') this.usage = mergeUsage(this.usage, event.usage);
-		if (event.type !== 'error') return event;
+		switch (event.type) {
+			case 'text-delta':
+			case 'reasoning-delta':
+				this.generatedChars += event.text.length;
+				return event;
+			case 'tool-args-delta':
+				this.generatedChars += event.json.length;
+				return event;
+			case 'start':
+			case 'usage':
+				if (event.usage) this.usage = mergeUsage(this.usage, event.usage);
+				return event;
+			case 'finish':
+				this.finished = true;
+				this.usage = mergeUsage(this.usage, event.usage);
+				return event;
+			case 'error':
+				break;
+			default:
+				return event;
+		}
 		const error = {...event.error, message: this.scrubber.scrub(event.error.message)};
 		this.upstreamError = error.message;
 		return {...event, error};

@@ -69,8 +69,14 @@ export function formats(event: Pick<RequestFinished, 'inboundFormat' | 'outbound
 	return event.outboundFormat && event.outboundFormat !== event.inboundFormat ? `${event.inboundFormat}→${event.outboundFormat}` : event.inboundFormat;
 }
 
+/** "1.2k/80"; "~1.2k/80" when the gateway estimated them (see estimatedWhy). */
 export function tokens(event: Pick<RequestFinished, 'usage'>): string {
-	return event.usage ? `${compact(event.usage.inputTokens)}/${compact(event.usage.outputTokens)}` : '-';
+	return event.usage ? `${event.usage.estimated ? '~' : ''}${compact(event.usage.inputTokens)}/${compact(event.usage.outputTokens)}` : '-';
+}
+
+/** Why a request's tokens are the gateway's estimate: a stream that ended before its usage came, or an answer with none (Gemini's embeddings). */
+export function estimatedWhy(event: Pick<RequestFinished, 'stream'>): string {
+	return event.stream ? 'estimated by the gateway: the stream ended before the provider reported its usage' : 'estimated by the gateway: the provider reports no usage for this request';
 }
 
 /**

@@ -44,3 +44,10 @@ test('logs --follow: the FORMAT column holds the longest pair, so a translated R
 	const codex = finished({inboundFormat: 'responses', outboundFormat: 'anthropic', stream: true, model: 'gpt-5-codex', upstreamModel: 'gpt-5-codex', latencyMs: 3456});
 	for (const record of [records[0]!, codex]) assert.equal(startOf(formatLogLine(record), `${record.latencyMs}ms`), latency, formatLogLine(record));
 });
+
+test('logs: tokens the gateway estimated (a stream that ended before its usage came) are marked "~"; exact ones are not', () => {
+	const cut = finished({stream: true, outcome: 'aborted', usage: {inputTokens: 1250, outputTokens: 20, estimated: true}, latencyMs: 900});
+	assert.match(formatLogLine(cut), /900ms\s+\S+\s+~1250\s+~20\s/);
+	assert.match(formatLogLine(records[0]!), /120ms\s+\S+\s+\d+\s+\d+\s/);
+	assert.match(formatLogLine(cut), /ABORTED/);
+});

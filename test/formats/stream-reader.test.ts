@@ -1,7 +1,8 @@
 /**
  * The passthrough meter reads a stream with its format's StreamReader (synchronous, no IR); the
  * translation path decodes the same streams with `decodeStream`. The two must report the same usage,
- * error and ending — for every captured stream of every format, cut off after each of its messages,
+ * error and ending, and count the same generated characters (what an interrupted stream's output is
+ * estimated from) — for every captured stream of every format, cut off after each of its messages,
  * and with a message that is not JSON in its middle.
  */
 import assert from 'node:assert/strict';
@@ -27,6 +28,9 @@ async function decoded(adapter: InboundAdapter, messages: readonly SseMessage[])
 		inputDone = true;
 	}
 	let usage: IRUsage | null = null;
+	let generatedChars = 0;
+	// The readers count generated text as the provider wrote it in JSON (escapes included), Gemini's from the parsed frame.
+	const charsOf = (text: string) => (adapter.format === 'gemini' ? text.length : JSON.stringify(text).length - 2);
 	let error: string | null = null;
 	let ending: StreamReading['ending'] | null = null;
 	for await (const event of adapter.decodeStream(source(), testContext())) {
@@ -35,13 +39,15 @@ async function decoded(adapter: InboundAdapter, messages: readonly SseMessage[])
 			ending ??= inputDone ? 'cut-off' : 'upstream-error';
 		}
 		if ((event.type === 'usage' || event.type === 'start') && event.usage) usage = mergeUsage(usage, event.usage);
+		if (event.type === 'text-delta' || event.type === 'reasoning-delta') generatedChars += charsOf(event.text);
+		if (event.type === 'tool-args-delta') generatedChars += charsOf(event.json);
 		if (event.type === 'finish') {
 			usage = mergeUsage(usage, event.usage);
 			ending ??= 'complete';
 		}
 	}
 	assert.ok(ending, 'the decoder ended with a finish or an error');
-	return {usage, error, ending};
+	return {usage, error, ending, generatedChars};
 }
 
 function read(adapter: InboundAdapter, messages: readonly SseMessage[]): StreamReading {

@@ -73,6 +73,16 @@ test('↓ selects a request and Enter shows it in full, with its error; Esc goes
 	await frameWith(lastFrame, 'Live requests, newest first');
 });
 
+test('an interrupted stream: "closed", its tokens marked as the gateway’s estimate in the log and explained in the details', async () => {
+	const log = [loggedRequest('a', {stream: true, outcome: 'aborted', latencyMs: 900, usage: {inputTokens: 1250, outputTokens: 20, estimated: true}, error: 'client disconnected before the answer was complete'})];
+	const {stdin, lastFrame} = renderTui(<UsagePane usage={usage} log={log} source="session" active width={110} height={22} />);
+	assert.match(lastFrame()!, /gpt-4o-mini\s+openai\s+openai\s+closed\s+900ms\s+~1\.3k\/20/);
+	await press(stdin, keys.down, keys.enter);
+	const details = await frameWith(lastFrame, 'the stream ended before the provider');
+	assert.match(details, /status\s+200, the client closed the connection before the end/);
+	assert.match(details.replace(/\s*│\s*/g, ' ').replace(/\s+/g, ' '), /tokens about 1250 in, 20 out \(estimated by the gateway: the stream ended before the provider reported its usage\)/);
+});
+
 test('totals and tables show the cost; tokens without a price are marked "no price"', () => {
 	const priced = (group: string, costUsd: number, unpriced: boolean): UsageRow => ({...row(group, 2, 0, 1000, 100), costUsd, unpriced});
 	const costs: UsageSnapshot = {

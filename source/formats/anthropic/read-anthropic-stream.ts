@@ -4,7 +4,7 @@
  * `error` event, and `message_stop` as the end — as `decodeAnthropicStream` has it.
  */
 import type {SseMessage} from '../sse.js';
-import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
+import {ReadingState, mergeUsage, stringChars, stringFields, type StreamReader, type StreamReading} from '../stream-reader.js';
 import {asString, isWireObject, looksLikeJsonObject, parseJsonObject, type WireObject} from '../wire.js';
 import {anthropicStreamProblems, mergeWireUsage} from './decode-anthropic-stream.js';
 import {decodeAnthropicError} from './errors.js';
@@ -12,6 +12,9 @@ import {completeUsage, decodeAnthropicUsagePartial} from './map-anthropic-usage.
 
 /** Events that carry nothing the reader needs once the stream has started: content, and keep-alives. */
 const isContentEvent = (event: string) => event === 'content_block_delta' || event === 'content_block_start' || event === 'content_block_stop' || event === 'ping';
+
+/** What a `content_block_delta` generates: text, thinking, a tool call's input. */
+const generated = stringFields('text', 'thinking', 'partial_json');
 
 export class AnthropicStreamReader implements StreamReader {
 	private readonly state = new ReadingState();
@@ -24,6 +27,7 @@ export class AnthropicStreamReader implements StreamReader {
 		if (state.ended) return;
 		if (this.started && message.event !== undefined && isContentEvent(message.event)) {
 			if (!looksLikeJsonObject(message.data)) state.fail(anthropicStreamProblems.notJson(message.data));
+			else if (message.event === 'content_block_delta') state.generatedChars += stringChars(message.data, generated);
 			return;
 		}
 		const data = parseJsonObject(message.data);

@@ -5,7 +5,7 @@
  */
 import type {SseMessage} from '../sse.js';
 import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
-import {isWireObject, parseJsonObject} from '../wire.js';
+import {asArray, isWireObject, parseJsonObject, type WireObject} from '../wire.js';
 import {frameError, geminiStreamProblems} from './decode-gemini-stream.js';
 import {decodeGeminiUsage} from './map-gemini-usage.js';
 import {firstCandidate, promptBlockReason} from './response.js';
@@ -30,6 +30,7 @@ export class GeminiStreamReader implements StreamReader {
 		}
 		if (isWireObject(metadata)) state.usage = mergeUsage(state.usage, decodeGeminiUsage(metadata));
 		const candidate = firstCandidate(frame);
+		if (candidate) state.generatedChars += generatedChars(candidate);
 		if ((candidate && pickString(candidate, 'finishReason') !== undefined) || promptBlockReason(frame) !== undefined) this.finished = true;
 	}
 
@@ -37,4 +38,19 @@ export class GeminiStreamReader implements StreamReader {
 		if (this.finished) this.state.complete(this.state.usage ?? {inputTokens: 0, outputTokens: 0});
 		return this.state.finish(geminiStreamProblems.cutOff);
 	}
+}
+
+/** The characters a candidate's parts generate: text (thoughts too) and function calls' arguments as JSON. */
+function generatedChars(candidate: WireObject): number {
+	const content = pick(candidate, 'content');
+	const parts = isWireObject(content) ? asArray(content.parts) : undefined;
+	if (!parts) return 0;
+	let chars = 0;
+	for (const part of parts) {
+		if (!isWireObject(part)) continue;
+		if (typeof part.text === 'string') chars += part.text.length;
+		const call = pick(part, 'functionCall');
+		if (isWireObject(call) && call.args !== undefined) chars += JSON.stringify(call.args).length;
+	}
+	return chars;
 }

@@ -5,7 +5,7 @@
  */
 import type {IRUsage} from '../../base/ir.js';
 import type {SseMessage} from '../sse.js';
-import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
+import {ReadingState, mergeUsage, stringChars, stringFields, type StreamReader, type StreamReading} from '../stream-reader.js';
 import {asArray, asNumber, asObject, isWireObject, looksLikeJsonObject, parseJsonObject} from '../wire.js';
 import {openaiStreamProblems} from './decode-openai-stream.js';
 import {decodeOpenaiError} from './errors.js';
@@ -18,6 +18,8 @@ import {decodeOpenaiUsage} from './map-openai-usage.js';
  */
 const tellsSomething = /"(?:error"|usage"\s*:\s*\{)/;
 const finishes = /"finish_reason"\s*:\s*"/;
+/** What a chunk's delta generates: text, reasoning (DeepSeek's and OpenRouter's names), a refusal, tool arguments. */
+const generated = stringFields('content', 'reasoning_content', 'reasoning', 'refusal', 'arguments');
 
 export class OpenaiStreamReader implements StreamReader {
 	private readonly state = new ReadingState();
@@ -35,6 +37,7 @@ export class OpenaiStreamReader implements StreamReader {
 		// The first chunk too: what it could tell (an error, or the prompt's size in a usage object) matches.
 		const first = !this.started;
 		this.started = true;
+		state.generatedChars += stringChars(message.data, generated);
 		if (!tellsSomething.test(message.data)) {
 			if (!looksLikeJsonObject(message.data)) state.fail(openaiStreamProblems.notJson(message.data));
 			else if (finishes.test(message.data)) this.finished = true;

@@ -4,13 +4,17 @@
  * `decodeResponsesStream` has it.
  */
 import type {SseMessage} from '../sse.js';
-import {ReadingState, mergeUsage, type StreamReader, type StreamReading} from '../stream-reader.js';
+import {ReadingState, mergeUsage, stringChars, stringFields, type StreamReader, type StreamReading} from '../stream-reader.js';
 import {asObject, looksLikeJsonObject, parseJsonObject} from '../wire.js';
 import {responsesStreamProblems, terminalError} from './decode-responses-stream.js';
 import {decodeResponsesUsage} from './map-responses-usage.js';
 
 /** The events the reader acts on; OpenAI names each event on its `event:` line, so the others (every delta) need no parse. */
 const isTerminalEvent = (event: string) => event === 'response.completed' || event === 'response.incomplete' || event === 'response.failed' || event === 'error';
+
+/** The `delta` of a text, reasoning, refusal or tool-arguments event (`….delta`; audio's base64 deltas are not text). */
+const generated = stringFields('delta');
+const isGeneratedDelta = (event: string) => event.endsWith('.delta') && !event.includes('audio');
 
 export class ResponsesStreamReader implements StreamReader {
 	private readonly state = new ReadingState();
@@ -20,6 +24,7 @@ export class ResponsesStreamReader implements StreamReader {
 		if (state.ended || message.data.trim() === '[DONE]') return;
 		if (message.event !== undefined && !isTerminalEvent(message.event)) {
 			if (!looksLikeJsonObject(message.data)) state.fail(responsesStreamProblems.notJson(message.data));
+			else if (isGeneratedDelta(message.event)) state.generatedChars += stringChars(message.data, generated);
 			return;
 		}
 		const event = parseJsonObject(message.data);

@@ -5,7 +5,7 @@ import {Details, detailsLineCount, type Detail} from '../components/details.js';
 import type {Column} from '../components/table.js';
 import type {RequestFinished} from '../../base/events.js';
 import {isFailure} from '../request-log.js';
-import {formats, fullTime, logTime, latency, tokens} from '../text.js';
+import {estimatedWhy, formats, fullTime, logTime, latency, tokens} from '../text.js';
 import {theme} from '../theme.js';
 import {bodyLines, sizeText} from '../body-lines.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
@@ -88,7 +88,7 @@ function detailRows(event: RequestFinished, bodies: RequestBodiesState): Detail[
 		['formats', formats(event)],
 		['status', event.outcome === 'aborted' ? `${event.status}, the client closed the connection before the end` : `${event.status} ${event.outcome}`, isFailure(event) ? theme.error : theme.ok],
 		['latency', `${latency(event.latencyMs)}${event.ttfbMs === null ? '' : `, first byte after ${latency(event.ttfbMs)}`}`],
-		['tokens', usage ? `${usage.inputTokens} in, ${usage.outputTokens} out${usage.cachedTokens ? `, ${usage.cachedTokens} cached` : ''}${usage.reasoningTokens ? `, ${usage.reasoningTokens} reasoning` : ''}` : '-'],
+		['tokens', usage ? `${usage.estimated ? 'about ' : ''}${usage.inputTokens} in, ${usage.outputTokens} out${usage.cachedTokens ? `, ${usage.cachedTokens} cached` : ''}${usage.reasoningTokens ? `, ${usage.reasoningTokens} reasoning` : ''}${usage.estimated ? ` (${estimatedWhy(event)})` : ''}` : '-'],
 		...(event.error ? [['error', event.error, theme.error] as const] : []),
 		...(event.warnings.length > 0 ? [['warnings', event.warnings.join('; '), theme.warn] as const] : []),
 		...(bodiesRow ? [bodiesRow] : []),

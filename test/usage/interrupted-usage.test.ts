@@ -1,0 +1,223 @@
+/**
+ * A stream that ends before the provider reported its usage — the client hangs up (Claude Code's
+ * Esc), the provider's stream breaks off, or its error comes after some text — is recorded with what
+ * it cost: the usage the provider did report, the rest estimated and marked so (the prompt with the
+ * gateway's tokenizer, the output from the characters relayed). A stream that completes keeps the
+ * provider's exact counts; the estimate reaches the key's token limits and its budget.
+ * Real SDKs against the strict fakes, passed through and translated.
+ */
+import {test, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import {startFakeProvider, type FakeProvider, type FakeReply} from '../helpers/fake-providers.js';
+import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
+import {anthropicClient, eventually, geminiClient, openaiClient} from '../helpers/sdks.js';
+import {send} from '../helpers/wire.js';
+import {editChannel} from '../../source/services/channels.js';
+import {recentRequests} from '../../source/store/usage-summary.js';
+import {charsPerToken} from '../../source/proxy/interrupted-usage.js';
+import type {RequestFinished} from '../../source/base/events.js';
+import type {KeyRecord} from '../../source/base/records.js';
+
+let gateway: TestGateway;
+let openai: FakeProvider;
+let anthropic: FakeProvider;
+let gemini: FakeProvider;
+let key: KeyRecord;
+
+/** Six pieces 300 ms apart: the client hangs up after the first, long before the provider's usage. */
+const text = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu';
+const slow: FakeReply = {text, chunks: 6, chunkDelayMs: 300, usage: {input: 40, output: 30}};
+const prompt = 'Write the Greek alphabet, slowly.';
+
+before(async () => {
+	[openai, anthropic, gemini] = await Promise.all([startFakeProvider('openai'), startFakeProvider('anthropic'), startFakeProvider('gemini')]);
+	gateway = await startTestGateway();
+	const oa = await gateway.addProvider(openai, {name: 'oa', models: 'gpt-4o-mini'});
+	await gateway.addProvider(anthropic, {name: 'an', models: 'claude-haiku-4-5'});
+	await gateway.addProvider(gemini, {name: 'ge', models: 'gemini-2.5-flash'});
+	await editChannel(gateway.store, oa.id, {prices: ['gpt-4o-mini=1000/1000']});
+	// Codex's path: the Responses API passed through to a channel that speaks it.
+	const responses = await gateway.addProvider(openai, {name: 'oa-responses', models: 'gpt-4.1'});
+	await editChannel(gateway.store, responses.id, {responsesApi: 'on'});
+	await gateway.registry.refresh();
+	key = await gateway.createKey({name: 'interrupted'});
+});
+after(async () => {
+	await gateway.close();
+	await Promise.all([openai, anthropic, gemini].map(fake => fake.close()));
+});
+
+/** The next finished request of `model`, once the gateway has recorded it. */
+async function finishedOf(model: string, after: number): Promise<RequestFinished> {
+	await eventually(() => gateway.finished.slice(after).some(event => event.model === model), 5000, `the record of ${model}`);
+	return gateway.finished.slice(after).find(event => event.model === model)!;
+}
+
+/** What the client saw before it hung up: at least the first piece, at most the whole text. */
+function assertOutputEstimate(event: RequestFinished, seen: string): void {
+	const output = event.usage!.outputTokens;
+	assert.ok(output >= Math.ceil(seen.length / charsPerToken), `output ${output} for ${JSON.stringify(seen)} seen`);
+	assert.ok(output <= Math.ceil(text.length / charsPerToken), `output ${output}: more than the whole text`);
+}
+
+/** The prompt's estimate is the tokenizer's: a short prompt is a handful of tokens, never 0 or the fake's 40. */
+function assertPromptEstimate(event: RequestFinished): void {
+	const input = event.usage!.inputTokens;
+	assert.ok(input > 5 && input < 30, `input ${input}`);
+}
+
+test('OpenAI client, passed through: the prompt and the text relayed are estimated (the provider reports usage only at the end)', async () => {
+	openai.enqueue(slow);
+	const start = gateway.finished.length;
+	const stream = await openaiClient(gateway.url, key.secret).chat.completions.create({model: 'gpt-4o-mini', messages: [{role: 'user', content: prompt}], stream: true, stream_options: {include_usage: true}});
+	let seen = '';
+	for await (const chunk of stream) {
+		seen += chunk.choices[0]?.delta.content ?? '';
+		if (seen) break;
+	}
+	const event = await finishedOf('gpt-4o-mini', start);
+	assert.equal(event.outcome, 'aborted');
+	assert.equal(event.usage?.estimated, true, JSON.stringify(event.usage));
+	assertPromptEstimate(event);
+	assertOutputEstimate(event, seen);
+	assert.ok(event.costUsd > 0, 'priced: the estimate reaches the budget');
+	assert.deepEqual(event.warnings, [], 'no translation warnings for a passed-through request');
+});
+
+test('a client that hangs up before any text still pays for its prompt: the prompt estimated, no output', async () => {
+	openai.enqueue(slow);
+	const start = gateway.finished.length;
+	const stream = await openaiClient(gateway.url, key.secret).chat.completions.create({model: 'gpt-4o-mini', messages: [{role: 'user', content: prompt}], stream: true});
+	for await (const chunk of stream) {
+		assert.equal(chunk.choices[0]?.delta.content ?? '', '', 'the first chunk opens the answer, with no text yet');
+		break;
+	}
+	const event = await finishedOf('gpt-4o-mini', start);
+	assert.deepEqual([event.outcome, event.usage?.outputTokens, event.usage?.estimated, event.error], ['aborted', 0, true, 'client disconnected before the answer was complete']);
+	assertPromptEstimate(event);
+});
+
+test('Anthropic client, passed through: message_start’s prompt is kept exact, the output estimated', async () => {
+	anthropic.enqueue(slow);
+	const start = gateway.finished.length;
+	const stream = anthropicClient(gateway.url, key.secret).messages.stream({model: 'claude-haiku-4-5', max_tokens: 100, messages: [{role: 'user', content: prompt}]});
+	const ended = stream.done().catch((error: Error) => error.name);
+	const seen = await new Promise<string>(resolve => stream.on('text', delta => resolve(delta)));
+	stream.abort();
+	assert.equal(await ended, 'APIUserAbortError');
+	const event = await finishedOf('claude-haiku-4-5', start);
+	assert.equal(event.outcome, 'aborted');
+	assert.equal(event.usage?.inputTokens, 40, 'the provider’s own count');
+	assert.equal(event.usage?.estimated, true);
+	assertOutputEstimate(event, seen);
+});
+
+test('Responses API, passed through (Codex): usage comes only in response.completed, so both sides are estimated', async () => {
+	openai.enqueue(slow);
+	const start = gateway.finished.length;
+	const stream = await openaiClient(gateway.url, key.secret).responses.create({model: 'gpt-4.1', input: prompt, stream: true});
+	let seen = '';
+	for await (const event of stream) {
+		if (event.type === 'response.output_text.delta') seen += event.delta;
+		if (seen) break;
+	}
+	const event = await finishedOf('gpt-4.1', start);
+	assert.deepEqual([event.outcome, event.inboundFormat, event.outboundFormat, event.usage?.estimated], ['aborted', 'responses', 'openai', true]);
+	assertPromptEstimate(event);
+	assertOutputEstimate(event, seen);
+	assert.equal(openai.received.at(-1)?.path, '/v1/responses', 'passed through, not translated');
+});
+
+test('Gemini client, passed through: the prompt count every chunk carries is kept, the output estimated', async () => {
+	gemini.enqueue(slow);
+	const start = gateway.finished.length;
+	const controller = new AbortController();
+	const stream = await geminiClient(gateway.url, key.secret).models.generateContentStream({model: 'gemini-2.5-flash', contents: prompt, config: {abortSignal: controller.signal}});
+	let seen = '';
+	try {
+		for await (const chunk of stream) {
+			seen += chunk.text ?? '';
+			if (seen) controller.abort();
+		}
+	} catch (error) {
+		assert.match((error as Error).name, /Abort/);
+	}
+	const event = await finishedOf('gemini-2.5-flash', start);
+	assert.equal(event.outcome, 'aborted');
+	assert.equal(event.usage?.inputTokens, 40);
+	assert.equal(event.usage?.estimated, true);
+	assertOutputEstimate(event, seen);
+});
+
+test('translated both ways: an Anthropic client on the OpenAI channel, an OpenAI client on the Anthropic channel', async () => {
+	openai.enqueue(slow);
+	let start = gateway.finished.length;
+	const stream = anthropicClient(gateway.url, key.secret).messages.stream({model: 'gpt-4o-mini', max_tokens: 100, messages: [{role: 'user', content: prompt}]});
+	const ended = stream.done().catch(() => undefined);
+	const seen = await new Promise<string>(resolve => stream.on('text', delta => resolve(delta)));
+	stream.abort();
+	await ended;
+	let event = await finishedOf('gpt-4o-mini', start);
+	assert.deepEqual([event.outcome, event.outboundFormat, event.usage?.estimated], ['aborted', 'openai', true]);
+	assertPromptEstimate(event);
+	assertOutputEstimate(event, seen);
+
+	anthropic.enqueue(slow);
+	start = gateway.finished.length;
+	const chunks = await openaiClient(gateway.url, key.secret).chat.completions.create({model: 'claude-haiku-4-5', messages: [{role: 'user', content: prompt}], stream: true});
+	let text2 = '';
+	for await (const chunk of chunks) {
+		text2 += chunk.choices[0]?.delta.content ?? '';
+		if (text2) break;
+	}
+	event = await finishedOf('claude-haiku-4-5', start);
+	assert.deepEqual([event.outcome, event.outboundFormat, event.usage?.inputTokens, event.usage?.estimated], ['aborted', 'anthropic', 40, true]);
+	assertOutputEstimate(event, text2);
+});
+
+test('a stream that completes keeps the provider’s exact counts, not marked estimated', async () => {
+	openai.enqueue({...slow, chunkDelayMs: 0});
+	const start = gateway.finished.length;
+	let seen = '';
+	for await (const chunk of await openaiClient(gateway.url, key.secret).chat.completions.create({model: 'gpt-4o-mini', messages: [{role: 'user', content: prompt}], stream: true, stream_options: {include_usage: true}})) seen += chunk.choices[0]?.delta.content ?? '';
+	assert.equal(seen, text);
+	const event = await finishedOf('gpt-4o-mini', start);
+	assert.deepEqual([event.outcome, event.usage], ['ok', {inputTokens: 40, outputTokens: 30}]);
+});
+
+test('a provider error after some text is estimated; one before any text is not (nothing was generated)', async () => {
+	openai.enqueue({...slow, chunkDelayMs: 10, midStreamError: {afterChunks: 2, message: 'overloaded'}});
+	let start = gateway.finished.length;
+	const request = (model: string) => send(`${gateway.url}/v1/chat/completions`, {method: 'POST', headers: {'content-type': 'application/json', authorization: `Bearer ${key.secret}`}, body: JSON.stringify({model, messages: [{role: 'user', content: prompt}], stream: true})});
+	await request('gpt-4o-mini');
+	let event = await finishedOf('gpt-4o-mini', start);
+	assert.match(event.error ?? '', /overloaded/);
+	assert.equal(event.usage?.estimated, true, JSON.stringify(event.usage));
+	assert.ok(event.usage!.outputTokens > 0);
+
+	openai.enqueue({...slow, chunkDelayMs: 10, midStreamError: {afterChunks: 0, message: 'overloaded'}});
+	start = gateway.finished.length;
+	await request('gpt-4o-mini');
+	event = await finishedOf('gpt-4o-mini', start);
+	assert.equal(event.usage?.estimated, undefined, JSON.stringify(event.usage));
+});
+
+test('the estimate counts against the key’s token limit and is stored marked as estimated', async () => {
+	// The prompt alone is estimated at more than 5 tokens (assertPromptEstimate): the next request is over.
+	const limited = await gateway.createKey({name: 'tpm', tpm: '5'});
+	openai.enqueue(slow);
+	const start = gateway.finished.length;
+	const stream = await openaiClient(gateway.url, limited.secret).chat.completions.create({model: 'gpt-4o-mini', messages: [{role: 'user', content: prompt}], stream: true});
+	for await (const chunk of stream) if (chunk.choices[0]?.delta.content) break;
+	const event = await finishedOf('gpt-4o-mini', start);
+	const tokens = event.usage!.inputTokens + event.usage!.outputTokens;
+	assertPromptEstimate(event);
+	const live = gateway.registry.snapshot.keysById.get(limited.id)!;
+	await eventually(() => gateway.limiter.use(live).tpm === tokens, 3000, 'the limiter counting the estimate');
+	const refused = await send(`${gateway.url}/v1/chat/completions`, {method: 'POST', headers: {'content-type': 'application/json', authorization: `Bearer ${limited.secret}`}, body: JSON.stringify({model: 'gpt-4o-mini', messages: [{role: 'user', content: 'x'}]})});
+	assert.equal(refused.status, 429, refused.text);
+	assert.match(refused.text, new RegExp(`5 tokens per minute \\(used ${tokens}\\)`));
+	await gateway.usage.flush();
+	const [stored] = (await recentRequests(gateway.store, 20)).filter(record => record.id === event.id);
+	assert.deepEqual(stored?.usage, event.usage);
+});
