@@ -91,9 +91,13 @@ export function eventTypeOf(event: Pick<RequestFinished, 'channelId' | 'outcome'
 	return 'rejected';
 }
 
-/** A request failed as the user sees it: an error status, or an answer that did not complete. */
+/**
+ * A request failed, as the stored totals count `failed`: an error status, or an error in its answer.
+ * A client that hung up (`aborted`: Esc in Claude Code, a script's time-out) is not a failure of the
+ * gateway or of its channel: the charts' errors and the totals' FAIL agree.
+ */
 export function isFailure(event: Pick<RequestFinished, 'status' | 'outcome'>): boolean {
-	return event.outcome !== 'ok' || event.status >= 400;
+	return event.outcome === 'error' || (event.outcome === 'ok' && event.status >= 400);
 }
 
 /**

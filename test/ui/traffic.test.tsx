@@ -67,6 +67,18 @@ test('the charts count what the totals count: requests refused before they named
 	assert.match(frame, /errors\/min [ ▁-█]+ 1 \+9 refused/);
 });
 
+test('a client that hung up is a request, not an error: errors/min agrees with the totals’ FAIL', () => {
+	const counter = new TrafficCounter();
+	const at = minutesAgo(1);
+	counter.record(event(), at);
+	counter.record(event({stream: true, outcome: 'aborted'}), at);
+	counter.record(event({stream: true, outcome: 'aborted'}), at);
+	counter.record(event({status: 502, outcome: 'error'}), at);
+	const {total} = counter.snapshot(now).lastHour;
+	assert.deepEqual({requests: total.requests, errors: total.errors}, {requests: 4, errors: 1});
+	assert.equal(counter.snapshot(now).channels.get('ch_openai')?.total.errors, 1, 'nor an error of its channel');
+});
+
 test('the Usage pane draws requests, errors, tokens and latency; the Channels pane a sparkline per channel and its last hour in the details', async () => {
 	const traffic = busyHour().snapshot(now);
 	// The tokens per hour are the usage totals' hours: this one's, and one five hours back (before this TUI started, say).

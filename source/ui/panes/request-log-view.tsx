@@ -86,7 +86,7 @@ function detailRows(event: RequestFinished, bodies: RequestBodiesState): Detail[
 		['model', event.upstreamModel && event.upstreamModel !== event.model ? `${event.model} → ${event.upstreamModel}` : (event.model ?? '-')],
 		['channel', event.channelName ?? '-'],
 		['formats', formats(event)],
-		['status', event.outcome === 'aborted' ? `${event.status}, the client closed the connection before the end` : `${event.status} ${event.outcome}`, isFailure(event) ? theme.error : theme.ok],
+		['status', event.outcome === 'aborted' ? `${event.status}, the client closed the connection before the end` : `${event.status} ${event.outcome}`, isFailure(event) ? theme.error : event.outcome === 'aborted' ? theme.warn : theme.ok],
 		['latency', `${latency(event.latencyMs)}${event.ttfbMs === null ? '' : `, first byte after ${latency(event.ttfbMs)}`}`],
 		['tokens', usage ? `${usage.estimated ? 'about ' : ''}${usage.inputTokens} in, ${usage.outputTokens} out${usage.cachedTokens ? `, ${usage.cachedTokens} cached` : ''}${usage.reasoningTokens ? `, ${usage.reasoningTokens} reasoning` : ''}${usage.estimated ? ` (${estimatedWhy(event)})` : ''}` : '-'],
 		...(event.error ? [['error', event.error, theme.error] as const] : []),
