@@ -13,7 +13,8 @@
  * That is one render at such a step, never one per key; a `settleMs` fallback keeps input from
  * ever getting stuck.
  */
-import {KeyParser, type Key, type ParserOptions} from './keys.js';
+import {KeyParser, escapeThen, type Key, type ParserOptions} from './keys.js';
+import {isWordKey} from './line-edit.js';
 
 export type Layer = 'global' | 'pane' | 'form' | 'field' | 'confirm' | 'help' | 'critical';
 
@@ -124,8 +125,20 @@ export class Keyboard {
 	}
 
 	private dispatch(key: Key): void {
+		// An Alt+key read from ESC and a key is most likely Esc and the key typed together, joined by
+		// tmux (see escapeThen): the app has no Alt keys but a text field's word keys, so any other
+		// goes on as the two keys, in turn — the key after Escape's render where Escape moves the
+		// keyboard (closes a form, say). A word key does so only where nothing used it (a form takes
+		// every key, so it cannot wait for that).
+		const typed = isWordKey(key) ? null : escapeThen(key);
+		if (typed) {
+			this.queue.unshift(...typed);
+			return;
+		}
 		const listening = [...this.subscribers].filter(([subscriber]) => subscriber.active);
 		listening.sort(([a, aOrder], [b, bOrder]) => ranks[b.layer] - ranks[a.layer] || bOrder - aOrder);
 		for (const [subscriber] of listening) if (subscriber.handler(key) === true) return;
+		const unused = escapeThen(key);
+		if (unused) this.queue.unshift(...unused);
 	}
 }

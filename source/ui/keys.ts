@@ -39,6 +39,18 @@ const pasteEnd = `${ESC}[201~`;
 
 const key = (name: KeyName, sequence: string, extra: Partial<Key> = {}): Key => ({name, text: '', ctrl: false, meta: false, shift: false, sequence, ...extra});
 
+/**
+ * The two keys an Alt+key read from `ESC` and a key (not a CSI or SS3 sequence's `;3` modifier) may
+ * have been typed as: Escape, then the key. tmux joins them (its `escape-time`, 500 ms by default,
+ * waits after ESC and sends what follows with it), so Esc then `2` typed within half a second reach
+ * the app as Alt+2. Null for any other key.
+ */
+export function escapeThen(alt: Key): readonly [Key, Key] | null {
+	const {sequence} = alt;
+	if (!alt.meta || sequence.length < 2 || sequence[0] !== ESC || sequence[1] === '[' || sequence[1] === 'O') return null;
+	return [key('escape', ESC), {...alt, meta: false, sequence: sequence.slice(1)}];
+}
+
 const csiLetters: Readonly<Record<string, KeyName>> = {A: 'up', B: 'down', C: 'right', D: 'left', H: 'home', F: 'end', P: 'function', Q: 'function', R: 'function', S: 'function'};
 const csiNumbers: Readonly<Record<string, KeyName>> = {1: 'home', 2: 'insert', 3: 'delete', 4: 'end', 5: 'pageup', 6: 'pagedown', 7: 'home', 8: 'end'};
 

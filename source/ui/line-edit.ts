@@ -64,6 +64,12 @@ function withCtrl(line: Line, input: string): Line | null {
 	}
 }
 
+/** The Alt keys a text field uses (the word moves and cuts of `withMeta`); no other part of the app has any. */
+export function isWordKey(key: Key): boolean {
+	if (!key.meta) return false;
+	return key.name === 'backspace' || key.name === 'left' || key.name === 'right' || (key.name === 'char' && (key.text === 'b' || key.text === 'f' || key.text === 'd'));
+}
+
 function withMeta(line: Line, key: Key): Line | null {
 	const {value, cursor} = line;
 	if (key.name === 'backspace') return cut(line, wordStart(value, cursor), cursor);

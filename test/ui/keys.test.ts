@@ -114,6 +114,53 @@ test('a key that hands the keyboard on holds the keys after it until the render:
 	assert.deepEqual(seen, ['pane:char n', 'form:char a', 'form:char b', 'form:enter']);
 });
 
+test('Esc then a key, joined into Alt+key (tmux): a text field’s Alt+b stays a word move; an Alt+key no one uses is Escape, then the key, after Escape’s render', async () => {
+	const keyboard = new Keyboard();
+	const seen: Seen = [];
+	const field = listen(keyboard, seen, 'field', key => key.meta && key.text === 'b');
+	listen(keyboard, seen, 'form', key => {
+		if (key.name !== 'escape') return false;
+		field.subscriber.active = false;
+		keyboard.hold(); // Escape closes the form: the keys after it wait for that render
+		return true;
+	});
+	listen(keyboard, seen, 'global', key => !key.meta && (key.text === '2' || key.text === 'q' || key.text === 'b'));
+	keyboard.feed('\u001Bb');
+	assert.deepEqual(seen, ['field:char b meta'], 'a binding of its own: Alt+b');
+	keyboard.feed('\u001B2q');
+	assert.deepEqual(seen.slice(1), ['form:escape'], 'the 2 waits for the render that closes the form');
+	keyboard.settled();
+	await keyboard.idle();
+	assert.deepEqual(seen.slice(1), ['form:escape', 'global:char 2', 'global:char q']);
+	keyboard.feed('\u001Bb');
+	keyboard.settled(); // the form, still listening here, held the keys at its Escape again
+	await keyboard.idle();
+	assert.deepEqual(seen.slice(4), ['form:escape', 'global:char b'], 'a word key where no text field is focused: Escape, then b');
+	keyboard.feed('\u001B[1;3A');
+	await keyboard.idle();
+	assert.deepEqual(seen.slice(6), [], 'Alt+↑ sent as a modifier is one key, not split');
+});
+
+test('a form takes every key, and Esc then 2 joined by tmux still closes it and shows pane 2', async () => {
+	const keyboard = new Keyboard();
+	const seen: Seen = [];
+	const form = listen(keyboard, seen, 'form', key => {
+		if (key.name === 'escape') {
+			form.subscriber.active = false;
+			keyboard.hold();
+		}
+		return true;
+	});
+	const field = listen(keyboard, seen, 'field', key => key.name === 'char' && !key.ctrl);
+	listen(keyboard, seen, 'global', key => key.text === '2');
+	keyboard.feed('ab\u001B2');
+	assert.deepEqual(seen, ['field:char a', 'field:char b', 'form:escape']);
+	field.subscriber.active = false;
+	keyboard.settled();
+	await keyboard.idle();
+	assert.deepEqual(seen.slice(3), ['global:char 2']);
+});
+
 test('raw mode: the keyboard reads the terminal itself and gives it back', () => {
 	class Terminal extends EventEmitter {
 		readonly isTTY = true;
