@@ -7,15 +7,15 @@
  * token, and token limits and budgets would not see what the stream cost.
  *
  * What the provider did report is kept; what it did not is estimated, and the usage is marked
- * `estimated`: the prompt with the gateway's tokenizer (as for `count_tokens` on OpenAI channels),
- * the output from the characters of text, reasoning and tool arguments relayed so far at about four
- * characters a token (what the stream readers count without decoding the deltas).
+ * `estimated`: the prompt with the gateway's tokenizer where its tables are loaded (as for
+ * `count_tokens` on OpenAI channels), else from its texts at about four characters a token — never
+ * loading them for this (Tokenizer.approximate) — and the output from the characters of text,
+ * reasoning and tool arguments relayed so far at four characters a token (what the stream readers
+ * count without decoding the deltas).
  */
 import type {IRRequest, IRUsage} from '../base/ir.js';
 import type {Attempt} from './attempt.js';
-
-/** Characters a token, for text the gateway relayed but did not tokenize (OpenAI's rule of thumb for English; code runs a little shorter). */
-export const charsPerToken = 4;
+import {charsPerToken} from './tokenizer.js';
 
 /**
  * `reported` with what is missing estimated: the prompt when the provider gave no input count, the
@@ -31,7 +31,7 @@ export function interruptedUsage(attempt: Attempt, reported: IRUsage | null, gen
 	if (needsInput) {
 		const ir = request();
 		try {
-			if (ir) inputTokens = attempt.services.tokenizer.estimate(ir);
+			if (ir) inputTokens = attempt.services.tokenizer.approximate(ir);
 		} catch (error) {
 			attempt.ctx.warn(`the prompt's tokens could not be estimated (${(error as Error).message})`);
 		}

@@ -14,7 +14,7 @@ import {anthropicClient, eventually, geminiClient, openaiClient} from '../helper
 import {send} from '../helpers/wire.js';
 import {editChannel} from '../../source/services/channels.js';
 import {recentRequests} from '../../source/store/usage-summary.js';
-import {charsPerToken} from '../../source/proxy/interrupted-usage.js';
+import {charsPerToken} from '../../source/proxy/tokenizer.js';
 import type {RequestFinished} from '../../source/base/events.js';
 import type {KeyRecord} from '../../source/base/records.js';
 
@@ -82,6 +82,9 @@ test('OpenAI client, passed through: the prompt and the text relayed are estimat
 	assertOutputEstimate(event, seen);
 	assert.ok(event.costUsd > 0, 'priced: the estimate reaches the budget');
 	assert.deepEqual(event.warnings, [], 'no translation warnings for a passed-through request');
+	// 3 + 3 for the message + 33 characters at 4 a token: its texts counted, not tokenized.
+	assert.equal(event.usage!.inputTokens, 15);
+	assert.equal(gateway.tokenizer.loaded, false, 'a record is not worth loading the tokenizer’s tables (~35 MB, 0.1 s)');
 });
 
 test('a client that hangs up before any text still pays for its prompt: the prompt estimated, no output', async () => {
@@ -153,6 +156,10 @@ test('translated both ways: an Anthropic client on the OpenAI channel, an OpenAI
 	openai.enqueue(slow);
 	let start = gateway.finished.length;
 	const stream = anthropicClient(gateway.url, key.secret).messages.stream({model: 'gpt-4o-mini', max_tokens: 100, messages: [{role: 'user', content: prompt}]});
+	let told: number | undefined;
+	stream.on('streamEvent', streamed => {
+		if (streamed.type === 'message_start') told = streamed.message.usage.input_tokens;
+	});
 	const ended = stream.done().catch(() => undefined);
 	const seen = await new Promise<string>(resolve => stream.on('text', delta => resolve(delta)));
 	stream.abort();
@@ -160,6 +167,7 @@ test('translated both ways: an Anthropic client on the OpenAI channel, an OpenAI
 	let event = await finishedOf('gpt-4o-mini', start);
 	assert.deepEqual([event.outcome, event.outboundFormat, event.usage?.estimated], ['aborted', 'openai', true]);
 	assertPromptEstimate(event);
+	assert.equal(event.usage!.inputTokens, told, 'the prompt as message_start told the client (the tokenizer, loaded for it)');
 	assertOutputEstimate(event, seen);
 
 	anthropic.enqueue(slow);
