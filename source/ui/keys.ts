@@ -43,11 +43,12 @@ const key = (name: KeyName, sequence: string, extra: Partial<Key> = {}): Key => 
  * The two keys an Alt+key read from `ESC` and a key (not a CSI or SS3 sequence's `;3` modifier) may
  * have been typed as: Escape, then the key. tmux joins them (its `escape-time`, 500 ms by default,
  * waits after ESC and sends what follows with it), so Esc then `2` typed within half a second reach
- * the app as Alt+2. Null for any other key.
+ * the app as Alt+2. Null for any other key, and for `ESC` Enter: what Shift+Enter sends in the
+ * terminals Claude Code's `/terminal-setup` configured (a form takes it as Enter, as before).
  */
 export function escapeThen(alt: Key): readonly [Key, Key] | null {
 	const {sequence} = alt;
-	if (!alt.meta || sequence.length < 2 || sequence[0] !== ESC || sequence[1] === '[' || sequence[1] === 'O') return null;
+	if (!alt.meta || alt.name === 'enter' || sequence.length < 2 || sequence[0] !== ESC || sequence[1] === '[' || sequence[1] === 'O') return null;
 	return [key('escape', ESC), {...alt, meta: false, sequence: sequence.slice(1)}];
 }
 
