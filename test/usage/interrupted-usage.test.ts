@@ -129,6 +129,18 @@ test('Responses API, passed through (Codex): usage comes only in response.comple
 	assertPromptEstimate(event);
 	assertOutputEstimate(event, seen);
 	assert.equal(openai.received.at(-1)?.path, '/v1/responses', 'passed through, not translated');
+
+	// Translated: Codex on an Anthropic channel.
+	anthropic.enqueue(slow);
+	const next = gateway.finished.length;
+	let text2 = '';
+	for await (const streamed of await openaiClient(gateway.url, key.secret).responses.create({model: 'claude-haiku-4-5', input: prompt, stream: true})) {
+		if (streamed.type === 'response.output_text.delta') text2 += streamed.delta;
+		if (text2) break;
+	}
+	const translated = await finishedOf('claude-haiku-4-5', next);
+	assert.deepEqual([translated.outcome, translated.inboundFormat, translated.outboundFormat, translated.usage?.inputTokens, translated.usage?.estimated], ['aborted', 'responses', 'anthropic', 40, true]);
+	assertOutputEstimate(translated, text2);
 });
 
 test('Gemini client, passed through: the prompt count every chunk carries is kept, the output estimated', async () => {
