@@ -5,6 +5,7 @@
 import {UserError} from '../base/errors.js';
 import type {BudgetPeriod, KeyLimits} from '../base/records.js';
 import {periodWords, type LimitUse} from '../base/periods.js';
+import {dollars, groupDigits} from '../base/digits.js';
 
 export type LimitFlags = {rpm?: string; rpd?: string; tpm?: string; tpd?: string; budget?: string; budgetWarn?: string};
 
@@ -47,18 +48,11 @@ export function parseLimits(flags: LimitFlags, current: KeyLimits = {}): KeyLimi
 	return Object.keys(defined).length > 0 ? defined : undefined;
 }
 
-/** Digits in groups of three (`2,000,000`): a token limit is read at a glance. Not `toLocaleString`, whose first call builds ICU's formatter (milliseconds of `keys list`). */
-const grouped = (digits: string) => digits.replace(/\B(?=(\d{3})+$)/g, ',');
-const count = (n: number) => grouped(String(n));
-const money = (usd: number) => {
-	const [whole, cents] = usd.toFixed(2).split('.');
-	return `$${grouped(whole!)}.${cents}`;
-};
 
 /** `rpm 12/60 · tpd 3,000/100,000 · $4.20 of $20.00 this month`, or `none`. */
 export function limitsText(limits: KeyLimits | undefined, use?: LimitUse): string {
 	if (!limits) return 'none';
-	const parts = (['rpm', 'rpd', 'tpm', 'tpd'] as const).flatMap(name => (limits[name] === undefined ? [] : [`${name} ${use ? `${count(use[name])}/` : ''}${count(limits[name])}`]));
-	if (limits.budget) parts.push(`${use ? `${money(use.spendUsd)} of ` : ''}${money(limits.budget.usd)} ${periodWords[limits.budget.period]}`);
+	const parts = (['rpm', 'rpd', 'tpm', 'tpd'] as const).flatMap(name => (limits[name] === undefined ? [] : [`${name} ${use ? `${groupDigits(use[name])}/` : ''}${groupDigits(limits[name])}`]));
+	if (limits.budget) parts.push(`${use ? `${dollars(use.spendUsd)} of ` : ''}${dollars(limits.budget.usd)} ${periodWords[limits.budget.period]}`);
 	return parts.join(' · ');
 }

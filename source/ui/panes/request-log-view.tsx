@@ -4,6 +4,8 @@ import {Box, Text} from 'ink';
 import {Details, detailsLineCount, type Detail} from '../components/details.js';
 import type {Column} from '../components/table.js';
 import type {RequestFinished} from '../../base/events.js';
+import type {IRUsage} from '../../base/ir.js';
+import {groupDigits} from '../../base/digits.js';
 import {isFailure} from '../request-log.js';
 import {estimatedWhy, formats, fullTime, logTime, latency, tokens} from '../text.js';
 import {theme} from '../theme.js';
@@ -88,11 +90,19 @@ function detailRows(event: RequestFinished, bodies: RequestBodiesState): Detail[
 		['formats', formats(event)],
 		['status', event.outcome === 'aborted' ? `${event.status}, the client closed the connection before the end` : `${event.status} ${event.outcome}`, isFailure(event) ? theme.error : event.outcome === 'aborted' ? theme.warn : theme.ok],
 		['latency', `${latency(event.latencyMs)}${event.ttfbMs === null ? '' : `, first byte after ${latency(event.ttfbMs)}`}`],
-		['tokens', usage ? `${usage.estimated ? 'about ' : ''}${usage.inputTokens} in, ${usage.outputTokens} out${usage.cachedTokens ? `, ${usage.cachedTokens} cached` : ''}${usage.reasoningTokens ? `, ${usage.reasoningTokens} reasoning` : ''}${usage.estimated ? ` (${estimatedWhy(event)})` : ''}` : '-'],
+		['tokens', usage ? tokenDetails(usage, event) : '-'],
 		...(event.error ? [['error', event.error, theme.error] as const] : []),
 		...(event.warnings.length > 0 ? [['warnings', event.warnings.join('; '), theme.warn] as const] : []),
 		...(bodiesRow ? [bodiesRow] : []),
 	];
+}
+
+/** `about 12,345 in, 678 out, 9,000 cached (estimated by the gateway: …)`: every count the record has, grouped by thousands. */
+function tokenDetails(usage: IRUsage, event: RequestFinished): string {
+	const counts = [`${groupDigits(usage.inputTokens)} in`, `${groupDigits(usage.outputTokens)} out`];
+	if (usage.cachedTokens) counts.push(`${groupDigits(usage.cachedTokens)} cached`);
+	if (usage.reasoningTokens) counts.push(`${groupDigits(usage.reasoningTokens)} reasoning`);
+	return usage.estimated ? `about ${counts.join(', ')} (${estimatedWhy(event)})` : counts.join(', ');
 }
 
 /** What the details say about this request's bodies: below, not kept, or how to start capturing. */
