@@ -151,9 +151,19 @@ export type IRUsage = {
 	readonly cachedTokens?: number;
 	readonly cacheCreationTokens?: number;
 	readonly reasoningTokens?: number;
-	/** Counted by the gateway's tokenizer because the provider reported none (embeddings at Gemini). */
+	/**
+	 * Counted by the gateway because the provider reported none: embeddings at Gemini, or a stream
+	 * that ended before its usage came (proxy/interrupted-usage.ts).
+	 */
 	readonly estimated?: boolean;
+	/** The one count the gateway estimated, the provider's other kept (an interrupted Anthropic stream's prompt); absent: all of them. */
+	readonly estimatedOnly?: 'input' | 'output';
 };
+
+/** Whether `side` of `usage` is the gateway's estimate rather than the provider's count. */
+export function isEstimated(usage: IRUsage, side: 'input' | 'output'): boolean {
+	return usage.estimated === true && (usage.estimatedOnly === undefined || usage.estimatedOnly === side);
+}
 
 /** One input of an embeddings request: text, or token ids (OpenAI only). */
 export type IREmbedInput = {readonly type: 'text'; readonly text: string} | {readonly type: 'tokens'; readonly tokens: readonly number[]};

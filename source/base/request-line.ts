@@ -7,7 +7,7 @@ import type {RequestFinished} from '../base/events.js';
  */
 export function formatRequestLine(event: RequestFinished): string {
 	const formats = event.outboundFormat && event.outboundFormat !== event.inboundFormat ? `${event.inboundFormat}→${event.outboundFormat}` : event.inboundFormat;
-	const usage = event.usage ? ` in=${event.usage.inputTokens} out=${event.usage.outputTokens}${event.usage.cachedTokens ? ` cached=${event.usage.cachedTokens}` : ''}` : '';
+	const usage = event.usage ? ` in=${event.usage.inputTokens} out=${event.usage.outputTokens}${event.usage.cachedTokens ? ` cached=${event.usage.cachedTokens}` : ''}${event.usage.estimated ? ` estimated=${event.usage.estimatedOnly ?? 'all'}` : ''}` : '';
 	let line = `${event.time}  ${event.status}  ${event.method} ${event.path}`;
 	if (formats) line += `  ${formats}`;
 	if (event.keyName) line += `  key=${event.keyName}`;

@@ -1,6 +1,7 @@
 /** `gateway-tui logs` — the request log: the newest records, then (with --follow) new ones as they land. */
 import type {Command} from 'commander';
 import {UserError} from '../base/errors.js';
+import {isEstimated} from '../base/ir.js';
 import {recentRequests, watchRequests, type RequestRecord} from '../store/usage-summary.js';
 import {formats, inboundFormats} from '../base/ir.js';
 import {localDateTime} from '../base/iso-time.js';
@@ -43,9 +44,9 @@ function cells(record: RequestRecord): string[] {
 		`${format}${record.stream ? ' stream' : ''}`,
 		`${record.latencyMs}ms`,
 		record.ttfbMs === null ? '-' : `${record.ttfbMs}ms`,
-		// "~": the gateway's estimate (a stream that ended before its usage came; --json has `usage.estimated`).
-		usage ? `${usage.estimated ? '~' : ''}${usage.inputTokens}` : '-',
-		usage ? `${usage.estimated ? '~' : ''}${usage.outputTokens}` : '-',
+		// "~": the gateway's estimate (a stream that ended before its usage came; --json has `usage.estimated` and `estimatedOnly`).
+		usage ? `${isEstimated(usage, 'input') ? '~' : ''}${usage.inputTokens}` : '-',
+		usage ? `${isEstimated(usage, 'output') ? '~' : ''}${usage.outputTokens}` : '-',
 		usage ? String(usage.cachedTokens ?? 0) : '-',
 		cost,
 	];

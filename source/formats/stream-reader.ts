@@ -45,7 +45,7 @@ export interface StreamReader {
 
 /** `part`'s fields over `into` (a stream's usage events each carry some fields; the latest value of each wins). */
 export function mergeUsage(into: IRUsage | null, part: Partial<IRUsage>): IRUsage {
-	const merged: Record<string, number | boolean> = {inputTokens: 0, outputTokens: 0, ...into};
+	const merged: Record<string, IRUsage[keyof IRUsage]> = {inputTokens: 0, outputTokens: 0, ...into};
 	for (const name in part) {
 		const value = part[name as keyof IRUsage];
 		if (value !== undefined) merged[name] = value;

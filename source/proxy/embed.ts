@@ -20,7 +20,7 @@ export function noEmbeddingsApi(model: string, channels: readonly string[]): Gat
 function estimate(attempt: Attempt, request: IREmbedRequest): IRUsage {
 	const texts = request.inputs.flatMap(input => (input.type === 'text' ? [input.text] : []));
 	const tokens = request.inputs.reduce((sum, input) => sum + (input.type === 'tokens' ? input.tokens.length : 0), 0);
-	return {inputTokens: tokens + attempt.services.tokenizer.countTexts(texts), outputTokens: 0, estimated: true};
+	return {inputTokens: tokens + attempt.services.tokenizer.countTexts(texts), outputTokens: 0, estimated: true, estimatedOnly: 'input'};
 }
 
 export async function embed(attempt: Attempt): Promise<AttemptResult> {

@@ -36,8 +36,12 @@ export function interruptedUsage(attempt: Attempt, reported: IRUsage | null, gen
 			attempt.ctx.warn(`the prompt's tokens could not be estimated (${(error as Error).message})`);
 		}
 	}
-	if (inputTokens === (reported?.inputTokens ?? 0) && !needsOutput) return reported;
-	return {...reported, inputTokens, outputTokens: needsOutput ? output : (reported?.outputTokens ?? 0), estimated: true};
+	const inputEstimated = inputTokens !== (reported?.inputTokens ?? 0);
+	if (!inputEstimated && !needsOutput) return reported;
+	const usage = {...reported, inputTokens, outputTokens: needsOutput ? output : (reported?.outputTokens ?? 0), estimated: true} as const;
+	// Where one count is the provider's (an Anthropic stream's prompt; no text relayed yet), say which is ours.
+	if (inputEstimated && needsOutput) return usage;
+	return {...usage, estimatedOnly: inputEstimated ? 'input' : 'output'};
 }
 
 /**

@@ -37,6 +37,7 @@ const usageSchema = z.object({
 	cacheCreationTokens: z.optional(count),
 	reasoningTokens: z.optional(count),
 	estimated: z.optional(z.boolean()),
+	estimatedOnly: z.optional(z.enum(['input', 'output'])),
 });
 
 /** A request record's fields, in the order the gateway writes them. */
@@ -206,6 +207,9 @@ function isExactUsage(value: unknown): boolean {
 				break;
 			case 'estimated':
 				if (typeof value[field] !== 'boolean') return false;
+				break;
+			case 'estimatedOnly':
+				if (value[field] !== 'input' && value[field] !== 'output') return false;
 				break;
 			default:
 				return false;

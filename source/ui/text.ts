@@ -4,6 +4,7 @@
  */
 import type {RequestFinished} from '../base/events.js';
 import type {UsageRow} from '../base/usage-types.js';
+import {isEstimated} from '../base/ir.js';
 import type {KeyRecord} from '../base/records.js';
 import {periodWords} from '../base/periods.js';
 import {type BudgetWarning} from '../base/events.js';
@@ -69,9 +70,11 @@ export function formats(event: Pick<RequestFinished, 'inboundFormat' | 'outbound
 	return event.outboundFormat && event.outboundFormat !== event.inboundFormat ? `${event.inboundFormat}→${event.outboundFormat}` : event.inboundFormat;
 }
 
-/** "1.2k/80"; "~1.2k/80" when the gateway estimated them (see estimatedWhy). */
+/** "1.2k/80"; each count the gateway estimated marked "~" (see estimatedWhy): "~1.2k/~80", "1.2k/~48". */
 export function tokens(event: Pick<RequestFinished, 'usage'>): string {
-	return event.usage ? `${event.usage.estimated ? '~' : ''}${compact(event.usage.inputTokens)}/${compact(event.usage.outputTokens)}` : '-';
+	const {usage} = event;
+	if (!usage) return '-';
+	return `${isEstimated(usage, 'input') ? '~' : ''}${compact(usage.inputTokens)}/${isEstimated(usage, 'output') ? '~' : ''}${compact(usage.outputTokens)}`;
 }
 
 /** Why a request's tokens are the gateway's estimate: a stream that ended before its usage came, or an answer with none (Gemini's embeddings). */

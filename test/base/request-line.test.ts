@@ -35,6 +35,9 @@ test('the request line with everything a request can say', () => {
 		}),
 	);
 	assert.equal(line, `${time}  502  POST /v1/messages  anthropic  key=alpha  model=gpt-4o-mini  channel=oa  failover=a→b  conversation=conv_1:moved  stream  3000ms in=100 out=20 cached=40  ABORTED  error="upstream down"  warnings="one; two"`);
+	// Counts the gateway estimated (a stream cut short) say which.
+	assert.match(formatRequestLine(finished({time, stream: true, outcome: 'aborted', usage: {inputTokens: 1200, outputTokens: 48, estimated: true, estimatedOnly: 'output'}})), /  \d+ms in=1200 out=48 estimated=output  ABORTED/);
+	assert.match(formatRequestLine(finished({time, stream: true, outcome: 'aborted', usage: {inputTokens: 15, outputTokens: 3, estimated: true}})), /in=15 out=3 estimated=all  ABORTED/);
 	// A conversation still on its first channel says nothing.
 	assert.doesNotMatch(formatRequestLine(finished({time, conversation: {id: 'conv_2', state: 'new'}})), /conversation=/);
 });

@@ -50,4 +50,6 @@ test('logs: tokens the gateway estimated (a stream that ended before its usage c
 	assert.match(formatLogLine(cut), /900ms\s+\S+\s+~1250\s+~20\s/);
 	assert.match(formatLogLine(records[0]!), /120ms\s+\S+\s+\d+\s+\d+\s/);
 	assert.match(formatLogLine(cut), /ABORTED/);
+	const anthropic = finished({stream: true, outcome: 'aborted', usage: {inputTokens: 1200, outputTokens: 48, estimated: true, estimatedOnly: 'output'}, latencyMs: 900});
+	assert.match(formatLogLine(anthropic), /900ms\s+\S+\s+1200\s+~48\s/, 'only the count the gateway estimated');
 });

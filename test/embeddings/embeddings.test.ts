@@ -65,7 +65,7 @@ test('openai SDK → Gemini channel (translated): order, dimensions ↔ outputDi
 	assert.match(sent.path, /^\/v1beta\/models\/gemini-embedding-001:batchEmbedContents$/);
 	assert.deepEqual((sent.body as {requests: Array<{outputDimensionality: number}>}).requests.map(item => item.outputDimensionality), [5, 5]);
 	await eventually(() => gateway.finished.length === 1);
-	assert.equal(gateway.finished[0]!.usage?.estimated, true);
+	assert.deepEqual([gateway.finished[0]!.usage?.estimated, gateway.finished[0]!.usage?.estimatedOnly], [true, 'input']);
 	await assert.rejects(client.embeddings.create({model: 'gemini-embedding-001', input: [1, 2, 3]}), (error: {status?: number; message?: string}) => error.status === 400 && /token ids/.test(error.message ?? ''));
 });
 

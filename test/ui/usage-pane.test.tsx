@@ -74,13 +74,16 @@ test('↓ selects a request and Enter shows it in full, with its error; Esc goes
 });
 
 test('an interrupted stream: "closed", its tokens marked as the gateway’s estimate in the log and explained in the details', async () => {
-	const log = [loggedRequest('a', {stream: true, outcome: 'aborted', latencyMs: 900, usage: {inputTokens: 12_500, outputTokens: 20, cachedTokens: 9000, estimated: true}, error: 'client disconnected before the answer was complete'})];
+	const cut = {stream: true, outcome: 'aborted', latencyMs: 900, error: 'client disconnected before the answer was complete'} as const;
+	// An Anthropic stream cut short: the prompt is the provider's (message_start), the output the gateway's.
+	const log = [loggedRequest('b', {...cut, usage: {inputTokens: 15, outputTokens: 3, estimated: true}}), loggedRequest('a', {...cut, usage: {inputTokens: 12_500, outputTokens: 20, cachedTokens: 9000, estimated: true, estimatedOnly: 'output'}})];
 	const {stdin, lastFrame} = renderTui(<UsagePane usage={usage} log={log} source="session" active width={110} height={22} />);
-	assert.match(lastFrame()!, /gpt-4o-mini\s+openai\s+openai\s+closed\s+900ms\s+~12\.5k\/20/);
-	await press(stdin, keys.down, keys.enter);
+	assert.match(lastFrame()!, /gpt-4o-mini\s+openai\s+openai\s+closed\s+900ms\s+~15\/~3/);
+	assert.match(lastFrame()!, /gpt-4o-mini\s+openai\s+openai\s+closed\s+900ms\s+12\.5k\/~20/);
+	await press(stdin, keys.down, keys.down, keys.enter);
 	const details = await frameWith(lastFrame, 'estimated by the gateway');
 	assert.match(details, /status\s+200, the client closed the connection before the end/);
-	assert.match(details.replace(/\s*│\s*/g, ' ').replace(/\s+/g, ' '), /tokens about 12,500 in, 20 out, 9,000 cached \(estimated by the gateway: the stream ended before the provider reported its usage\)/);
+	assert.match(details.replace(/\s*│\s*/g, ' ').replace(/\s+/g, ' '), /tokens 12,500 in, about 20 out, 9,000 cached \(the output estimated by the gateway: the stream ended before the provider reported its usage\)/);
 });
 
 test('totals and tables show the cost; tokens without a price are marked "no price"', () => {

@@ -77,7 +77,7 @@ test('OpenAI client, passed through: the prompt and the text relayed are estimat
 	}
 	const event = await finishedOf('gpt-4o-mini', start);
 	assert.equal(event.outcome, 'aborted');
-	assert.equal(event.usage?.estimated, true, JSON.stringify(event.usage));
+	assert.deepEqual([event.usage?.estimated, event.usage?.estimatedOnly], [true, undefined], `both counts are the gateway's: ${JSON.stringify(event.usage)}`);
 	assertPromptEstimate(event);
 	assertOutputEstimate(event, seen);
 	assert.ok(event.costUsd > 0, 'priced: the estimate reaches the budget');
@@ -96,7 +96,7 @@ test('a client that hangs up before any text still pays for its prompt: the prom
 		break;
 	}
 	const event = await finishedOf('gpt-4o-mini', start);
-	assert.deepEqual([event.outcome, event.usage?.outputTokens, event.usage?.estimated, event.error], ['aborted', 0, true, 'client disconnected before the answer was complete']);
+	assert.deepEqual([event.outcome, event.usage?.outputTokens, event.usage?.estimated, event.usage?.estimatedOnly, event.error], ['aborted', 0, true, 'input', 'client disconnected before the answer was complete']);
 	assertPromptEstimate(event);
 });
 
@@ -111,7 +111,7 @@ test('Anthropic client, passed through: message_start’s prompt is kept exact, 
 	const event = await finishedOf('claude-haiku-4-5', start);
 	assert.equal(event.outcome, 'aborted');
 	assert.equal(event.usage?.inputTokens, 40, 'the provider’s own count');
-	assert.equal(event.usage?.estimated, true);
+	assert.deepEqual([event.usage?.estimated, event.usage?.estimatedOnly], [true, 'output'], 'only the output is the gateway’s');
 	assertOutputEstimate(event, seen);
 });
 
@@ -139,7 +139,7 @@ test('Responses API, passed through (Codex): usage comes only in response.comple
 		if (text2) break;
 	}
 	const translated = await finishedOf('claude-haiku-4-5', next);
-	assert.deepEqual([translated.outcome, translated.inboundFormat, translated.outboundFormat, translated.usage?.inputTokens, translated.usage?.estimated], ['aborted', 'responses', 'anthropic', 40, true]);
+	assert.deepEqual([translated.outcome, translated.inboundFormat, translated.outboundFormat, translated.usage?.inputTokens, translated.usage?.estimatedOnly], ['aborted', 'responses', 'anthropic', 40, 'output']);
 	assertOutputEstimate(translated, text2);
 });
 
@@ -160,7 +160,7 @@ test('Gemini client, passed through: the prompt count every chunk carries is kep
 	const event = await finishedOf('gemini-2.5-flash', start);
 	assert.equal(event.outcome, 'aborted');
 	assert.equal(event.usage?.inputTokens, 40);
-	assert.equal(event.usage?.estimated, true);
+	assert.deepEqual([event.usage?.estimated, event.usage?.estimatedOnly], [true, 'output']);
 	assertOutputEstimate(event, seen);
 });
 
@@ -191,7 +191,7 @@ test('translated both ways: an Anthropic client on the OpenAI channel, an OpenAI
 		if (text2) break;
 	}
 	event = await finishedOf('claude-haiku-4-5', start);
-	assert.deepEqual([event.outcome, event.outboundFormat, event.usage?.inputTokens, event.usage?.estimated], ['aborted', 'anthropic', 40, true]);
+	assert.deepEqual([event.outcome, event.outboundFormat, event.usage?.inputTokens, event.usage?.estimatedOnly], ['aborted', 'anthropic', 40, 'output']);
 	assertOutputEstimate(event, text2);
 });
 
@@ -238,6 +238,10 @@ test('the estimate counts against the key’s token limit and is stored marked a
 	assert.equal(refused.status, 429, refused.text);
 	assert.match(refused.text, new RegExp(`5 tokens per minute \\(used ${tokens}\\)`));
 	await gateway.usage.flush();
-	const [stored] = (await recentRequests(gateway.store, 20)).filter(record => record.id === event.id);
-	assert.deepEqual(stored?.usage, event.usage);
+	// Every estimate of this file, both counts or one (`estimatedOnly`), reads back from the store as recorded.
+	const stored = new Map((await recentRequests(gateway.store, 100)).map(record => [record.id, record]));
+	const estimates = gateway.finished.filter(finished => finished.usage?.estimated);
+	assert.ok(estimates.some(finished => finished.usage?.estimatedOnly === 'output') && estimates.some(finished => finished.usage?.estimatedOnly === undefined));
+	for (const finished of estimates) assert.deepEqual(stored.get(finished.id)?.usage, finished.usage, finished.id);
+	assert.ok(stored.has(event.id));
 });

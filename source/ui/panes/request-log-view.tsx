@@ -4,7 +4,7 @@ import {Box, Text} from 'ink';
 import {Details, detailsLineCount, type Detail} from '../components/details.js';
 import type {Column} from '../components/table.js';
 import type {RequestFinished} from '../../base/events.js';
-import type {IRUsage} from '../../base/ir.js';
+import {isEstimated, type IRUsage} from '../../base/ir.js';
 import {groupDigits} from '../../base/digits.js';
 import {isFailure} from '../request-log.js';
 import {estimatedWhy, formats, fullTime, logTime, latency, tokens} from '../text.js';
@@ -97,12 +97,18 @@ function detailRows(event: RequestFinished, bodies: RequestBodiesState): Detail[
 	];
 }
 
-/** `about 12,345 in, 678 out, 9,000 cached (estimated by the gateway: …)`: every count the record has, grouped by thousands. */
+/**
+ * `12,345 in, about 678 out, 9,000 cached (the output estimated by the gateway: …)`: every count the
+ * record has, grouped by thousands, "about" before each the gateway estimated.
+ */
 function tokenDetails(usage: IRUsage, event: RequestFinished): string {
-	const counts = [`${groupDigits(usage.inputTokens)} in`, `${groupDigits(usage.outputTokens)} out`];
+	const about = (side: 'input' | 'output') => (isEstimated(usage, side) ? 'about ' : '');
+	const counts = [`${about('input')}${groupDigits(usage.inputTokens)} in`, `${about('output')}${groupDigits(usage.outputTokens)} out`];
 	if (usage.cachedTokens) counts.push(`${groupDigits(usage.cachedTokens)} cached`);
 	if (usage.reasoningTokens) counts.push(`${groupDigits(usage.reasoningTokens)} reasoning`);
-	return usage.estimated ? `about ${counts.join(', ')} (${estimatedWhy(event)})` : counts.join(', ');
+	if (!usage.estimated) return counts.join(', ');
+	const which = usage.estimatedOnly === 'input' ? 'the prompt ' : usage.estimatedOnly === 'output' ? 'the output ' : '';
+	return `${counts.join(', ')} (${which}${estimatedWhy(event)})`;
 }
 
 /** What the details say about this request's bodies: below, not kept, or how to start capturing. */
