@@ -1,9 +1,8 @@
 /** `gateway-tui logs` — the request log: the newest records, then (with --follow) new ones as they land. */
 import type {Command} from 'commander';
 import {UserError} from '../base/errors.js';
-import {isEstimated} from '../base/ir.js';
 import {recentRequests, watchRequests, type RequestRecord} from '../store/usage-summary.js';
-import {formats, inboundFormats} from '../base/ir.js';
+import {formats, inboundFormats, isEstimated} from '../base/ir.js';
 import {localDateTime} from '../base/iso-time.js';
 import {withStore} from './context.js';
 import {print, printJson} from './output.js';

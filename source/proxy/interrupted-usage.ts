@@ -14,8 +14,26 @@
  * count without decoding the deltas).
  */
 import type {IRRequest, IRUsage} from '../base/ir.js';
+import type {StreamEnding} from '../formats/stream-reader.js';
 import type {Attempt} from './attempt.js';
 import {charsPerToken} from './tokenizer.js';
+
+/**
+ * Whether a stream that reached the client ended before the provider said all it bills, passed
+ * through or translated alike: it was `stopped` (the client left, the provider's body failed) or
+ * ran out before its terminal event, or its provider's error came after it had generated something.
+ * (An error before any text is the provider refusing: nothing generated to count.)
+ */
+export function endedEarly(ending: StreamEnding, stopped: boolean, generatedChars: number): boolean {
+	switch (ending) {
+		case 'complete':
+			return false;
+		case 'cut-off':
+			return true;
+		case 'upstream-error':
+			return stopped || generatedChars > 0;
+	}
+}
 
 /**
  * `reported` with what is missing estimated: the prompt when the provider gave no input count, the
@@ -23,25 +41,25 @@ import {charsPerToken} from './tokenizer.js';
  * when the prompt must be estimated.
  */
 export function interruptedUsage(attempt: Attempt, reported: IRUsage | null, generatedChars: number, request: () => IRRequest | null): IRUsage | null {
-	const output = Math.ceil(generatedChars / charsPerToken);
-	const needsInput = !reported || reported.inputTokens === 0;
-	const needsOutput = output > (reported?.outputTokens ?? 0);
-	if (!needsInput && !needsOutput) return reported;
-	let inputTokens = reported?.inputTokens ?? 0;
-	if (needsInput) {
-		const ir = request();
-		try {
-			if (ir) inputTokens = attempt.services.tokenizer.approximate(ir);
-		} catch (error) {
-			attempt.ctx.warn(`the prompt's tokens could not be estimated (${(error as Error).message})`);
-		}
-	}
-	const inputEstimated = inputTokens !== (reported?.inputTokens ?? 0);
-	if (!inputEstimated && !needsOutput) return reported;
-	const usage = {...reported, inputTokens, outputTokens: needsOutput ? output : (reported?.outputTokens ?? 0), estimated: true} as const;
+	const input = !reported || reported.inputTokens === 0 ? promptEstimate(attempt, request()) : null;
+	const relayed = Math.ceil(generatedChars / charsPerToken);
+	const output = relayed > (reported?.outputTokens ?? 0) ? relayed : null;
+	if (input === null && output === null) return reported;
+	const usage = {...reported, inputTokens: input ?? reported?.inputTokens ?? 0, outputTokens: output ?? reported?.outputTokens ?? 0, estimated: true} as const;
 	// Where one count is the provider's (an Anthropic stream's prompt; no text relayed yet), say which is ours.
-	if (inputEstimated && needsOutput) return usage;
-	return {...usage, estimatedOnly: inputEstimated ? 'input' : 'output'};
+	if (input !== null && output !== null) return usage;
+	return {...usage, estimatedOnly: input !== null ? 'input' : 'output'};
+}
+
+/** The prompt's tokens, or null when there is nothing to count (a body its format cannot decode) or counting failed (said in a warning). */
+function promptEstimate(attempt: Attempt, request: IRRequest | null): number | null {
+	if (!request) return null;
+	try {
+		return attempt.services.tokenizer.approximate(request);
+	} catch (error) {
+		attempt.ctx.warn(`the prompt's tokens could not be estimated (${(error as Error).message})`);
+		return null;
+	}
 }
 
 /**

@@ -13,7 +13,7 @@ import {ClientStream, forwardedHeaders} from './client-stream.js';
 import {toGatewayError} from './errors.js';
 import {StreamMeter, type StreamFraming} from './meter.js';
 import {endStream} from './stream-end.js';
-import {decodedRequest, interruptedUsage} from './interrupted-usage.js';
+import {decodedRequest, endedEarly, interruptedUsage} from './interrupted-usage.js';
 import {OutboundStreamScrub, lastFrameEnd, nextFrameEnd, onlyData} from './stream-scrub.js';
 import {startsWithByteOrderMark} from '../base/utf8-chunks.js';
 import {upstreamFailure, type UpstreamResponse} from './upstream.js';
@@ -260,7 +260,7 @@ export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, h
 		return failed(error, attempt.canFailOver, {kind: 'server', reason: 'an empty stream'});
 	}
 	const reading: StreamReading | null = meter.end();
-	const usage = reading && interrupted(reading, abort, failure) ? interruptedUsage(attempt, reading.usage, reading.generatedChars, () => decodedRequest(attempt)) : (reading?.usage ?? null);
+	const usage = reading && endedEarly(reading.ending, abort.aborted || failure !== null, reading.generatedChars) ? interruptedUsage(attempt, reading.usage, reading.generatedChars, () => decodedRequest(attempt)) : (reading?.usage ?? null);
 	if (abort.aborted) {
 		client.end();
 		return answered(usage, null, client.firstByteAt);
@@ -269,21 +269,4 @@ export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, h
 	await pipe!.drained();
 	const end = await endStream(attempt, client, {broken, cutOff: reading?.ending === 'cut-off', upstreamError: reading?.ending === 'upstream-error' ? reading.error : null});
 	return answered(usage, end.error, client.firstByteAt, end.fault);
-}
-
-/**
- * Whether a stream that reached the client ended before the provider said all it bills: the client
- * left, the provider's body failed or ran out early, or its error frame came after it had generated
- * something. (An error frame before any text is the provider refusing: nothing generated to count.)
- */
-function interrupted(reading: StreamReading, abort: Hangup, failure: Outcome['failure']): boolean {
-	if (abort.aborted || failure) return reading.ending !== 'complete';
-	switch (reading.ending) {
-		case 'complete':
-			return false;
-		case 'cut-off':
-			return true;
-		case 'upstream-error':
-			return reading.generatedChars > 0;
-	}
 }

@@ -16,9 +16,9 @@ import {StepPipe, type StepOutcome} from './translated-stream.js';
 import {countTokens} from './count-tokens.js';
 import type {Tokenizer} from './tokenizer.js';
 import {toGatewayError} from './errors.js';
-import {mergeUsage} from '../formats/stream-reader.js';
+import {mergeUsage, type StreamEnding} from '../formats/stream-reader.js';
 import {endStream} from './stream-end.js';
-import {interruptedUsage} from './interrupted-usage.js';
+import {endedEarly, interruptedUsage} from './interrupted-usage.js';
 import type {Hangup} from './hangup.js';
 import {upstreamFailure, type UpstreamResponse} from './upstream.js';
 import {mapUpstreamError, upstreamError} from './upstream-errors.js';
@@ -152,7 +152,7 @@ function failedAtOnce(attempt: Attempt, first: IRStreamEvent | undefined): Attem
 }
 
 async function finishStream(attempt: Attempt, out: ClientStream, abort: Hangup, meter: EventMeter, broken: GatewayError | null): Promise<AttemptResult> {
-	const usage = meter.interrupted(abort.aborted || broken !== null) ? interruptedUsage(attempt, meter.usage, meter.generatedChars, () => meter.request) : meter.usage;
+	const usage = endedEarly(meter.ending, abort.aborted || broken !== null, meter.generatedChars) ? interruptedUsage(attempt, meter.usage, meter.generatedChars, () => meter.request) : meter.usage;
 	if (abort.aborted) {
 		out.end();
 		return answered(usage, null, out.firstByteAt);
@@ -180,13 +180,9 @@ class EventMeter {
 		this.scrubber = scrubberOf(attempt);
 	}
 
-	/**
-	 * Whether the stream ended before the provider said all it bills: the client left or the body
-	 * failed (`stopped`) before the provider's last event, or its error came after it had generated something.
-	 */
-	interrupted(stopped: boolean): boolean {
-		if (this.finished) return false;
-		return stopped || this.upstreamError === null || this.generatedChars > 0;
+	/** How the provider's events ended, as a passed-through stream's reader says it: its last event, its error, or neither. */
+	get ending(): StreamEnding {
+		return this.finished ? 'complete' : this.upstreamError !== null ? 'upstream-error' : 'cut-off';
 	}
 
 	tap(event: IRStreamEvent): IRStreamEvent {
