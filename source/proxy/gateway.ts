@@ -18,7 +18,7 @@ import type {RelayOptions} from './attempt.js';
 import {ChannelHealth, defaultHealthOptions, type HealthOptions} from './health.js';
 import {HealthPublisher} from './health-publisher.js';
 import {startHealthProbe} from './health-probe.js';
-import {countLimitedUse, restoreLimits} from './limit-sync.js';
+import {countLimitedUse, reseedChangedLimits, restoreLimits} from './limit-sync.js';
 import type {KeyLimiter} from './limits.js';
 import {createLimiter, type SharedLimitOptions} from './shared-limits.js';
 import {Registry} from './registry.js';
@@ -143,6 +143,7 @@ export class Gateway {
 			this.stops.push(this.usage.listen(this.events));
 			await restoreLimits(this.limiter, this.store, [...this.registry.snapshot.keysById.values()]);
 			this.stops.push(countLimitedUse(this.limiter, this.registry, this.events));
+			this.stops.push(reseedChangedLimits({limiter: this.limiter, store: this.store, registry: this.registry, events: this.events, flushUsage: () => this.usage.flush()}));
 			const {connections} = this;
 			this.stops.push(new IdleTrim({clock: this.options.clock ?? systemClock, connections: () => connections.load(), ...this.options.idleTrim}).start(this.events));
 			if (this.options.probeEveryMs) this.stops.push(startHealthProbe(this.registry, this.health, this.pools, this.options.probeEveryMs));

@@ -1,6 +1,7 @@
 /**
  * Keeping a gateway's limiter in step with usage: seeded from the persisted usage at start (a
- * restart keeps a day's and a month's spend), then fed every finished request's tokens and cost.
+ * restart keeps a day's and a month's spend) and again for a key whose limits change while it runs,
+ * then fed every finished request's tokens and cost.
  */
 import type {EventBus} from '../base/events.js';
 import type {KeyRecord} from '../base/records.js';
@@ -27,4 +28,53 @@ export function countLimitedUse(limiter: KeyLimiter, registry: Registry, events:
 		// The record was priced once, when the request ended (proxy/exchange.ts): the limiter takes that price.
 		limiter.record(key, event.usage.inputTokens + event.usage.outputTokens, event.costUsd);
 	});
+}
+
+/**
+ * Seed a key's counters again, from the persisted usage as at start, when its limits change while
+ * the gateway runs: a budget added to a key that already spent this month, a budget moved to
+ * another period, a `--tpm` set mid-minute. Its counters would otherwise start at zero (the gateway
+ * counts only keys with limits, and a budget only in its own period), so the key could spend a whole
+ * budget again on top of what `keys list` and a restarted gateway count. Usage still in memory is
+ * written first, so the last second's requests are in what is read. Returns the unsubscribe function.
+ */
+export function reseedChangedLimits(deps: {readonly limiter: KeyLimiter; readonly store: Store; readonly registry: Registry; readonly events: EventBus; readonly flushUsage: () => Promise<void>}): () => void {
+	const {limiter, store, registry, events, flushUsage} = deps;
+	let seen = limitsSeen(registry.snapshot.keysById.values());
+	let stopped = false;
+	let queue = Promise.resolve();
+	const off = events.on('store:changed', () => {
+		const keys = [...registry.snapshot.keysById.values()];
+		const changed = keys.filter(key => key.limits && seen.get(key.id) !== limitsText(key));
+		seen = limitsSeen(keys);
+		if (changed.length === 0) return;
+		queue = queue.then(async () => {
+			if (stopped) return;
+			try {
+				await flushUsage();
+				for (const [id, use] of await persistedUse(store, changed)) {
+					const key = changed.find(item => item.id === id);
+					if (key && !stopped) await limiter.restore(key, use);
+				}
+			} catch (error) {
+				if (stopped) return;
+				const names = changed.map(key => `"${key.name}"`).join(', ');
+				events.emit('warning', {
+					message: `The limits of ${changed.length === 1 ? 'key' : 'keys'} ${names} changed, but what ${changed.length === 1 ? 'it' : 'they'} used in their current windows could not be read from the store (${(error as Error).message}): this gateway counts from what it has seen itself until it restarts. Restart it once the store answers.`,
+				});
+			}
+		});
+	});
+	return () => {
+		stopped = true;
+		off();
+	};
+}
+
+const limitsText = (key: KeyRecord): string => JSON.stringify(key.limits ?? null);
+
+function limitsSeen(keys: Iterable<KeyRecord>): Map<string, string> {
+	const seen = new Map<string, string>();
+	for (const key of keys) seen.set(key.id, limitsText(key));
+	return seen;
 }

@@ -5,7 +5,8 @@
  * week (from Monday), month, or in total. `admit` checks and counts a request in one synchronous
  * step, so concurrent requests can never overshoot a request limit. Token limits and budgets count
  * what finished requests used: a request in flight is never cut off, the next one is refused.
- * After a restart the day/period counters are restored from the persisted usage (restoreLimits).
+ * After a restart the day/period counters are restored from the persisted usage (restoreLimits), and
+ * so are a key's when its limits change while the gateway runs (reseedChangedLimits).
  *
  * This class counts for one process (the sqlite store: one machine). On a store shared by several
  * gateways, SharedLimiter (shared-limits.ts) counts in the store instead, and its `admit` and

@@ -12,6 +12,7 @@ import {startTestGateway, tempHome, type TestGateway} from '../helpers/gateway.j
 import {generateRequest, send, type Sent} from '../helpers/wire.js';
 import {eventually} from '../helpers/sdks.js';
 import {editChannel} from '../../source/services/channels.js';
+import {editKey} from '../../source/services/keys.js';
 import {persistedUse} from '../../source/store/limit-use.js';
 import type {CreateKeyInput} from '../../source/services/keys.js';
 import {type BudgetWarning} from '../../source/base/events.js';
@@ -115,6 +116,28 @@ test('refused requests do not count as use: keys list and a restarted gateway re
 	const use = (await persistedUse(gateway.store, [key], began)).get(key.id)!;
 	assert.deepEqual([use.rpm, use.rpd], [2, 2], 'two admitted, three refused with 429, one token count');
 	assert.equal(gateway.limiter.use(key).rpd, 2, 'the restarted gateway restored the same');
+});
+
+test('limits set on a running gateway count what the key used in their windows before, as a restart would: a budget added, then moved to another period', async () => {
+	const late = await gateway.createKey({name: 'late'});
+	// $0.018 a request: three spend $0.054 today, before the key has any limit.
+	for (let i = 0; i < 3; i++) assert.equal((await ask('openai', late.secret)).status, 200);
+	const current = () => gateway.registry.snapshot.keysById.get(late.id)!;
+
+	await editKey(gateway.store, late.id, {budget: '0.05/month', tpd: '1000000'});
+	await gateway.registry.refresh();
+	assert.ok(current().limits?.budget, 'the gateway has the new limits');
+	await eventually(() => gateway.limiter.use(current()).spendUsd > 0.05, 3000, 'the month\'s spend read back from the usage');
+	assert.equal(gateway.limiter.use(current()).tpd, 3 * 18, "the day's tokens too");
+	assertRefused('openai', await ask('openai', late.secret), /"late" has spent \$0\.05 of its \$0\.05 budget this month/, true);
+
+	// Another period: counted from that period's use (the same three requests), not from zero.
+	await editKey(gateway.store, late.id, {budget: '0.07/week'});
+	await gateway.registry.refresh();
+	await eventually(() => current().limits?.budget?.period === 'weekly' && gateway.limiter.use(current()).spendUsd > 0.05, 3000, "the week's spend");
+	assert.equal((await ask('openai', late.secret)).status, 200, '$0.054 of $0.07: one more');
+	await eventually(() => gateway.limiter.use(current()).spendUsd > 0.07, 3000);
+	assertRefused('openai', await ask('openai', late.secret), /"late" has spent \$0\.07 of its \$0\.07 budget this week/, true);
 });
 
 test('a budget: cost accumulates from priced usage, a warning at the threshold, refused over budget in every format, kept across a restart', async () => {
