@@ -12,17 +12,19 @@ export type Preset = {
 	/** The models field's first value (the user edits it). */
 	readonly models: string;
 	readonly needsKey: boolean;
+	/** Where the provider lists its prices (the prices field's placeholder points there). */
+	readonly pricing?: string;
 };
 
 export const presets: readonly Preset[] = [
-	{id: 'openai', label: 'OpenAI', format: 'openai', baseUrl: 'https://api.openai.com/v1', models: 'gpt-4o,gpt-4o-mini', needsKey: true},
-	{id: 'anthropic', label: 'Anthropic', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-4-5,claude-haiku-4-5', needsKey: true},
-	{id: 'gemini', label: 'Gemini', format: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com', models: 'gemini-2.5-flash,gemini-2.5-pro', needsKey: true},
-	{id: 'deepseek', label: 'DeepSeek', format: 'openai', baseUrl: 'https://api.deepseek.com/v1', models: 'deepseek-chat,deepseek-reasoner', needsKey: true},
-	{id: 'openrouter', label: 'OpenRouter', format: 'openai', baseUrl: 'https://openrouter.ai/api/v1', models: 'sonnet=anthropic/claude-sonnet-4.5', needsKey: true},
-	{id: 'groq', label: 'Groq', format: 'openai', baseUrl: 'https://api.groq.com/openai/v1', models: 'llama-3.3-70b-versatile', needsKey: true},
-	{id: 'mistral', label: 'Mistral', format: 'openai', baseUrl: 'https://api.mistral.ai/v1', models: 'mistral-large-latest', needsKey: true},
-	{id: 'xai', label: 'xAI', format: 'openai', baseUrl: 'https://api.x.ai/v1', models: 'grok-4', needsKey: true},
+	{id: 'openai', label: 'OpenAI', format: 'openai', baseUrl: 'https://api.openai.com/v1', models: 'gpt-4o,gpt-4o-mini', needsKey: true, pricing: 'openai.com/api/pricing'},
+	{id: 'anthropic', label: 'Anthropic', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-4-5,claude-haiku-4-5', needsKey: true, pricing: 'anthropic.com/pricing'},
+	{id: 'gemini', label: 'Gemini', format: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com', models: 'gemini-2.5-flash,gemini-2.5-pro', needsKey: true, pricing: 'ai.google.dev/gemini-api/docs/pricing'},
+	{id: 'deepseek', label: 'DeepSeek', format: 'openai', baseUrl: 'https://api.deepseek.com/v1', models: 'deepseek-chat,deepseek-reasoner', needsKey: true, pricing: 'api-docs.deepseek.com/quick_start/pricing'},
+	{id: 'openrouter', label: 'OpenRouter', format: 'openai', baseUrl: 'https://openrouter.ai/api/v1', models: 'sonnet=anthropic/claude-sonnet-4.5', needsKey: true, pricing: 'openrouter.ai/models'},
+	{id: 'groq', label: 'Groq', format: 'openai', baseUrl: 'https://api.groq.com/openai/v1', models: 'llama-3.3-70b-versatile', needsKey: true, pricing: 'groq.com/pricing'},
+	{id: 'mistral', label: 'Mistral', format: 'openai', baseUrl: 'https://api.mistral.ai/v1', models: 'mistral-large-latest', needsKey: true, pricing: 'mistral.ai/pricing'},
+	{id: 'xai', label: 'xAI', format: 'openai', baseUrl: 'https://api.x.ai/v1', models: 'grok-4', needsKey: true, pricing: 'docs.x.ai/docs/models'},
 	{id: 'ollama', label: 'Ollama (local)', format: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', models: 'llama3.2', needsKey: false},
 	{id: 'lmstudio', label: 'LM Studio (local)', format: 'openai', baseUrl: 'http://127.0.0.1:1234/v1', models: 'qwen2.5-7b-instruct', needsKey: false},
 	{id: 'custom', label: 'Custom', format: 'openai', baseUrl: '', models: '', needsKey: true},

@@ -10,6 +10,7 @@ import {startFakeProvider} from '../helpers/fake-providers.js';
 import {frameWith, keys, press, recordedActions, statusLog, renderTui} from './helpers.js';
 import {listChannels} from '../../source/store/channels.js';
 import {probeText} from '../../source/ui/panes/channel-views.js';
+import {channelFormFields, initialChannelValues} from '../../source/ui/panes/channel-form.js';
 
 afterEach(() => cleanup());
 
@@ -80,7 +81,7 @@ test('n: a preset fills format and base URL; the key is masked; addChannel gets 
 		await press(stdin, keys.enter);
 		await frameWith(lastFrame, /Models\s+claude-sonnet-4-5,claude-haiku-4-5/); // the preset's models, a real value
 		await press(stdin, '\u0015', ...'sonnet=claude-sonnet-4-5,haiku=claude-haiku-4-5', keys.enter); // Ctrl+U clears it first
-		await frameWith(lastFrame, /Prices\s+none, e\.g\. sonnet=2\.5\/10\/1\.25/);
+		await frameWith(lastFrame, /Prices\s+none \(see anthropic\.com\/pricing\)/);
 		await press(stdin, ...'sonnet=3/15/0.3, haiku=1/5', keys.enter, '3', keys.enter, keys.enter);
 		await frameWith(() => status.last()?.text, /Channel "anthropic" added/);
 		assert.equal(real.calls[0]!.name, 'addChannel');
@@ -99,6 +100,18 @@ test('n: a preset fills format and base URL; the key is masked; addChannel gets 
 	} finally {
 		await real.close();
 	}
+});
+
+test("the prices field's placeholder names no figures: where the preset's provider lists them, nothing for a local model, the syntax otherwise", () => {
+	const placeholder = (preset: string, models: string) => {
+		const field = channelFormFields({...initialChannelValues(), preset, models}).find(item => item.id === 'prices');
+		return field?.kind === 'text' ? field.placeholder : undefined;
+	};
+	assert.equal(placeholder('openai', 'gpt-4o'), "none (see openai.com/api/pricing)");
+	assert.equal(placeholder('gemini', 'gemini-2.5-pro'), "none (see ai.google.dev/gemini-api/docs/pricing)");
+	assert.equal(placeholder('ollama', 'llama3.2'), 'none (a local model costs nothing)');
+	assert.equal(placeholder('custom', 'fast=my-model, big'), 'none, e.g. fast=IN/OUT/CACHED');
+	assert.equal(placeholder('custom', ''), 'none, e.g. MODEL=IN/OUT/CACHED');
 });
 
 test('Space disables, e edits (an empty key keeps the old one), d asks before removing', async () => {

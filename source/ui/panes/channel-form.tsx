@@ -11,7 +11,7 @@ import {formatModels} from '../../services/parse.js';
 import {formatPrices, parsePriceSpecs} from '../../base/prices.js';
 import type {ChannelRecord} from '../../base/records.js';
 import {Form, textValue, type Field, type FormValues} from '../components/form.js';
-import {presetById, presets} from '../presets.js';
+import {presetById, presets, type Preset} from '../presets.js';
 import {errorText} from '../text.js';
 import {formError} from '../form-errors.js';
 import {maskSecret} from '../../base/secrets.js';
@@ -47,10 +47,20 @@ export function channelFormFields(values: FormValues, editing?: ChannelRecord): 
 			placeholder: editing ? `unchanged (${maskSecret(editing.apiKey)}); type to replace` : preset.needsKey ? "the provider's real key" : '(not needed for local providers)',
 		},
 		{kind: 'text', id: 'models', label: 'Models', placeholder: `e.g. ${preset.models || 'model-a, alias=model-b'}`, hint: 'comma-separated; alias=upstream renames'},
-		{kind: 'text', id: 'prices', label: 'Prices', placeholder: `none, e.g. ${model}=2.5/10/1.25`, hint: 'model=in/out[/cached] USD per 1M tokens, comma-separated'},
+		{kind: 'text', id: 'prices', label: 'Prices', placeholder: pricesPlaceholder(preset, model), hint: 'model=in/out[/cached] USD per 1M tokens, comma-separated'},
 		{kind: 'text', id: 'priority', label: 'Priority', placeholder: '0', hint: 'higher is tried first'},
 	];
 	return editing ? fields : [{kind: 'choice', id: 'preset', label: 'Provider', options: presets.map(item => ({label: item.label, value: item.id}))}, ...fields];
+}
+
+/**
+ * No figures of ours (a provider's prices change, and a copied example would be wrong): where the
+ * preset's provider lists them, or the syntax.
+ */
+function pricesPlaceholder(preset: Preset, model: string): string {
+	if (!preset.needsKey) return 'none (a local model costs nothing)';
+	if (preset.pricing) return `none (see ${preset.pricing})`;
+	return `none, e.g. ${model}=IN/OUT/CACHED`;
 }
 
 export function initialChannelValues(channel?: ChannelRecord): FormValues {
