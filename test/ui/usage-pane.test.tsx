@@ -73,6 +73,20 @@ test('↓ selects a request and Enter shows it in full, with its error; Esc goes
 	await frameWith(lastFrame, 'Live requests, newest first');
 });
 
+test('Enter while the log follows shows the newest request, and the log stays on it behind the details; with no requests it does nothing', async () => {
+	const log = [loggedRequest('b', {status: 429, outcome: 'error', error: 'The virtual key "laptop" is over its limit of 10 requests per minute.'}), loggedRequest('a')];
+	const {stdin, lastFrame} = renderTui(<UsagePane usage={usage} log={log} source="stored" active width={110} height={22} />);
+	await press(stdin, keys.enter);
+	const details = await frameWith(lastFrame, 'over its limit of 10 requests per minute');
+	assert.match(details, /status\s+429 error/);
+	await press(stdin, keys.escape);
+	await frameWith(lastFrame, 'Paused on a request · g or Esc: back to live');
+	const empty = renderTui(<UsagePane usage={usage} log={[]} source="stored" active width={110} height={22} />);
+	await press(empty.stdin, keys.enter);
+	await delay(50);
+	assert.match(empty.lastFrame()!, /Live requests, newest first/);
+});
+
 test('an interrupted stream: "closed", its tokens marked as the gateway’s estimate in the log and explained in the details', async () => {
 	const cut = {stream: true, outcome: 'aborted', latencyMs: 900, error: 'client disconnected before the answer was complete'} as const;
 	// An Anthropic stream cut short: the prompt is the provider's (message_start), the output the gateway's.

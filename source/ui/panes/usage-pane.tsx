@@ -87,7 +87,13 @@ export function UsagePane({usage, log, source, active, width, height, onCapture,
 		const visibleRows = visibleOf(shown.length);
 		if (command === 'toggle-period') return periodState.set(periodState.current === 'today' ? 'all' : 'today');
 		if (command === 'filter') return setTyping(true);
-		if (command === 'details') return showDetails(selectedIndex(now, shown) >= 0);
+		if (command === 'details') {
+			if (selectedIndex(now, shown) >= 0) return showDetails(true);
+			if (shown.length === 0) return;
+			// Following the newest: Enter opens that one, and the log stays on it behind the details.
+			follow.set(move(now, shown, 1, visibleRows));
+			return showDetails(true);
+		}
 		if (command === 'back') return details.current ? showDetails(false) : follow.set(now.selectedId === null ? {...following} : live(now));
 		if (command === 'live') return follow.set(live(now));
 		if (command === 'oldest') return follow.set(oldest(now, shown, visibleRows));
