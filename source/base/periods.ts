@@ -1,6 +1,6 @@
 /** Time windows of limits and budgets: the clock minute, the local day, week (from Monday), month, or all time. */
 import {assertNever} from './ir.js';
-import type {BudgetPeriod} from './records.js';
+import type {BudgetPeriod, KeyLimits} from './records.js';
 
 export type LimitUse = {
 	readonly rpm: number;
@@ -9,6 +9,24 @@ export type LimitUse = {
 	readonly tpd: number;
 	readonly spendUsd: number;
 };
+
+/** The request limits in the order they are checked (after the budget). */
+export const requestLimits = ['rpm', 'rpd', 'tpm', 'tpd'] as const;
+
+/** The budget's share that warns when `--budget-warn` is not given. */
+export const defaultBudgetWarnPercent = 80;
+
+/** The first limit `use` has reached — the budget first — so the key's next request is refused; or null. */
+export function reachedLimit(limits: KeyLimits | undefined, use: LimitUse): 'budget' | (typeof requestLimits)[number] | null {
+	if (!limits) return null;
+	if (limits.budget && use.spendUsd >= limits.budget.usd) return 'budget';
+	return requestLimits.find(name => limits[name] !== undefined && use[name] >= limits[name]) ?? null;
+}
+
+/** The spend at which the budget warns (`--budget-warn`, 80% by default); Infinity without a budget. */
+export function budgetWarnAt(limits: KeyLimits | undefined): number {
+	return limits?.budget ? (limits.budget.usd * (limits.budgetWarnPercent ?? defaultBudgetWarnPercent)) / 100 : Infinity;
+}
 
 const pad = (value: number) => String(value).padStart(2, '0');
 export const localDay = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;

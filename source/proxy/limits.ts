@@ -13,7 +13,7 @@
  * `restore` return promises — which is why callers await them.
  */
 import type {EventBus} from '../base/events.js';
-import {localDay, periodBounds, periodWords, type LimitUse} from '../base/periods.js';
+import {budgetWarnAt, localDay, periodBounds, periodWords, reachedLimit, type LimitUse} from '../base/periods.js';
 import {GatewayError} from '../base/errors.js';
 import type {KeyRecord} from '../base/records.js';
 import {systemClock, type Clock} from '../base/clock.js';
@@ -84,7 +84,7 @@ export class KeyLimiter {
 	}
 
 	private warnAt(key: KeyRecord): number {
-		return ((key.limits?.budget?.usd ?? Infinity) * (key.limits?.budgetWarnPercent ?? 80)) / 100;
+		return budgetWarnAt(key.limits);
 	}
 
 	private maybeWarn(key: KeyRecord, state: KeyState): void {
@@ -117,19 +117,22 @@ const useOf = (state: KeyState): LimitUse => ({rpm: state.minute.requests, rpd: 
 /** The 429 for the first limit `use` has reached (the budget first), or null when none is. */
 export function refusal(key: KeyRecord, use: LimitUse, now: number): GatewayError | null {
 	const limits = key.limits;
-	if (!limits) return null;
-	if (limits.budget && use.spendUsd >= limits.budget.usd) return overBudget(key, use.spendUsd, now);
-	const checks: Array<[number | undefined, number, string, 'minute' | 'daily']> = [
-		[limits.rpm, use.rpm, 'requests per minute', 'minute'],
-		[limits.rpd, use.rpd, 'requests per day', 'daily'],
-		[limits.tpm, use.tpm, 'tokens per minute', 'minute'],
-		[limits.tpd, use.tpd, 'tokens per day', 'daily'],
-	];
-	for (const [limit, used, what, window] of checks) {
-		if (limit !== undefined && used >= limit) return overLimit(key, `${limit} ${what}`, used, window, now);
+	const reached = reachedLimit(limits, use);
+	switch (reached) {
+		case null:
+			return null;
+		case 'budget':
+			return overBudget(key, use.spendUsd, now);
+		case 'rpm':
+		case 'tpm':
+			return overLimit(key, `${limits![reached]} ${limitWords[reached]}`, use[reached], 'minute', now);
+		case 'rpd':
+		case 'tpd':
+			return overLimit(key, `${limits![reached]} ${limitWords[reached]}`, use[reached], 'daily', now);
 	}
-	return null;
 }
+
+const limitWords = {rpm: 'requests per minute', rpd: 'requests per day', tpm: 'tokens per minute', tpd: 'tokens per day'} as const;
 
 function resetText(next: Date, now: number): {retryAfter: string; words: string} {
 	const seconds = Math.max(1, Math.ceil((next.getTime() - now) / 1000));

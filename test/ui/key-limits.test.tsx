@@ -9,6 +9,9 @@ import {createKey} from '../../source/services/keys.js';
 import {liveLimitUse} from '../../source/ui/limit-view.js';
 import {fakeClipboard, frameWith, keys, press, recordedActions, renderTui, statusLog, type Call} from './helpers.js';
 import {listKeys} from '../../source/store/keys.js';
+import {limitsColor} from '../../source/ui/panes/key-views.js';
+import {reachedLimit} from '../../source/base/periods.js';
+import {theme} from '../../source/ui/theme.js';
 
 /** A time in the middle of a minute, a day and a month, for a limiter whose windows must not turn over during a test. */
 const midMinute = new Date(2026, 5, 15, 12, 0, 30).getTime();
@@ -141,6 +144,27 @@ test('the table shows each limit with its use, as the limiter counts it; Enter s
 		const narrow = renderTui(<KeysPane {...props({keys: [agent, free], limitUse, width: 100})} />).lastFrame()!;
 		assert.match(narrow, /NAME\s+MODELS\s+CHANNELS\s+STATE\s+LAST USED\s+REQS\s+LIMITS/, 'the key prefix gives way to the limits');
 		assert.match(narrow, /agent\s+all\s+all\s+active\s+-\s+0\s+rpm 2\/60 · \$4\.20 of \$20\.00 this month/);
+	} finally {
+		await real.close();
+	}
+});
+
+test('LIMITS is red where the next request is refused (a limit reached, the budget spent), yellow past the warning threshold', async () => {
+	const real = await recordedActions();
+	try {
+		const agent = await createKey(real.store, {name: 'agent', rpm: '3', budget: '10/month', budgetWarn: '50%'});
+		const free = await createKey(real.store, {name: 'free'});
+		const use = (rpm: number, spendUsd: number) => ({rpm, rpd: rpm, tpm: 0, tpd: 0, spendUsd});
+		assert.equal(limitsColor(free, undefined), theme.muted, 'no limits');
+		assert.equal(limitsColor(agent, use(2, 4.99)), undefined, 'within them');
+		assert.equal(limitsColor(agent, use(2, 5)), theme.warn, 'half the budget: its warning');
+		assert.equal(limitsColor(agent, use(3, 0)), theme.error, 'rpm reached');
+		assert.equal(limitsColor(agent, use(0, 10)), theme.error, 'the budget spent');
+		// The same rule as the limiter's refusal.
+		const limiter = new KeyLimiter(undefined, () => midMinute);
+		for (let i = 0; i < 3; i++) limiter.admit(agent);
+		assert.equal(reachedLimit(agent.limits, limiter.use(agent)), 'rpm');
+		assert.throws(() => limiter.admit(agent), /over its limit of 3 requests per minute/);
 	} finally {
 		await real.close();
 	}

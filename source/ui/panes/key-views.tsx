@@ -6,7 +6,7 @@ import {limitsText} from '../../services/limit-flags.js';
 import type {KeyRecord} from '../../base/records.js';
 import {keyStateText, relative} from '../text.js';
 import {theme} from '../theme.js';
-import {type LimitUse} from '../../base/periods.js';
+import {budgetWarnAt, reachedLimit, type LimitUse} from '../../base/periods.js';
 import {keyState} from '../../store/keys.js';
 
 export type Danger = 'revoke' | 'rotate' | 'delete';
@@ -22,6 +22,17 @@ type Usage = {
 
 /** `rpm 12/60 · $4.20 of $20.00 this month`: each limit with what the key used of it, or "-". */
 export const keyLimitsText = (key: KeyRecord, limitUse: ReadonlyMap<string, LimitUse>) => (key.limits ? limitsText(key.limits, limitUse.get(key.id)) : '-');
+
+/**
+ * Red where the key's next request is refused (a limit reached, the budget spent: its STATE still
+ * says active), yellow past the budget's warning threshold, muted without limits.
+ */
+export function limitsColor(key: KeyRecord, use: LimitUse | undefined): string | undefined {
+	if (!key.limits) return theme.muted;
+	if (!use) return undefined;
+	if (reachedLimit(key.limits, use)) return theme.error;
+	return use.spendUsd >= budgetWarnAt(key.limits) ? theme.warn : undefined;
+}
 
 const prefixColumn: Column<KeyRecord> = {header: 'KEY', width: 13, value: row => `${row.secret.slice(0, 12)}…`, color: () => theme.muted};
 
@@ -39,7 +50,7 @@ export function keyColumns({channelName, lastUsed, requests, limitUse}: Usage): 
 		{header: 'STATE', width: 14, value: row => keyStateText(row), color: stateColor},
 		{header: 'LAST USED', width: 9, value: row => relative(lastUsed.get(row.id) ?? null), priority: 4},
 		{header: 'REQS', width: 4, align: 'right', whole: true, value: row => String(requests.get(row.id) ?? 0)},
-		{header: 'LIMITS', width: 10, whole: true, value: row => keyLimitsText(row, limitUse), color: row => (row.limits ? undefined : theme.muted), priority: 1},
+		{header: 'LIMITS', width: 10, whole: true, value: row => keyLimitsText(row, limitUse), color: row => limitsColor(row, limitUse.get(row.id)), priority: 1},
 	];
 }
 
