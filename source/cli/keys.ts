@@ -165,8 +165,10 @@ export function registerKeys(program: Command): void {
 				const {json, ...changes} = options;
 				const key = await editKey(store, ref, changes);
 				const shown = await view(store, key);
-				if (json) printJson(shown);
-				else print(`Updated key "${key.name}".\n\n${describe(shown)}\n${'limits'.padEnd(12)}${limitsText(key.limits)}`);
+				// What the key has used of its limits as they now are (a budget added mid-month counts the month's spend).
+				const use = key.limits ? (await persistedUse(store, [key])).get(key.id) : undefined;
+				if (json) printJson({...shown, limitUse: use ?? null});
+				else print(`Updated key "${key.name}".\n\n${describe(shown)}\n${'limits'.padEnd(12)}${limitsText(key.limits, use)}`);
 			});
 		});
 

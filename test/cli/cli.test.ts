@@ -248,6 +248,9 @@ test('keys create/edit with limits; keys list and show display them; bad limits 
 	assert.deepEqual(edited.limits, {tpd: 5000, budget: {usd: 20, period: 'monthly'}, budgetWarnPercent: 80});
 	assert.equal(edited.description, 'for the agent');
 	assert.match((await runCli(['keys', 'show', 'limited'], env)).stdout, /^limits\s+tpd 0\/5,000 · \$0\.00 of \$20\.00 this month$/m);
+	const again = await runCli(['keys', 'edit', 'limited', '--budget', '30/week'], env);
+	assert.match(again.stdout, /^Updated key "limited"\./);
+	assert.match(again.stdout, /^limits\s+tpd 0\/5,000 · \$0\.00 of \$30\.00 this week$/m, 'with what the key used of them, as keys show');
 	assertRefused(await runCli(['keys', 'edit', 'limited', '--budget', '20 dollars'], env), /Invalid --budget "20 dollars": use USD\/PERIOD/);
 	assertRefused(await runCli(['keys', 'edit', 'limited', '--rpm', '-5'], env), /Invalid --rpm "-5"/);
 	assertRefused(await runCli(['keys', 'create', '--name', 'w', '--budget-warn', '50%'], env), /--budget-warn needs a budget/);
