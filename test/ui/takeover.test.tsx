@@ -151,6 +151,27 @@ test('a failed live check says so in red with what to do next; a tool connected 
 	}
 });
 
+test("at 80×24 a Gemini CLI taken over for trusted folders only shows the whole warning, both ways out, under its live check", async () => {
+	mkdirSync(join(home, '.gemini'));
+	// 80 columns; 18 rows are what the pane has at 24 with a two-line status message under it.
+	const {real, checks, props} = await setup(answered, {width: 80, height: 18});
+	try {
+		const channels = await (await import('../../source/store/channels.js')).listChannels(real.store);
+		const {stdin, lastFrame} = renderTui(<EndpointsPane {...props} channels={channels} />);
+		await frameWith(lastFrame, 'Gemini CLI: not taken over');
+		await press(stdin, ...down(9), 'a');
+		await frameWith(lastFrame, /Folders\s+trusted folders only/);
+		await press(stdin, keys.enter, keys.enter, keys.enter, keys.enter);
+		const shown = await frameWith(lastFrame, /live check\s+answered in 12 ms/);
+		assert.deepEqual(checks, ['gemini']);
+		const detail = shown.split('\n').map(line => line.split('│')[2] ?? '').join(' ').replace(/\s+/g, ' ');
+		assert.match(detail, /! Gemini CLI uses the gateway in folders it trusts: trust yours \(or run `gemini --skip-trust`\), or press a for every folder\./);
+		assert.doesNotMatch(shown, /a takes it over/, 'the footer says it once taken over: its rows go to the warning');
+	} finally {
+		await real.close();
+	}
+});
+
 test('the no-model warning comes from the file: shown after a takeover without a model, gone once one is set', async () => {
 	mkdirSync(join(home, '.claude'));
 	const {real, props} = await setup();

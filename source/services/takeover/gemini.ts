@@ -28,6 +28,9 @@ function everyFolder(docs: Docs, ctx: Context): boolean {
 	return docOf(docs, settings).get(folderTrust) === false || ctx.env.GEMINI_CLI_TRUST_WORKSPACE === 'true';
 }
 
+/** The words that mark the warning of a takeover for trusted folders only (the TUI words it for its pane). */
+export const untrustedFoldersMark = 'only in folders you trust';
+
 function warnings(docs: Docs, ctx: Context): string[] {
 	const out: string[] = [];
 	for (const name of ['GOOGLE_GEMINI_BASE_URL', 'GEMINI_API_KEY']) {
@@ -40,7 +43,7 @@ function warnings(docs: Docs, ctx: Context): string[] {
 	if (type !== 'gemini-api-key') out.push(`security.auth.selectedType in ${docOf(docs, settings).file} is not "gemini-api-key": Gemini CLI will not use the gateway's key.`);
 	if (!everyFolder(docs, ctx)) {
 		out.push(
-			`Gemini CLI reads ${docOf(docs, dotenv).file} only in folders you trust; elsewhere it stops with "you must specify the GEMINI_API_KEY". Trust the folder when it asks (or run \`gemini --skip-trust\`), or take over again for every folder, which sets security.folderTrust.enabled = false in ${docOf(docs, settings).file}.`,
+			`Gemini CLI reads ${docOf(docs, dotenv).file} ${untrustedFoldersMark}; elsewhere it stops with "you must specify the GEMINI_API_KEY". Trust the folder when it asks (or run \`gemini --skip-trust\`), or take over again for every folder, which sets security.folderTrust.enabled = false in ${docOf(docs, settings).file}.`,
 		);
 	}
 	return out;

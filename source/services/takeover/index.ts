@@ -14,6 +14,7 @@
 export {applyTakeover} from './apply.js';
 export {checkTakeover, type LiveCheck} from './live-check.js';
 export {codexProviderId} from './codex.js';
+export {untrustedFoldersMark} from './gemini.js';
 export {takeoverPreview, type PreviewLine, type PreviewOptions} from './preview.js';
 export {takeoverKeyName} from './gateway-check.js';
 export {recordPath} from './records.js';

@@ -3,12 +3,12 @@ import {homedir} from 'node:os';
 import {Box, Text} from 'ink';
 import {Details, type Detail} from '../components/details.js';
 import {Table} from '../components/table.js';
-import {noModelPrefix, type ToolState, type ToolStatus} from '../../services/takeover/index.js';
+import {noModelPrefix, untrustedFoldersMark, type ToolState, type ToolStatus} from '../../services/takeover/index.js';
 import type {CheckState} from '../hooks/use-takeover.js';
 import type {KeyRecord} from '../../base/records.js';
 import {endpoints, type Endpoint, type Snippet} from '../snippets.js';
 import {checkFailure, tilde, toolStateText} from '../takeover-text.js';
-import {breakCommand, breakLines, keyStateText} from '../text.js';
+import {breakCommand, breakLines, keyStateText, wrapLines} from '../text.js';
 import {theme} from '../theme.js';
 import {keyState} from '../../store/keys.js';
 import {assertNever} from '../../base/ir.js';
@@ -79,18 +79,25 @@ export const stateColors: Readonly<Record<ToolState, string>> = {'taken-over': t
 
 type ToolProps = {
 	readonly status: ToolStatus;
+	/** The columns the detail has. */
+	readonly width: number;
 	/** The live check after the last takeover from this pane. */
 	readonly check: CheckState | undefined;
 	readonly busy: boolean;
 };
 
-/** A warning from the tool's files, with what to do in this pane (and paths under the home as ~/…). */
+/**
+ * A warning from the tool's files, with what to do in this pane (and paths under the home as ~/…).
+ * Gemini CLI's folder trust is said in three lines, not six: at 80×24 the detail beside the list has
+ * ten or eleven rows, and the end of the longer text — the second way out — fell below the pane.
+ */
 function paneWarning(line: string, home = process.env.HOME || homedir()): string {
+	if (line.includes(untrustedFoldersMark)) return 'Gemini CLI uses the gateway in folders it trusts: trust yours (or run `gemini --skip-trust`), or press a for every folder.';
 	const short = line.replaceAll(`${home}/`, '~/');
 	return short.startsWith(noModelPrefix) ? `${short} Press a to choose one.` : short;
 }
 
-export function ToolView({status, check, busy}: ToolProps) {
+export function ToolView({status, check, busy, width}: ToolProps) {
 	const rows: Detail[] = [
 		['state', toolStateText(status), status.problem ? theme.error : stateColors[status.state]],
 		['points at', status.address ?? "its provider's default"],
@@ -104,9 +111,11 @@ export function ToolView({status, check, busy}: ToolProps) {
 			<Details rows={rows} labelWidth={11} />
 			{status.problem ? <Text color={theme.error}>{status.problem}</Text> : null}
 			{status.warnings.map(line => (
-				<Text key={line} color={theme.warn}>{`! ${paneWarning(line)}`}</Text>
+				// Broken here, not by Ink: its wrap carries the space before a word that ends a line to the next one.
+				<Text key={line} color={theme.warn}>{wrapLines(`! ${paneWarning(line)}`, width).join('\n')}</Text>
 			))}
-			<Text color={theme.muted}>{busy ? 'working…' : 'a takes it over (choose its key and model) · u puts its own settings back'}</Text>
+			{/* Once taken over, the footer's "a take over  u undo" says it: its rows go to the warnings. */}
+			{busy ? <Text color={theme.muted}>working…</Text> : status.state === 'taken-over' ? null : <Text color={theme.muted}>a takes it over (choose its key and model) · u puts its own settings back</Text>}
 		</>
 	);
 }

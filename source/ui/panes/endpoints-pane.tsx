@@ -164,7 +164,7 @@ function Detail({entry, takeover, width}: {readonly entry: Entry; readonly takeo
 	if (entry.snippet) return <SnippetView snippet={entry.snippet} width={width} />;
 	const status = takeover.statuses?.find(item => item.tool === entry.tool);
 	if (!status) return null;
-	return <ToolView status={status} check={takeover.checks.get(status.tool)} busy={takeover.busy === status.tool} />;
+	return <ToolView status={status} check={takeover.checks.get(status.tool)} busy={takeover.busy === status.tool} width={width} />;
 }
 
 function copy(entry: Entry, key: KeyRecord | undefined, clipboard: ClipboardPort, onStatus: Report): void {
