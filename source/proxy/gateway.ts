@@ -143,7 +143,12 @@ export class Gateway {
 			this.stops.push(this.usage.listen(this.events));
 			await restoreLimits(this.limiter, this.store, [...this.registry.snapshot.keysById.values()]);
 			this.stops.push(countLimitedUse(this.limiter, this.registry, this.events));
-			this.stops.push(reseedChangedLimits({limiter: this.limiter, store: this.store, registry: this.registry, events: this.events, flushUsage: () => this.usage.flush()}));
+			const reseed = reseedChangedLimits({limiter: this.limiter, store: this.store, events: this.events, flushUsage: () => this.usage.flush()});
+			this.registry.prepare = reseed.prepare;
+			this.stops.push(() => {
+				this.registry.prepare = null;
+				reseed.stop();
+			});
 			const {connections} = this;
 			this.stops.push(new IdleTrim({clock: this.options.clock ?? systemClock, connections: () => connections.load(), ...this.options.idleTrim}).start(this.events));
 			if (this.options.probeEveryMs) this.stops.push(startHealthProbe(this.registry, this.health, this.pools, this.options.probeEveryMs));

@@ -8,7 +8,7 @@ import type {KeyRecord} from '../base/records.js';
 import type {Store} from '../store/index.js';
 import {persistedUse} from '../store/limit-use.js';
 import type {KeyLimiter} from './limits.js';
-import type {Registry} from './registry.js';
+import type {Registry, Snapshot} from './registry.js';
 
 /** Seed a gateway's limiter from the persisted usage, so a restart keeps a day's and a month's spend. */
 export async function restoreLimits(limiter: KeyLimiter, store: Store, keys: readonly KeyRecord[]): Promise<void> {
@@ -35,46 +35,36 @@ export function countLimitedUse(limiter: KeyLimiter, registry: Registry, events:
  * the gateway runs: a budget added to a key that already spent this month, a budget moved to
  * another period, a `--tpm` set mid-minute. Its counters would otherwise start at zero (the gateway
  * counts only keys with limits, and a budget only in its own period), so the key could spend a whole
- * budget again on top of what `keys list` and a restarted gateway count. Usage still in memory is
- * written first, so the last second's requests are in what is read. Returns the unsubscribe function.
+ * budget again on top of what `keys list` and a restarted gateway count. It runs as the registry's
+ * `prepare`, before the new limits apply; usage still in memory is written first, so the last
+ * second's requests are in what is read. Never rejects: a store that cannot say is a warning.
  */
-export function reseedChangedLimits(deps: {readonly limiter: KeyLimiter; readonly store: Store; readonly registry: Registry; readonly events: EventBus; readonly flushUsage: () => Promise<void>}): () => void {
-	const {limiter, store, registry, events, flushUsage} = deps;
-	let seen = limitsSeen(registry.snapshot.keysById.values());
+export function reseedChangedLimits(deps: {readonly limiter: KeyLimiter; readonly store: Store; readonly events: EventBus; readonly flushUsage: () => Promise<void>}): {readonly prepare: (next: Snapshot, previous: Snapshot) => Promise<void>; readonly stop: () => void} {
+	const {limiter, store, events, flushUsage} = deps;
 	let stopped = false;
-	let queue = Promise.resolve();
-	const off = events.on('store:changed', () => {
-		const keys = [...registry.snapshot.keysById.values()];
-		const changed = keys.filter(key => key.limits && seen.get(key.id) !== limitsText(key));
-		seen = limitsSeen(keys);
-		if (changed.length === 0) return;
-		queue = queue.then(async () => {
-			if (stopped) return;
-			try {
-				await flushUsage();
-				for (const [id, use] of await persistedUse(store, changed)) {
-					const key = changed.find(item => item.id === id);
-					if (key && !stopped) await limiter.restore(key, use);
-				}
-			} catch (error) {
-				if (stopped) return;
-				const names = changed.map(key => `"${key.name}"`).join(', ');
-				events.emit('warning', {
-					message: `The limits of ${changed.length === 1 ? 'key' : 'keys'} ${names} changed, but what ${changed.length === 1 ? 'it' : 'they'} used in their current windows could not be read from the store (${(error as Error).message}): this gateway counts from what it has seen itself until it restarts. Restart it once the store answers.`,
-				});
+	const prepare = async (next: Snapshot, previous: Snapshot): Promise<void> => {
+		const changed = [...next.keysById.values()].filter(key => key.limits && limitsText(key) !== limitsText(previous.keysById.get(key.id)));
+		if (changed.length === 0 || stopped) return;
+		try {
+			await flushUsage();
+			for (const [id, use] of await persistedUse(store, changed)) {
+				const key = changed.find(item => item.id === id);
+				if (key && !stopped) await limiter.restore(key, use);
 			}
-		});
-	});
-	return () => {
-		stopped = true;
-		off();
+		} catch (error) {
+			if (stopped) return;
+			const names = changed.map(key => `"${key.name}"`).join(', ');
+			events.emit('warning', {
+				message: `The limits of ${changed.length === 1 ? 'key' : 'keys'} ${names} changed, but what ${changed.length === 1 ? 'it' : 'they'} used in their current windows could not be read from the store (${(error as Error).message}): this gateway counts from what it has seen itself until it restarts. Restart it once the store answers.`,
+			});
+		}
+	};
+	return {
+		prepare,
+		stop: () => {
+			stopped = true;
+		},
 	};
 }
 
-const limitsText = (key: KeyRecord): string => JSON.stringify(key.limits ?? null);
-
-function limitsSeen(keys: Iterable<KeyRecord>): Map<string, string> {
-	const seen = new Map<string, string>();
-	for (const key of keys) seen.set(key.id, limitsText(key));
-	return seen;
-}
+const limitsText = (key: KeyRecord | undefined): string => JSON.stringify(key?.limits ?? null);

@@ -63,6 +63,16 @@ export class Registry {
 	 */
 	private authenticated = new Map<string, KeyRecord>();
 
+	/**
+	 * Told of each new view before it replaces the current one, and waited for (at most
+	 * `prepareMs`): the limiter seeds the counters of keys whose limits changed (limit-sync.ts), so
+	 * that no request is admitted under new limits with counters that do not count the key's use yet.
+	 */
+	prepare: ((next: Snapshot, previous: Snapshot) => Promise<void>) | null = null;
+
+	/** The longest a new view waits for `prepare`: a revocation must still apply within a second. */
+	static readonly prepareMs = 500;
+
 	constructor(
 		private readonly store: Store,
 		private readonly events?: EventBus,
@@ -77,14 +87,16 @@ export class Registry {
 	async refresh(): Promise<void> {
 		const revision = await this.store.revision();
 		const [keys, channels] = await Promise.all([listKeys(this.store), listChannels(this.store)]);
-		this.authenticated = new Map();
-		this.current = {
+		const next: Snapshot = {
 			keysByHash: new Map(keys.map(key => [key.hash, key])),
 			keysById: new Map(keys.map(key => [key.id, key])),
 			providerKeyHashes: new Set(channels.flatMap(channel => (channel.apiKey ? [sha256(channel.apiKey).toString('hex')] : []))),
 			channels,
 			scrubber: new Scrubber([...channels.map(channel => channel.apiKey), ...keys.map(key => key.secret)]),
 		};
+		if (this.prepare) await atMost(this.prepare(next, this.current), Registry.prepareMs);
+		this.authenticated = new Map();
+		this.current = next;
 		if (revision !== this.revision) {
 			this.revision = revision;
 			this.events?.emit('store:changed', {revision});
@@ -220,4 +232,11 @@ export class Registry {
 		this.outageSince = null;
 		this.events?.emit('warning', {message: `The store can be read again (after ${seconds} s without it); keys and channels are up to date.`});
 	}
+}
+
+/** Waits for `work` (which never rejects), but no longer than `ms`: what it does after that, it does in the background. */
+async function atMost(work: Promise<void>, ms: number): Promise<void> {
+	let timer: NodeJS.Timeout | undefined;
+	await Promise.race([work, new Promise<void>(resolve => (timer = setTimeout(resolve, ms)))]);
+	clearTimeout(timer);
 }

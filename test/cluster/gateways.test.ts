@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
-import {createKey, revokeKey} from '../../source/services/keys.js';
+import {createKey, editKey, revokeKey} from '../../source/services/keys.js';
 import {windowsOf} from '../../source/proxy/shared-limits.js';
 import {runCli} from '../helpers/cli.js';
 import {storeKinds} from '../store/stores.js';
@@ -76,6 +76,22 @@ for (const kind of kinds.filter(item => item.name !== 'sqlite')) {
 				assert.equal((refused.body as ErrorBody).error.code, 'insufficient_quota');
 				assert.match((refused.body as ErrorBody).error.message, /The virtual key "agent" has spent \$0\.05 of its \$0\.05 budget today\. It resets in/);
 				assert.equal((await cluster.ask(0, key.secret)).status, 429, 'and by the one that spent it');
+			});
+
+			await t.test('a budget added to a key that already spent counts that spend on both gateways, not from zero', async () => {
+				const key = await createKey(cluster.store, {name: 'late'});
+				await new Promise(resolve => setTimeout(resolve, 1100));
+				// $0.054 spent through gateway 0 before the key has any limit.
+				for (let index = 0; index < 3; index++) assert.equal((await cluster.ask(0, key.secret)).status, 200);
+				await new Promise(resolve => setTimeout(resolve, 700)); // the usage flush (500 ms)
+				await editKey(cluster.store, 'late', {budget: '0.05/day'});
+				// Both gateways apply the new limits within a second, each having seeded the shared counters first.
+				await new Promise(resolve => setTimeout(resolve, 1500));
+				for (const index of [1, 0]) {
+					const refused = await cluster.ask(index, key.secret);
+					assert.equal(refused.status, 429, refused.text);
+					assert.match((refused.body as ErrorBody).error.message, /The virtual key "late" has spent \$0\.05 of its \$0\.05 budget today/);
+				}
 			});
 
 			await t.test('usage --by key sums the traffic of both gateways and says two instances contributed', async () => {
