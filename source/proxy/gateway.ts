@@ -15,7 +15,7 @@ import {Store} from '../store/index.js';
 import {reasonOf} from '../store/backend.js';
 import {retentionFromEnv} from '../store/usage-retention.js';
 import type {RelayOptions} from './attempt.js';
-import {ChannelHealth, defaultHealthOptions, type HealthOptions} from './health.js';
+import {ChannelHealth, defaultHealthOptions, reconfigured, type HealthOptions} from './health.js';
 import {HealthPublisher} from './health-publisher.js';
 import {startHealthProbe} from './health-probe.js';
 import {countLimitedUse, reseedChangedLimits, restoreLimits} from './limit-sync.js';
@@ -144,7 +144,10 @@ export class Gateway {
 			await restoreLimits(this.limiter, this.store, [...this.registry.snapshot.keysById.values()]);
 			this.stops.push(countLimitedUse(this.limiter, this.registry, this.events));
 			const reseed = reseedChangedLimits({limiter: this.limiter, store: this.store, events: this.events, flushUsage: () => this.usage.flush()});
-			this.registry.prepare = reseed.prepare;
+			this.registry.prepare = async (next, previous) => {
+				for (const channel of reconfigured(next.channels, previous.channels)) this.health.reset(channel);
+				await reseed.prepare(next, previous);
+			};
 			this.stops.push(() => {
 				this.registry.prepare = null;
 				reseed.stop();

@@ -68,6 +68,18 @@ export class ChannelHealth {
 		}
 	}
 
+	/**
+	 * The channel's connection was changed or it was enabled again (see `reconfigured`): what its old
+	 * settings did is forgotten and the next request tries it at once — a fixed base URL or key must
+	 * not wait out the cooldown its mistake started. Told as healthy where it was not.
+	 */
+	reset(channel: ChannelRecord): void {
+		const entry = this.entries.get(channel.id);
+		if (!entry) return;
+		this.entries.delete(channel.id);
+		if (entry.view.state !== 'healthy') this.events?.emit('channel:health', {channelId: channel.id, channelName: channel.name, state: 'healthy', reason: null, since: new Date(this.clock.now()).toISOString(), retryAt: null});
+	}
+
 	/** The client went away during a trial: let the next request try again. */
 	released(channel: ChannelRecord): void {
 		const entry = this.entries.get(channel.id);
@@ -103,4 +115,16 @@ export class ChannelHealth {
 		};
 		if (changed) this.events?.emit('channel:health', entry.view);
 	}
+}
+
+/** What a channel connects with: a change of any of it is a new connection, whose health starts afresh. */
+const connectionOf = (channel: ChannelRecord) => JSON.stringify([channel.format, channel.baseUrl, channel.apiKey, channel.models, channel.responsesApi, channel.firstByteTimeoutMs, channel.streamIdleTimeoutMs]);
+
+/** The channels of `next` whose connection differs from `previous`'s, or that were enabled again (not new ones: they have no health yet). */
+export function reconfigured(next: readonly ChannelRecord[], previous: readonly ChannelRecord[]): ChannelRecord[] {
+	const before = new Map(previous.map(channel => [channel.id, channel]));
+	return next.filter(channel => {
+		const old = before.get(channel.id);
+		return old !== undefined && ((channel.enabled && !old.enabled) || connectionOf(channel) !== connectionOf(old));
+	});
 }

@@ -10,7 +10,7 @@ import {createServer} from 'node:net';
 import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js';
 import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
 import {eventually, openaiClient} from '../helpers/sdks.js';
-import {setChannelEnabled, removeChannel} from '../../source/services/channels.js';
+import {editChannel, setChannelEnabled, removeChannel} from '../../source/services/channels.js';
 import {type ChannelHealthView} from '../../source/base/events.js';
 import {FakeClock} from '../helpers/fake-clock.js';
 
@@ -124,6 +124,51 @@ test('a channel that refuses connections fails over; when every channel is unava
 		assert.match((closed as {message: string}).message, /Every channel serving "solo" \("dead"\) is unavailable/);
 	} finally {
 		await removeChannel(gateway.store, dead.id);
+		await gateway.registry.refresh();
+	}
+});
+
+test('a channel whose base URL is fixed is tried at once, not after the cooldown its old URL started; a change of price keeps its health', async () => {
+	const port = await closedPort();
+	const typo = await gateway.addProvider({...primary, url: `http://127.0.0.1:${port}/v1`}, {name: 'typo', models: 'solo=gpt-4o-mini'});
+	try {
+		const solo = () => openaiClient(gateway.url, secret).chat.completions.create({model: 'solo', messages: [{role: 'user', content: 'hi'}]});
+		for (let i = 0; i < 3; i++) await solo().catch(() => {});
+		const current = () => gateway.registry.snapshot.channels.find(channel => channel.id === typo.id)!;
+		assert.equal(gateway.health.stateOf(current()), 'unavailable');
+
+		await editChannel(gateway.store, typo.id, {prices: ['solo=1/2']});
+		await gateway.registry.refresh();
+		assert.equal(gateway.health.stateOf(current()), 'unavailable', 'a price says nothing about the connection');
+
+		const events = healthEvents.length;
+		await editChannel(gateway.store, typo.id, {baseUrl: primary.url});
+		await gateway.registry.refresh();
+		assert.equal(gateway.health.stateOf(current()), 'healthy');
+		assert.deepEqual(healthEvents.slice(events).map(view => [view.channelName, view.state, view.reason]), [['typo', 'healthy', null]], 'told as healthy again');
+		assert.equal((await solo()).choices[0]!.message.content, 'Hello from fake-openai', 'answered at once, within what was the cooldown');
+	} finally {
+		await removeChannel(gateway.store, typo.id);
+		await gateway.registry.refresh();
+	}
+});
+
+test('a channel disabled while unavailable and enabled again starts afresh', async () => {
+	const port = await closedPort();
+	const flaky = await gateway.addProvider({...primary, url: `http://127.0.0.1:${port}/v1`}, {name: 'flaky', models: 'alone=gpt-4o-mini'});
+	try {
+		const alone = () => openaiClient(gateway.url, secret).chat.completions.create({model: 'alone', messages: [{role: 'user', content: 'hi'}]});
+		for (let i = 0; i < 3; i++) await alone().catch(() => {});
+		const current = () => gateway.registry.snapshot.channels.find(channel => channel.id === flaky.id)!;
+		assert.equal(gateway.health.stateOf(current()), 'unavailable');
+		await setChannelEnabled(gateway.store, flaky.id, false);
+		await gateway.registry.refresh();
+		assert.equal(gateway.health.stateOf(current()), 'unavailable', 'disabling alone changes nothing');
+		await setChannelEnabled(gateway.store, flaky.id, true);
+		await gateway.registry.refresh();
+		assert.equal(gateway.health.stateOf(current()), 'healthy');
+	} finally {
+		await removeChannel(gateway.store, flaky.id);
 		await gateway.registry.refresh();
 	}
 });
