@@ -86,6 +86,18 @@ export class ChannelHealth {
 		if (entry) entry.trialInFlight = false;
 	}
 
+	/** How long until one of `channels` lets a trial request through (0: one may go now; a trial under way: a second). */
+	nextTrialInMs(channels: readonly ChannelRecord[]): number {
+		const now = this.clock.now();
+		let soonest = Infinity;
+		for (const channel of channels) {
+			const entry = this.entries.get(channel.id);
+			if (!entry || entry.view.state !== 'unavailable') return 0;
+			soonest = Math.min(soonest, entry.openUntil > now ? entry.openUntil - now : entry.trialInFlight ? 1000 : 0);
+		}
+		return soonest === Infinity ? 0 : soonest;
+	}
+
 	stateOf(channel: ChannelRecord): HealthState {
 		return this.entries.get(channel.id)?.view.state ?? 'healthy';
 	}

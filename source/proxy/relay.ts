@@ -10,7 +10,7 @@
 import type {FastifyReply} from 'fastify';
 import {GatewayError} from '../base/errors.js';
 import type {JsonObject} from '../base/ir.js';
-import type {KeyRecord} from '../base/records.js';
+import type {ChannelRecord, KeyRecord} from '../base/records.js';
 import type {InboundAdapter, InboundCall, WireRequest} from '../formats/adapter.js';
 import {adapters} from '../formats/index.js';
 import {runAttempt, type Attempt, type AttemptResult, type AttemptServices} from './attempt.js';
@@ -97,6 +97,20 @@ export async function relay(deps: RelayDeps, input: RelayInput): Promise<RelayRe
 		}
 	}
 	if (last) return {route: last.route, attempts: tried, warnings, usage: null, error: last.error.message, firstByteAt: null, failure: last.error};
-	const names = routes.map(route => `"${route.channel.name}"`).join(', ');
-	throw new GatewayError('overloaded', 503, `Every channel serving "${call.model}" (${names}) is unavailable after repeated failures; the gateway retries them after a cooldown. Try again shortly or check them with \`gateway-tui channels test\`.`, {code: 'channels_unavailable', retryAfter: '30'});
+	throw allUnavailable(call.model, routes.map(route => route.channel), deps.health.nextTrialInMs(routes.map(route => route.channel)));
+}
+
+/** The 503 when every channel of the model is resting after failures: when the next trial may go, and what to check. */
+function allUnavailable(model: string, channels: readonly ChannelRecord[], nextTrialMs: number): GatewayError {
+	const seconds = Math.max(1, Math.ceil(nextTrialMs / 1000));
+	const [one] = channels;
+	const names = channels.map(channel => `"${channel.name}"`).join(', ');
+	const them = channels.length === 1 ? 'it' : 'them';
+	const check = channels.length === 1 && one ? `\`gateway-tui channels test ${one.name}\`` : '`gateway-tui channels test NAME`';
+	return new GatewayError(
+		'overloaded',
+		503,
+		`Every channel serving "${model}" (${names}) is unavailable after repeated failures. The gateway tries ${them} again in ${seconds} s, or at once when ${channels.length === 1 ? 'its' : 'their'} settings are changed; check ${them} with ${check}.`,
+		{code: 'channels_unavailable', retryAfter: String(seconds)},
+	);
 }

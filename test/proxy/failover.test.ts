@@ -119,9 +119,14 @@ test('a channel that refuses connections fails over; when every channel is unava
 		assert.equal((refused as {status: number}).status, 502);
 		assert.match((refused as {message: string}).message, /Channel "dead" could not be reached \(connect ECONNREFUSED/);
 		await solo().catch(() => {});
-		const closed = await solo().catch((error: {status: number; message: string}) => error);
+		const closed = await solo().catch((error: {status: number; message: string; headers: Headers}) => error);
 		assert.equal((closed as {status: number}).status, 503);
-		assert.match((closed as {message: string}).message, /Every channel serving "solo" \("dead"\) is unavailable/);
+		assert.match((closed as {message: string}).message, /Every channel serving "solo" \("dead"\) is unavailable after repeated failures\. The gateway tries it again in 30 s, or at once when its settings are changed; check it with `gateway-tui channels test dead`\./);
+		assert.equal((closed as {headers: Headers}).headers.get('retry-after'), '30', 'when the trial may go');
+		await clock.advance(12_000);
+		const later = await solo().catch((error: {headers: Headers; message: string}) => error);
+		assert.equal((later as {headers: Headers}).headers.get('retry-after'), '18');
+		assert.match((later as {message: string}).message, /tries it again in 18 s/);
 	} finally {
 		await removeChannel(gateway.store, dead.id);
 		await gateway.registry.refresh();
