@@ -1,6 +1,6 @@
 /** `gateway-tui channels …` */
 import type {Command} from 'commander';
-import {addChannel, channelView, editChannel, findChannel, removeChannel, removeUnreadableChannel, probeOutcome, setChannelEnabled, testChannel, type ChannelView} from '../services/channels.js';
+import {addChannel, afterChannelRemoved, channelView, editChannel, findChannel, removeChannel, removeUnreadableChannel, probeOutcome, setChannelEnabled, testChannel, type ChannelView} from '../services/channels.js';
 import {formatModels} from '../services/parse.js';
 import {formatPrices} from '../base/prices.js';
 import {channelHealthAcross, readPublishedHealth, type ChannelHealthAcross} from '../store/published-health.js';
@@ -148,7 +148,7 @@ export function registerChannels(program: Command): void {
 
 	toggle('enable', 'route requests to this channel again', (store, ref) => setChannelEnabled(store, ref, true), channel => `Enabled channel "${channel.name}".`);
 	toggle('disable', 'stop routing requests to this channel', (store, ref) => setChannelEnabled(store, ref, false), channel => `Disabled channel "${channel.name}".`);
-	removalCommand(channels, {command: 'remove', what: 'channel', description: 'remove a channel for good', remove: removeChannel, removeUnreadable: removeUnreadableChannel, json: async (_store, channel) => channelView(channel)});
+	removalCommand(channels, {command: 'remove', what: 'channel', description: 'remove a channel for good', remove: removeChannel, removeUnreadable: removeUnreadableChannel, json: async (_store, channel) => channelView(channel), after: afterChannelRemoved});
 
 	channels
 		.command('test <channel>')

@@ -53,6 +53,8 @@ export function removalCommand<T extends {readonly name: string}>(
 		readonly remove: (store: Store, ref: string) => Promise<T>;
 		readonly removeUnreadable: (store: Store, ref: string, error: unknown) => Promise<boolean>;
 		readonly json: (store: Store, record: T) => Promise<unknown>;
+		/** What the removal did besides, in a sentence to print after it (a channel: the keys limited to it), or null. */
+		readonly after?: (store: Store, record: T) => Promise<string | null>;
 	},
 ): void {
 	const done = spec.command === 'remove' ? 'Removed' : 'Deleted';
@@ -73,7 +75,10 @@ export function removalCommand<T extends {readonly name: string}>(
 					return;
 				}
 				if (options.json) printJson(await spec.json(store, record));
-				else print(`${done} ${spec.what} "${record.name}".`);
+				else {
+					const after = await spec.after?.(store, record);
+					print(`${done} ${spec.what} "${record.name}".${after ? `\n${after}` : ''}`);
+				}
 			});
 		});
 }

@@ -47,15 +47,27 @@ export function resolveRoutes(snapshot: Snapshot, key: KeyRecord, model: string,
 		throw new GatewayError('not_found', 404, `The model "${model}" is not configured on any enabled channel. Add it to a channel (\`gateway-tui channels edit NAME --models …\`) or ask for a model listed by GET /v1/models.`, {code: 'model_not_found', param: 'model'});
 	}
 	const permitted: Route[] = serving.filter(route => keyAllowsChannel(key, route.channel)).map(({channel, upstreamModel}) => ({channel, upstreamModel}));
-	if (permitted.length === 0) {
-		throw new GatewayError('permission', 403, `The virtual key "${key.name}" is not allowed to use the model "${model}". Use a model the key allows, or change the key's allow-list.`, {code: 'model_not_allowed', param: 'model'});
-	}
+	if (permitted.length === 0) throw channelsRefusal(snapshot, key, model);
 	return permitted.sort(
 		(a, b) =>
 			inbound.affinity(b.channel) - inbound.affinity(a.channel) ||
 			b.channel.priority - a.channel.priority ||
 			compareIso(a.channel.createdAt, b.channel.createdAt),
 	);
+}
+
+/**
+ * The 403 for a key whose channels serve none of the model: which channels it may use, or that
+ * they were all removed (its list is kept: emptied, it would allow every channel).
+ */
+function channelsRefusal(snapshot: Snapshot, key: KeyRecord, model: string): GatewayError {
+	const names = key.channels.flatMap(id => snapshot.channels.filter(channel => channel.id === id).map(channel => `"${channel.name}"`));
+	const fix = `change the key's channels with \`gateway-tui keys edit ${key.name} --channels …\` (--channels "" allows them all)`;
+	const message =
+		names.length === 0
+			? `The virtual key "${key.name}" may use only channels that were removed, so it can use none: ${fix}.`
+			: `The virtual key "${key.name}" may use only the channel${names.length === 1 ? '' : 's'} ${names.join(', ')}, and ${names.length === 1 ? 'it is not an enabled channel' : 'none of them is an enabled channel'} serving "${model}". Ask for a model ${names.length === 1 ? 'it serves' : 'they serve'}, or ${fix}.`;
+	return new GatewayError('permission', 403, message, {code: 'model_not_allowed', param: 'model'});
 }
 
 /** Routes of one rank (format affinity, priority), with the id their round-robin turn is kept under. */

@@ -6,9 +6,10 @@ import {UserError} from '../base/errors.js';
 import {InvalidRecordError} from '../store/errors.js';
 import {formats, type Format} from '../base/ir.js';
 import type {Store} from '../store/index.js';
-import type {ChannelRecord} from '../base/records.js';
+import type {ChannelRecord, KeyRecord} from '../base/records.js';
 import {maskSecret} from '../base/secrets.js';
 import {channels, listChannels} from '../store/channels.js';
+import {keyState, listKeys} from '../store/keys.js';
 import type {ProbeResult} from '../base/probe-result.js';
 import {parseBaseUrl, parseDuration, parseInteger, parseModels} from './parse.js';
 import {applyPrices, parsePriceSpecs} from '../base/prices.js';
@@ -127,6 +128,38 @@ export async function editChannel(store: Store, ref: string, input: EditChannelI
 
 export async function setChannelEnabled(store: Store, ref: string, enabled: boolean): Promise<ChannelRecord> {
 	return editChannel(store, ref, {enabled});
+}
+
+/** A key's channel by name; one removed since the key was limited to it, by its id, marked. */
+export const channelLabel =
+	(all: readonly ChannelRecord[]) =>
+	(id: string): string =>
+		all.find(channel => channel.id === id)?.name ?? `${id} (removed)`;
+
+/** A key limited to a channel, and the channels it has besides (none: every request of it is refused). */
+export type LimitedKey = {readonly key: KeyRecord; readonly others: readonly string[]};
+
+/** The keys still in use (not revoked) that are limited to `channelId`, each with the names of its other channels that exist. */
+export function keysLimitedTo(channelId: string, keys: readonly KeyRecord[], all: readonly ChannelRecord[]): LimitedKey[] {
+	return keys
+		.filter(key => keyState(key) !== 'revoked' && key.channels.includes(channelId))
+		.map(key => ({key, others: key.channels.flatMap(id => (id === channelId ? [] : all.filter(channel => channel.id === id).map(channel => channel.name)))}));
+}
+
+/**
+ * What removing a channel does to the keys limited to it, in a sentence, or null when no key is:
+ * a key left with no channel has every request refused (its list is not emptied: empty is "all").
+ */
+export function limitedKeysText(limited: readonly LimitedKey[], fix: string): string | null {
+	if (limited.length === 0) return null;
+	const each = limited.map(({key, others}) => `"${key.name}" (${others.length === 0 ? 'no channel left: its requests are refused' : `still ${others.map(name => `"${name}"`).join(', ')}`})`);
+	return `Keys limited to it: ${each.join(', ')}. ${fix}`;
+}
+
+/** After `channels remove`: the keys limited to the removed channel (read after it is gone), in a sentence, or null. */
+export async function afterChannelRemoved(store: Store, channel: ChannelRecord): Promise<string | null> {
+	const [keys, all] = await Promise.all([listKeys(store), listChannels(store)]);
+	return limitedKeysText(keysLimitedTo(channel.id, keys, all), 'Change them with `gateway-tui keys edit NAME --channels …` (--channels "" allows all).');
 }
 
 export async function removeChannel(store: Store, ref: string): Promise<ChannelRecord> {

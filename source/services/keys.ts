@@ -6,7 +6,7 @@ import {UserError} from '../base/errors.js';
 import {InvalidRecordError} from '../store/errors.js';
 import type {Store} from '../store/index.js';
 import type {KeyLimits, KeyRecord} from '../base/records.js';
-import {findChannel} from './channels.js';
+import {channelLabel, findChannel} from './channels.js';
 import {listChannels} from '../store/channels.js';
 import {activity, hashSecret, keyState, keys, listKeys, type KeyState} from '../store/keys.js';
 import {parseExpiry, parseList} from './parse.js';
@@ -146,7 +146,7 @@ export async function keyView(store: Store, key: KeyRecord, lastUsedAt: string |
 		description: key.description,
 		prefix: `${key.secret.slice(0, keyPrefix.length + 4)}…`,
 		models: key.models,
-		channels: key.channels.map(id => channels.find(channel => channel.id === id)?.name ?? id),
+		channels: key.channels.map(channelLabel(channels)),
 		state: keyState(key),
 		expiresAt: key.expiresAt,
 		revokedAt: key.revokedAt,

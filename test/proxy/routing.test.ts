@@ -46,8 +46,27 @@ for (const format of formats) {
 
 		const wrongChannel = await send(...generateRequest(format, gateway.url, 'other', restricted));
 		assert.equal(wrongChannel.status, 403, 'allowed model, but only on a channel the key may not use');
+		assert.match(errorMessage(wrongChannel.body), /^The virtual key "restricted" may use only the channel "a", and it is not an enabled channel serving "other"\. Ask for a model it serves, or change the key's channels with `gateway-tui keys edit restricted --channels …`/);
 	});
 }
+
+test("a key whose only channel was removed: a 403 that says so and how to fix it (its list is kept: emptied, it would allow every channel); the CLI says so when the channel goes", async () => {
+	const {runCli} = await import('../helpers/cli.js');
+	await addChannel(gateway.store, {name: 'short-lived', format: 'openai', baseUrl: 'http://127.0.0.1:9/v1', models: 'allowed'});
+	const orphan = await gateway.createKey({name: 'orphan', channels: 'short-lived'});
+	const both = await gateway.createKey({name: 'both', channels: 'short-lived,a'});
+	const env = {GATEWAY_TUI_HOME: gateway.home};
+	const removed = await runCli(['channels', 'remove', 'short-lived'], env);
+	assert.equal(removed.code, 0, removed.stderr);
+	assert.equal(removed.stdout.trim(), 'Removed channel "short-lived".\nKeys limited to it: "orphan" (no channel left: its requests are refused), "both" (still "a"). Change them with `gateway-tui keys edit NAME --channels …` (--channels "" allows all).');
+	await gateway.registry.refresh();
+	const refused = await send(...generateRequest('openai', gateway.url, 'allowed', orphan.secret));
+	assert.equal(refused.status, 403);
+	assert.equal(errorMessage(refused.body), 'The virtual key "orphan" may use only channels that were removed, so it can use none: change the key\'s channels with `gateway-tui keys edit orphan --channels …` (--channels "" allows them all).');
+	assert.equal((await send(...generateRequest('openai', gateway.url, 'allowed', both.secret))).status !== 403, true, 'a key with a channel left still routes');
+	const shown = await runCli(['keys', 'show', 'orphan'], env);
+	assert.match(shown.stdout, /^channels\s+ch_\w+ \(removed\)$/m);
+});
 
 test('model lists show only what the key may use, in each list shape', async () => {
 	const openaiList = await send(`${gateway.url}/v1/models`, {headers: {authorization: `Bearer ${restricted}`}});

@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import {cleanup} from 'ink-testing-library';
 import {ChannelsPane, type ChannelsPaneProps} from '../../source/ui/panes/channels-pane.js';
 import {addChannel} from '../../source/services/channels.js';
+import {createKey} from '../../source/services/keys.js';
+import {listKeys} from '../../source/store/keys.js';
 import type {ChannelRecord} from '../../source/base/records.js';
 import {startFakeProvider} from '../helpers/fake-providers.js';
 import {frameWith, keys, press, recordedActions, statusLog, renderTui} from './helpers.js';
@@ -136,6 +138,25 @@ test('Space disables, e edits (an empty key keeps the old one), d asks before re
 		await press(stdin, 'y');
 		await frameWith(() => status.last()?.text, /Removed channel "openai"/);
 		assert.deepEqual(await listChannels(real.store), []);
+	} finally {
+		await real.close();
+	}
+});
+
+test('d on a channel keys are limited to names them in the question, and says which are left with no channel', async () => {
+	const real = await recordedActions();
+	try {
+		const [one, two] = [await addChannel(real.store, {name: 'one', format: 'openai', baseUrl: 'https://api.openai.com/v1', models: 'gpt-4o'}), await addChannel(real.store, {name: 'two', format: 'openai', baseUrl: 'https://api.openai.com/v1', models: 'gpt-4o'})];
+		await createKey(real.store, {name: 'only-one', channels: 'one'});
+		await createKey(real.store, {name: 'both', channels: 'one,two'});
+		await createKey(real.store, {name: 'any'});
+		const keyRecords = await listKeys(real.store);
+		const {stdin, lastFrame} = renderTui(<ChannelsPane {...props({channels: [one!, two!], keys: keyRecords, actions: real.actions, width: 80, height: 18})} />);
+		await press(stdin, 'd');
+		const asked = await frameWith(lastFrame, 'Remove channel "one"?');
+		const text = asked.replace(/[│╭╮╰╯─]/g, ' ').replace(/\s+/g, ' ');
+		assert.match(text, /Requests for its models go to other channels, or fail with 404\. Keys limited to it: "only-one" \(no channel left: its requests are refused\), "both" \(still "two"\)\. Edit them on 1 Keys \(e\)\. y yes · any other key: no/);
+		assert.match(asked, /two\s+openai/, 'the table still shows above the question');
 	} finally {
 		await real.close();
 	}

@@ -10,7 +10,9 @@ import {detailsScrollBindings, channelsBindings, resolve, type Capture, type Cha
 import {Confirm, isYes} from '../components/confirm.js';
 import {Panel} from '../components/panel.js';
 import {Table} from '../components/table.js';
-import type {ChannelRecord} from '../../base/records.js';
+import type {ChannelRecord, KeyRecord} from '../../base/records.js';
+import {keysLimitedTo, limitedKeysText} from '../../services/channels.js';
+import {wrapLines} from '../text.js';
 import {attempt, type Report} from '../status.js';
 import {ChannelForm} from './channel-form.js';
 import {detailsRoom, scrollDetails} from '../components/details.js';
@@ -23,6 +25,8 @@ import type {TrafficSnapshot} from '../traffic.js';
 
 export type ChannelsPaneProps = {
 	readonly channels: readonly ChannelRecord[];
+	/** The keys, for what removing a channel does to those limited to it. */
+	readonly keys?: readonly KeyRecord[];
 	/** Channel id → health, once measured; absent channels show "-". */
 	readonly health?: ReadonlyMap<string, HealthInfo>;
 	readonly actions: Pick<Actions, 'addChannel' | 'editChannel' | 'setChannelEnabled' | 'removeChannel' | 'testChannel'>;
@@ -149,10 +153,18 @@ function ChannelsBody(props: BodyProps) {
 		return <ChannelForm active={active} channel={mode.channel} addChannel={actions.addChannel} editChannel={actions.editChannel} onCancel={() => setMode({kind: 'list'})} onDone={onDone} height={height - 3} width={width - 4} />;
 	}
 	if (mode.kind === 'details' && channel) return <ChannelDetails rows={detailRows(props, channel, tests)} {...detailsRoom(props)} top={detailsTop} />;
+	// The question's box: its border and padding, the question, the consequence's lines and the answer line.
+	const consequence = mode.kind === 'confirm' ? wrapLines(removalConsequence(mode.channel, props.keys ?? [], channels), width - 8, 4) : [];
 	return (
 		<Box flexDirection="column">
-			<Table columns={channelColumns(health, traffic)} rows={channels} rowKey={row => row.id} selected={active ? index : -1} width={width - 4} height={height - (mode.kind === 'confirm' ? 8 : 3)} empty="No channels yet. Press n to add one (OpenAI, Anthropic, Gemini, Ollama …)." />
-			{mode.kind === 'confirm' ? <Confirm question={`Remove channel "${mode.channel.name}"?`} consequence="Requests for its models go to other channels, or fail with 404." /> : null}
+			<Table columns={channelColumns(health, traffic)} rows={channels} rowKey={row => row.id} selected={active ? index : -1} width={width - 4} height={height - (mode.kind === 'confirm' ? 7 + consequence.length : 3)} empty="No channels yet. Press n to add one (OpenAI, Anthropic, Gemini, Ollama …)." />
+			{mode.kind === 'confirm' ? <Confirm question={`Remove channel "${mode.channel.name}"?`} consequence={consequence.join('\n')} /> : null}
 		</Box>
 	);
+}
+
+/** What removing `channel` does: its models go elsewhere, and the keys limited to it are named (one left with none refuses every request). */
+function removalConsequence(channel: ChannelRecord, keys: readonly KeyRecord[], channels: readonly ChannelRecord[]): string {
+	const limited = limitedKeysText(keysLimitedTo(channel.id, keys, channels), 'Edit them on 1 Keys (e).');
+	return `Requests for its models go to other channels, or fail with 404.${limited ? ` ${limited}` : ''}`;
 }

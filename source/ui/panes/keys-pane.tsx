@@ -12,6 +12,7 @@ import {Panel} from '../components/panel.js';
 import {Table} from '../components/table.js';
 import type {ChannelRecord, KeyRecord} from '../../base/records.js';
 import {attempt, copyWithReport, type Report} from '../status.js';
+import {channelLabel} from '../../services/channels.js';
 import {KeyForm} from './key-form.js';
 import {detailsRoom, scrollDetails} from '../components/details.js';
 import {consequences, KeyDetails, keyColumns, keyDetailRows, keyLimitsText, questions, SecretView, type Danger} from './key-views.js';
@@ -130,17 +131,16 @@ type BodyProps = KeysPaneProps & {readonly mode: Mode; readonly index: number; r
 const noUse: ReadonlyMap<string, LimitUse> = new Map();
 const noTimes: ReadonlyArray<(now: number) => string> = [];
 
-const channelNameIn = (channels: readonly ChannelRecord[]) => (id: string) => channels.find(channel => channel.id === id)?.name ?? id;
 
 /** What a key's details show, from the pane's data. */
 function detailRows({channels, lastUsed, requests, limitUse = noUse}: KeysPaneProps, key: KeyRecord) {
-	return keyDetailRows({keyRecord: key, channelName: channelNameIn(channels), lastUsed: lastUsed.get(key.id) ?? null, requests: requests.get(key.id) ?? 0, limits: keyLimitsText(key, limitUse)});
+	return keyDetailRows({keyRecord: key, channelName: channelLabel(channels), lastUsed: lastUsed.get(key.id) ?? null, requests: requests.get(key.id) ?? 0, limits: keyLimitsText(key, limitUse)});
 }
 
 function KeysBody(props: BodyProps) {
 	const {keys, channels, lastUsed, requests, limitUse = noUse, actions, active, width, height, mode, index, detailsTop, onDone, onCancel} = props;
 	const key = keys[index];
-	const channelName = channelNameIn(channels);
+	const channelName = channelLabel(channels);
 	// The list's STATE and LAST USED, the details' state and last use: the form and a new secret show no time.
 	const timesShown = active && mode.kind !== 'form' && mode.kind !== 'secret';
 	useTimeTexts(timesShown ? keys.flatMap(row => [(now: number) => keyStateText(row, now), (now: number) => relative(lastUsed.get(row.id) ?? null, now)]) : noTimes);
