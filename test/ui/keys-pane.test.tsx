@@ -51,6 +51,18 @@ test('renders each key: name, prefix, allow-lists, state, last use and requests'
 	assert.ok(!frame.includes('AAAAAAAAAAAAAAAAAAAA'), 'the full secret is not in the table');
 });
 
+test('a channel the key was limited to and that was removed shows as removed, in the table and in the edit form', async () => {
+	const kept = {v: 1 as const, id: 'ch_kept', name: 'kept', format: 'openai' as const, baseUrl: 'https://api.openai.com/v1', apiKey: null, models: [{name: 'gpt-4o', upstream: 'gpt-4o'}], enabled: true, priority: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z'};
+	const pinned = record('pinned', {channels: ['ch_gone', 'ch_kept']});
+	const {stdin, lastFrame} = renderTui(<KeysPane {...props({keys: [pinned], channels: [kept], width: 120})} />);
+	assert.match(lastFrame()!, /pinned\s+sk-gtui-pinn…\s+all\s+ch_gone \(remov/, "the removed channel first, marked");
+	await press(stdin, 'e');
+	await frameWith(lastFrame, 'Edit key "pinned"');
+	await press(stdin, keys.tab, keys.tab, keys.tab);
+	const form = await frameWith(lastFrame, /ch_gone \(removed\)/);
+	assert.match(form, /Channels/);
+});
+
 test('n opens the form; submitting calls createKey with the chosen limits and shows the secret', async () => {
 	const real = await recordedActions();
 	try {

@@ -7,6 +7,7 @@
  */
 import {useState} from 'react';
 import type {CreateKeyInput, EditKeyInput} from '../../services/keys.js';
+import {channelLabel} from '../../services/channels.js';
 import type {ChannelRecord, KeyRecord} from '../../base/records.js';
 import {Form, listValue, textValue, type Field, type FormValues} from '../components/form.js';
 import {errorText} from '../text.js';
@@ -37,9 +38,9 @@ const expiries = [
 	{label: 'on a date…', value: 'date'},
 ];
 
-/** Options of a list: the configured ones, and any the key allows that are gone since (kept, not silently dropped). */
-function options(configured: ReadonlyArray<{label: string; value: string}>, chosen: readonly string[]) {
-	return [...configured, ...chosen.filter(value => !configured.some(option => option.value === value)).map(value => ({label: value, value}))];
+/** Options of a list: the configured ones, and any the key allows that are gone since (kept, not silently dropped, and `gone` says so). */
+function options(configured: ReadonlyArray<{label: string; value: string}>, chosen: readonly string[], gone: (value: string) => string = value => value) {
+	return [...configured, ...chosen.filter(value => !configured.some(option => option.value === value)).map(value => ({label: gone(value), value}))];
 }
 
 export function keyFormFields(channels: readonly ChannelRecord[], values: FormValues, editing?: KeyRecord): Field[] {
@@ -49,7 +50,7 @@ export function keyFormFields(channels: readonly ChannelRecord[], values: FormVa
 		{kind: 'text', id: 'name', label: 'Name', placeholder: 'e.g. laptop (required)'},
 		{kind: 'text', id: 'description', label: 'Description', placeholder: '(optional)'},
 		{kind: 'multi', id: 'models', label: 'Models', options: options(models, listValue(values, 'models')), none: 'all models', hint: 'none chosen = all'},
-		{kind: 'multi', id: 'channels', label: 'Channels', options: options(channels.map(channel => ({label: channel.name, value: channel.id})), listValue(values, 'channels')), none: 'all channels', hint: 'none chosen = all'},
+		{kind: 'multi', id: 'channels', label: 'Channels', options: options(channels.map(channel => ({label: channel.name, value: channel.id})), listValue(values, 'channels'), channelLabel(channels)), none: 'all channels', hint: 'none chosen = all'},
 		{kind: 'choice', id: 'expiry', label: 'Expires', options: [...keep, ...expiries]},
 	];
 	if (textValue(values, 'expiry') === 'date') fields.push({kind: 'text', id: 'expiresAt', label: 'Expiry date', placeholder: 'YYYY-MM-DD or ISO-8601 time'});
