@@ -146,7 +146,7 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 					</Box>
 					<Box display={show('endpoints')}>
 						{mounted('endpoints') ? (
-							<EndpointsPane {...shared('endpoints')} keys={data.keys} channels={data.channels} baseUrl={baseUrl} clipboard={clipboard} actions={model.actions} active={pane === 'endpoints' && !help} />
+							<EndpointsPane {...shared('endpoints')} keys={data.keys} channels={data.channels} limitUse={limitUse} baseUrl={baseUrl} clipboard={clipboard} actions={model.actions} active={pane === 'endpoints' && !help} />
 						) : null}
 					</Box>
 					<Box display={show('usage')}>

@@ -102,6 +102,21 @@ test('c copies the focused snippet in one keypress; ↓ and → choose another s
 	await frameWith(lastFrame, /curl Anthropic/);
 });
 
+test('a key at one of its limits says so on the key line, and copying its snippet warns that the gateway refuses it until that resets', async () => {
+	const clipboard = fakeClipboard();
+	const status = statusLog();
+	const spent = key('spent', {limits: {budget: {usd: 5, period: 'monthly'}}});
+	const limitUse = new Map([[spent.id, {rpm: 0, rpd: 3, tpm: 0, tpd: 900, spendUsd: 5.2}]]);
+	const {stdin, lastFrame} = renderTui(<EndpointsPane {...props({keys: [spent], limitUse, clipboard, onStatus: status.report})} />);
+	assert.match(lastFrame()!, /‹ spent ›\s+active, over its budget · 1 of 1/);
+	await press(stdin, 'c');
+	await frameWith(() => status.last()?.text, /copied/);
+	assert.equal(status.last()!.text, 'copied OPENAI_BASE_URL snippet (careful: key "spent" is over its budget; the gateway refuses it until that resets)');
+	cleanup();
+	const within = renderTui(<EndpointsPane {...props({keys: [spent], limitUse: new Map([[spent.id, {rpm: 0, rpd: 3, tpm: 0, tpd: 900, spendUsd: 4.9}]])})} />).lastFrame()!;
+	assert.match(within, /‹ spent ›\s+active · 1 of 1/);
+});
+
 test('the Gemini CLI settings line is its own snippet', async () => {
 	const clipboard = fakeClipboard();
 	const {stdin, lastFrame} = renderTui(<EndpointsPane {...props({keys: [key('laptop')], clipboard})} />);

@@ -31,7 +31,8 @@ export function EndpointTable({baseUrl, width}: {readonly baseUrl: string; reado
 	);
 }
 
-export function KeyLine({keys, index, tight = false}: {readonly keys: readonly KeyRecord[]; readonly index: number; readonly tight?: boolean}) {
+/** `reached`: the limit that refuses the key's next request (`over its budget`), said on the line. */
+export function KeyLine({keys, index, tight = false, reached = null}: {readonly keys: readonly KeyRecord[]; readonly index: number; readonly tight?: boolean; readonly reached?: string | null}) {
 	const key = keys[index];
 	return (
 		<Box marginTop={tight ? 0 : 1}>
@@ -42,7 +43,7 @@ export function KeyLine({keys, index, tight = false}: {readonly keys: readonly K
 					<Text color={theme.accent}>{'‹ '}</Text>
 					<Text bold>{key.name}</Text>
 					<Text color={theme.accent}>{' ›'}</Text>
-					<Text color={keyState(key) === 'active' ? theme.muted : theme.warn}>{`  ${keyStateText(key)} · ${index + 1} of ${keys.length}, ←/→ to choose (for the snippets)`}</Text>
+					<Text color={keyState(key) === 'active' && !reached ? theme.muted : theme.warn}>{`  ${keyStateText(key)}${reached ? `, ${reached}` : ''} · ${index + 1} of ${keys.length}, ←/→ to choose (for the snippets)`}</Text>
 				</Text>
 			) : (
 				<Text color={theme.warn} wrap="truncate">

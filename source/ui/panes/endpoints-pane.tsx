@@ -24,6 +24,8 @@ import {EndpointTable, KeyLine, SnippetView, ToolView} from './endpoint-views.js
 import {keyState} from '../../store/keys.js';
 import {useTimeTexts} from '../hooks/use-time-texts.js';
 import {keyStateText} from '../text.js';
+import {reachedText} from './key-views.js';
+import type {LimitUse} from '../../base/periods.js';
 
 export type EndpointsPaneProps = {
 	readonly keys: readonly KeyRecord[];
@@ -32,6 +34,8 @@ export type EndpointsPaneProps = {
 	readonly baseUrl: string;
 	readonly clipboard: ClipboardPort;
 	readonly actions: TakeoverActions;
+	/** What each limited key used of its limits: a key whose next request is refused says so. */
+	readonly limitUse?: ReadonlyMap<string, LimitUse>;
 	readonly onStatus: Report;
 	/** Told when a question takes the keyboard (global keys pause meanwhile). */
 	readonly onCapture: (captured: Capture) => void;
@@ -73,7 +77,7 @@ function run(command: EndpointsCommand, {props, keyIndex, selected: selectedNow,
 		if (keys.length > 0) setChosenId(keys[(keyIndex + (command === 'next-key' ? 1 : keys.length - 1)) % keys.length]!.id);
 		return;
 	}
-	if (command === 'copy-snippet') return copy(selected, keys[keyIndex], props.clipboard, onStatus);
+	if (command === 'copy-snippet') return copy(selected, keys[keyIndex], props.limitUse, props.clipboard, onStatus);
 	if (!selected.tool) return onStatus({kind: 'info', text: 'Choose Claude Code, Codex or Gemini CLI at the end of the list (↓) first: a and u act on the selected tool.'});
 	if (takeover.busy) return onStatus({kind: 'info', text: `Still working on ${takeoverTitles[takeover.busy]}…`});
 	if (command === 'undo-takeover') return void takeover.undo(selected.tool);
@@ -141,7 +145,7 @@ export function EndpointsPane(props: EndpointsPaneProps) {
 	return (
 		<Panel title="Endpoints" subtitle="point any OpenAI, Anthropic or Gemini client here" width={width} height={height}>
 			<EndpointTable baseUrl={baseUrl} width={inner} />
-			<KeyLine keys={keys} index={keyIndex} tight={tight} />
+			<KeyLine keys={keys} index={keyIndex} tight={tight} reached={shownKey ? reachedText(shownKey, props.limitUse?.get(shownKey.id)) : null} />
 			<Box marginTop={tight ? 0 : 1} height={listHeight}>
 				<Box flexDirection="column" width={listWidth} flexShrink={0}>
 					<Select options={list.map(entry => ({value: entry.id, label: label(entry, takeover.statuses)}))} initialIndex={list.findIndex(entry => entry.id === selected.id)} focused={active} limit={list.length > listHeight ? Math.max(2, listHeight - 1) : listHeight} onHighlight={selectedId.set} />
@@ -167,10 +171,11 @@ function Detail({entry, takeover, width}: {readonly entry: Entry; readonly takeo
 	return <ToolView status={status} check={takeover.checks.get(status.tool)} busy={takeover.busy === status.tool} width={width} />;
 }
 
-function copy(entry: Entry, key: KeyRecord | undefined, clipboard: ClipboardPort, onStatus: Report): void {
+function copy(entry: Entry, key: KeyRecord | undefined, limitUse: ReadonlyMap<string, LimitUse> | undefined, clipboard: ClipboardPort, onStatus: Report): void {
 	if (!entry.snippet) return onStatus({kind: 'info', text: 'c copies the selected snippet; on a tool, a points it at the gateway and u undoes that.'});
 	if (!key) return onStatus({kind: 'warn', text: 'No key to put into the snippet yet: press 1, then n to create one.'});
 	const state = keyState(key);
-	const warning = state === 'active' ? '' : ` (careful: key "${key.name}" is ${state}; the gateway refuses it)`;
+	const reached = reachedText(key, limitUse?.get(key.id));
+	const warning = state !== 'active' ? ` (careful: key "${key.name}" is ${state}; the gateway refuses it)` : reached ? ` (careful: key "${key.name}" is ${reached}; the gateway refuses it until that resets)` : '';
 	void copyWithReport(clipboard, entry.snippet.text, `${entry.snippet.what}${warning}`, onStatus);
 }
