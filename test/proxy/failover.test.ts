@@ -133,48 +133,49 @@ test('a channel that refuses connections fails over; when every channel is unava
 	}
 });
 
-test('a channel whose base URL is fixed is tried at once, not after the cooldown its old URL started; a change of price keeps its health', async () => {
-	const port = await closedPort();
-	const typo = await gateway.addProvider({...primary, url: `http://127.0.0.1:${port}/v1`}, {name: 'typo', models: 'solo=gpt-4o-mini'});
-	try {
-		const solo = () => openaiClient(gateway.url, secret).chat.completions.create({model: 'solo', messages: [{role: 'user', content: 'hi'}]});
-		for (let i = 0; i < 3; i++) await solo().catch(() => {});
-		const current = () => gateway.registry.snapshot.channels.find(channel => channel.id === typo.id)!;
-		assert.equal(gateway.health.stateOf(current()), 'unavailable');
-
-		await editChannel(gateway.store, typo.id, {prices: ['solo=1/2']});
+/** A channel on a port nothing listens on, serving `model` alone, whose circuit three failed requests have opened. */
+async function unreachableChannel(name: string, model: string) {
+	const channel = await gateway.addProvider({...primary, url: `http://127.0.0.1:${await closedPort()}/v1`}, {name, models: `${model}=gpt-4o-mini`});
+	const ask = () => openaiClient(gateway.url, secret).chat.completions.create({model, messages: [{role: 'user', content: 'hi'}]});
+	for (let i = 0; i < 3; i++) await ask().catch(() => {});
+	const current = () => gateway.registry.snapshot.channels.find(item => item.id === channel.id)!;
+	assert.equal(gateway.health.stateOf(current()), 'unavailable');
+	const remove = async () => {
+		await removeChannel(gateway.store, channel.id);
 		await gateway.registry.refresh();
-		assert.equal(gateway.health.stateOf(current()), 'unavailable', 'a price says nothing about the connection');
+	};
+	return {channel, ask, current, remove};
+}
+
+test('a channel whose base URL is fixed is tried at once, not after the cooldown its old URL started; a change of price keeps its health', async () => {
+	const typo = await unreachableChannel('typo', 'solo');
+	try {
+		await editChannel(gateway.store, typo.channel.id, {prices: ['solo=1/2']});
+		await gateway.registry.refresh();
+		assert.equal(gateway.health.stateOf(typo.current()), 'unavailable', 'a price says nothing about the connection');
 
 		const events = healthEvents.length;
-		await editChannel(gateway.store, typo.id, {baseUrl: primary.url});
+		await editChannel(gateway.store, typo.channel.id, {baseUrl: primary.url});
 		await gateway.registry.refresh();
-		assert.equal(gateway.health.stateOf(current()), 'healthy');
+		assert.equal(gateway.health.stateOf(typo.current()), 'healthy');
 		assert.deepEqual(healthEvents.slice(events).map(view => [view.channelName, view.state, view.reason]), [['typo', 'healthy', null]], 'told as healthy again');
-		assert.equal((await solo()).choices[0]!.message.content, 'Hello from fake-openai', 'answered at once, within what was the cooldown');
+		assert.equal((await typo.ask()).choices[0]!.message.content, 'Hello from fake-openai', 'answered at once, within what was the cooldown');
 	} finally {
-		await removeChannel(gateway.store, typo.id);
-		await gateway.registry.refresh();
+		await typo.remove();
 	}
 });
 
 test('a channel disabled while unavailable and enabled again starts afresh', async () => {
-	const port = await closedPort();
-	const flaky = await gateway.addProvider({...primary, url: `http://127.0.0.1:${port}/v1`}, {name: 'flaky', models: 'alone=gpt-4o-mini'});
+	const flaky = await unreachableChannel('flaky', 'alone');
 	try {
-		const alone = () => openaiClient(gateway.url, secret).chat.completions.create({model: 'alone', messages: [{role: 'user', content: 'hi'}]});
-		for (let i = 0; i < 3; i++) await alone().catch(() => {});
-		const current = () => gateway.registry.snapshot.channels.find(channel => channel.id === flaky.id)!;
-		assert.equal(gateway.health.stateOf(current()), 'unavailable');
-		await setChannelEnabled(gateway.store, flaky.id, false);
+		await setChannelEnabled(gateway.store, flaky.channel.id, false);
 		await gateway.registry.refresh();
-		assert.equal(gateway.health.stateOf(current()), 'unavailable', 'disabling alone changes nothing');
-		await setChannelEnabled(gateway.store, flaky.id, true);
+		assert.equal(gateway.health.stateOf(flaky.current()), 'unavailable', 'disabling alone changes nothing');
+		await setChannelEnabled(gateway.store, flaky.channel.id, true);
 		await gateway.registry.refresh();
-		assert.equal(gateway.health.stateOf(current()), 'healthy');
+		assert.equal(gateway.health.stateOf(flaky.current()), 'healthy');
 	} finally {
-		await removeChannel(gateway.store, flaky.id);
-		await gateway.registry.refresh();
+		await flaky.remove();
 	}
 });
 
