@@ -1,10 +1,13 @@
 /** `gateway-tui logs` — the request log: the newest records, then (with --follow) new ones as they land. */
 import type {Command} from 'commander';
 import {UserError} from '../base/errors.js';
-import {recentRequests, watchRequests, type RequestRecord} from '../store/usage-summary.js';
+import {setTimeout as sleep} from 'node:timers/promises';
+import {openRequestLog, recentRequests, watchRequests, type RequestRecord} from '../store/usage-summary.js';
 import {formats, inboundFormats, isEstimated} from '../base/ir.js';
 import {localDateTime} from '../base/iso-time.js';
+import {formatsText, requestFilter} from '../base/request-filter.js';
 import {withStore} from './context.js';
+import type {Store} from '../store/index.js';
 import {print, printJson} from './output.js';
 
 /** The longest FORMAT cell there can be ("responses→anthropic stream"): --follow lines keep that column aligned. */
@@ -30,7 +33,7 @@ const columns = [
 function cells(record: RequestRecord): string[] {
 	const model = !record.model ? '-' : record.upstreamModel && record.upstreamModel !== record.model ? `${record.model}→${record.upstreamModel}` : record.model;
 	const channel = record.attempts.length > 1 ? record.attempts.join('→') : (record.channelName ?? '-');
-	const format = record.outboundFormat && record.outboundFormat !== record.inboundFormat ? `${record.inboundFormat}→${record.outboundFormat}` : record.inboundFormat;
+	const format = formatsText(record);
 	const usage = record.usage;
 	const cost = record.unpriced ? 'no price' : record.costUsd > 0 ? `$${record.costUsd.toFixed(6)}` : '-';
 	return [
@@ -91,30 +94,61 @@ export function registerLogs(program: Command): void {
 		.option('-n, --tail <n>', 'how many of the newest requests to print', '20')
 		.option('-f, --follow', 'keep printing requests as gateways record them')
 		.option('--json', 'print JSON (an array; with --follow one object per line)')
-		.action(async (options: {tail: string; follow?: boolean; json?: boolean}, command: Command) => {
+		.option('--filter <words>', 'only requests matching every word: key, model, channel, formats, status or outcome (429, 5xx, aborted, "gpt-4o laptop"), as the TUI\'s / filter')
+		.action(async (options: {tail: string; follow?: boolean; json?: boolean; filter?: string}, command: Command) => {
 			const tail = parseTail(options.tail);
+			const filter = options.filter?.trim() ?? '';
 			await withStore(command, async store => {
 				if (!options.follow) {
-					const records = await recentRequests(store, tail);
+					const records = filter ? await newestMatching(store, tail, requestFilter(filter)) : await recentRequests(store, tail);
 					if (options.json) return printJson(records);
-					if (records.length === 0) return print('No requests recorded yet. Requests through the gateway show up here about a second after they finish.');
+					if (records.length === 0) return print(filter ? `No recorded request matches "${filter}". Every word must match the key, model, channel, formats, status or outcome.` : 'No requests recorded yet. Requests through the gateway show up here about a second after they finish.');
 					return print(formatLogTable(records));
 				}
-				await follow(store, tail, options.json === true);
+				await follow(store, tail, options.json === true, filter);
 			});
 		});
 }
 
-async function follow(store: Parameters<typeof watchRequests>[0], tail: number, json: boolean): Promise<void> {
+/**
+ * The newest `tail` records that `keep` keeps: read in growing batches from the newest (four
+ * times the last each round), so a filter that matches often reads little, one that matches rarely
+ * reads back as far as the log goes.
+ */
+async function newestMatching(store: Store, tail: number, keep: (record: RequestRecord) => boolean): Promise<RequestRecord[]> {
+	if (tail === 0) return [];
+	for (let count = Math.max(1000, tail * 4); ; count *= 4) {
+		const records = await recentRequests(store, count);
+		const kept = records.filter(keep);
+		if (kept.length >= tail || records.length < count) return kept.slice(-tail);
+	}
+}
+
+async function follow(store: Store, tail: number, json: boolean, filter: string): Promise<void> {
 	const controller = new AbortController();
 	const stop = () => controller.abort();
 	process.once('SIGINT', stop);
 	process.once('SIGTERM', stop);
 	process.stdout.once('error', stop);
+	const write = (record: RequestRecord) => process.stdout.write(`${json ? JSON.stringify(record) : formatLogLine(record)}\n`);
 	try {
 		if (!json) print(logHeader());
-		for await (const record of watchRequests(store, {tail, signal: controller.signal})) {
-			process.stdout.write(`${json ? JSON.stringify(record) : formatLogLine(record)}\n`);
+		if (!filter) {
+			for await (const record of watchRequests(store, {tail, signal: controller.signal})) write(record);
+			return;
+		}
+		// The log is opened before the newest matches are read, so nothing that lands meanwhile is missed; what both saw prints once.
+		const keep = requestFilter(filter);
+		const {reader} = await openRequestLog(store);
+		const shown = new Set<string>();
+		for (const record of await newestMatching(store, tail, keep)) {
+			shown.add(record.id);
+			write(record);
+		}
+		while (!controller.signal.aborted) {
+			for (const record of await reader.poll()) if (keep(record) && !shown.has(record.id)) write(record);
+			shown.clear();
+			await sleep(500, undefined, {signal: controller.signal}).catch(() => {});
 		}
 	} finally {
 		process.off('SIGINT', stop);

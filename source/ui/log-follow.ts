@@ -5,7 +5,6 @@
  * every word typed (`429`, `5xx`, `aborted`, `gpt-4o laptop`).
  */
 import type {RequestFinished} from '../base/events.js';
-import {formats} from './text.js';
 
 export type Follow = {
 	/** The request the user moved to, or null while following the newest. */
@@ -18,20 +17,6 @@ export type Follow = {
 };
 
 export const following: Follow = {selectedId: null, topId: null, filter: '', scroll: 0};
-
-function matches(event: RequestFinished, word: string): boolean {
-	const range = /^([1-5])xx$/i.exec(word);
-	if (range) return Math.floor(event.status / 100) === Number(range[1]);
-	const fields = [event.keyName, event.model, event.upstreamModel, event.channelName, String(event.status), event.outcome, formats(event)];
-	return fields.some(field => field?.toLowerCase().includes(word));
-}
-
-/** The requests the filter keeps, newest first. */
-export function filterLog(log: readonly RequestFinished[], filter: string): readonly RequestFinished[] {
-	const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-	if (words.length === 0) return log;
-	return log.filter(event => words.every(word => matches(event, word)));
-}
 
 /** Where the selection is in `rows` (-1: following, or the request left the log). */
 export function selectedIndex(follow: Follow, rows: readonly RequestFinished[]): number {

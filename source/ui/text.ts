@@ -65,11 +65,6 @@ export function latency(ms: number): string {
 	return ms < 1000 ? `${ms}ms` : `${(ms / 1000).toFixed(1)}s`;
 }
 
-/** "openai" when passed through, "openai→gemini" when translated. */
-export function formats(event: Pick<RequestFinished, 'inboundFormat' | 'outboundFormat'>): string {
-	return event.outboundFormat && event.outboundFormat !== event.inboundFormat ? `${event.inboundFormat}→${event.outboundFormat}` : event.inboundFormat;
-}
-
 /** "1.2k/80"; each count the gateway estimated marked "~" (see estimatedWhy): "~1.2k/~80", "1.2k/~48". */
 export function tokens(event: Pick<RequestFinished, 'usage'>): string {
 	const {usage} = event;

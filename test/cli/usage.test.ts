@@ -19,6 +19,7 @@ import {ago, finished} from '../usage/events.js';
 let home: string;
 let env: Record<string, string>;
 const ids: Record<string, string> = {};
+const keyIds = ids;
 /** 3 × (600 uncached × 0.15 + 400 cached × 0.075 + 100 out × 0.6) per 1M */
 const alphaCost = 0.00054;
 const day = 86_400_000;
@@ -165,4 +166,30 @@ test('channels edit --price sets, shows and clears prices; bad prices are refuse
 	const [unknown, malformed] = await Promise.all([runCli(['channels', 'edit', 'oa', '--price', 'o4-mini=1/4'], env), runCli(['channels', 'edit', 'oa', '--price', 'gpt-4o=free'], env)]);
 	assertRefused(unknown, /does not serve "o4-mini" \(its models: gpt-4o-mini, gpt-4o\): price one of those/);
 	assertRefused(malformed, /Invalid price "gpt-4o=free": give two or three non-negative numbers/);
+});
+
+test("logs --filter keeps the newest requests matching every word, as the TUI's / filter does; with --follow, new ones too", async () => {
+	const ids = async (...args: string[]) => (JSON.parse(ok(await runCli(['logs', '--json', ...args], env))) as Array<{id: string}>).map(item => item.id);
+	assert.deepEqual(await ids('--filter', '502'), ['req_alpha_failed']);
+	assert.deepEqual(await ids('--filter', 'BETA aborted'), ['req_beta_2'], 'every word, case aside');
+	assert.deepEqual(await ids('--filter', 'beta', '--tail', '2'), ['req_beta_1', 'req_beta_2'], 'the newest matches, oldest first');
+	const failed = ok(await runCli(['logs', '--filter', '5xx'], env)).trimEnd().split('\n');
+	assert.equal(failed.length, 2);
+	assert.match(failed[1]!, /\s502\s+failed\s+alpha\s.*error="upstream said no"$/);
+	assert.equal(ok(await runCli(['logs', '--filter', 'nobody'], env)).trim(), 'No recorded request matches "nobody". Every word must match the key, model, channel, formats, status or outcome.');
+
+	const child = spawn(process.execPath, [...cliArgs, 'logs', '-f', '--json', '--filter', 'beta', '--tail', '5'], {env: {...process.env, NODE_NO_WARNINGS: '1', ...env}, stdio: ['ignore', 'pipe', 'pipe']});
+	let stdout = '';
+	let stderr = '';
+	child.stdout.on('data', chunk => (stdout += chunk));
+	child.stderr.on('data', chunk => (stderr += chunk));
+	const closed = new Promise<number | null>(resolve => child.on('close', code => resolve(code)));
+	const seen = () => stdout.trim().split('\n').filter(Boolean).map(line => (JSON.parse(line) as {id: string}).id);
+	await eventually(() => seen().length === 3, 10_000, 'the newest matches');
+	assert.deepEqual(seen(), ['req_beta_old', 'req_beta_1', 'req_beta_2']);
+	await record([{id: 'req_live_alpha', keyName: 'alpha', keyId: keyIds.alpha!}, {id: 'req_live_beta', keyName: 'beta', keyId: keyIds.beta!}]);
+	await eventually(() => seen().length === 4, 5000, 'the new match');
+	assert.deepEqual(seen(), ['req_beta_old', 'req_beta_1', 'req_beta_2', 'req_live_beta']);
+	child.kill('SIGINT');
+	assert.equal(await closed, 0, stderr);
 });

@@ -7,7 +7,8 @@ import type {RequestFinished} from '../../base/events.js';
 import {isEstimated, type IRUsage} from '../../base/ir.js';
 import {groupDigits} from '../../base/digits.js';
 import {isFailure} from '../request-log.js';
-import {estimatedWhy, formats, fullTime, logTime, latency, tokens} from '../text.js';
+import {estimatedWhy, fullTime, logTime, latency, tokens} from '../text.js';
+import {formatsText} from '../../base/request-filter.js';
 import {theme} from '../theme.js';
 import {bodyLines, sizeText} from '../body-lines.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
@@ -25,7 +26,7 @@ export const logColumns: ReadonlyArray<Column<RequestFinished>> = [
 	{header: 'KEY', width: 6, grow: 1, wants: {width: 16, priority: 3.5}, value: event => event.keyName ?? '-'},
 	{header: 'MODEL', width: 8, grow: 2, wants: {width: 17, priority: 3.5}, value: event => event.model ?? '-'},
 	{header: 'CHANNEL', width: 7, grow: 1, value: event => event.channelName ?? '-', priority: 3},
-	{header: 'FORMATS', width: 8, grow: 1, wants: {width: 16, priority: 4.5}, value: formats, priority: 4},
+	{header: 'FORMATS', width: 8, grow: 1, wants: {width: 16, priority: 4.5}, value: formatsText, priority: 4},
 	{header: 'STATUS', width: 6, value: statusText, color: statusColor},
 	{header: 'LATENCY', width: 7, align: 'right', whole: true, value: event => latency(event.latencyMs)},
 	{header: 'TOKENS', width: 6, align: 'right', whole: true, value: tokens, priority: 1},
@@ -87,7 +88,7 @@ function detailRows(event: RequestFinished, bodies: RequestBodiesState): Detail[
 		['key', event.keyName ?? '-'],
 		['model', event.upstreamModel && event.upstreamModel !== event.model ? `${event.model} → ${event.upstreamModel}` : (event.model ?? '-')],
 		['channel', event.channelName ?? '-'],
-		['formats', formats(event)],
+		['formats', formatsText(event)],
 		['status', event.outcome === 'aborted' ? `${event.status}, the client closed the connection before the end` : `${event.status} ${event.outcome}`, isFailure(event) ? theme.error : event.outcome === 'aborted' ? theme.warn : theme.ok],
 		['latency', `${latency(event.latencyMs)}${event.ttfbMs === null ? '' : `, first byte after ${latency(event.ttfbMs)}`}`],
 		['tokens', usage ? tokenDetails(usage, event) : '-'],

@@ -19,7 +19,8 @@ import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
 import {TextField} from '../components/text-field.js';
 import {TrafficCharts} from '../components/sparkline.js';
 import type {TrafficSnapshot} from '../traffic.js';
-import {filterLog, following, live, move, newSince, oldest, selectedIndex, type Follow} from '../log-follow.js';
+import {following, live, move, newSince, oldest, selectedIndex, type Follow} from '../log-follow.js';
+import {filterLog} from '../../base/request-filter.js';
 
 export type UsagePaneProps = {
 	readonly usage: UsageSnapshot;

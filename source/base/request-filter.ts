@@ -1,0 +1,32 @@
+/**
+ * The request log's filter, as the TUI's `/` and `logs --filter` take it: every word must match the
+ * key, the model (asked or sent), the channel, the formats, the status or the outcome — `429`,
+ * `5xx` (a status range), `aborted`, `gpt-4o laptop` — case aside.
+ */
+import type {RequestFinished} from './events.js';
+
+/** `openai→anthropic` where the request was translated, else its one format. */
+export function formatsText(event: Pick<RequestFinished, 'inboundFormat' | 'outboundFormat'>): string {
+	return event.outboundFormat && event.outboundFormat !== event.inboundFormat ? `${event.inboundFormat}→${event.outboundFormat}` : event.inboundFormat;
+}
+
+type Filterable = Pick<RequestFinished, 'keyName' | 'model' | 'upstreamModel' | 'channelName' | 'status' | 'outcome' | 'inboundFormat' | 'outboundFormat'>;
+
+function matches(event: Filterable, word: string): boolean {
+	const range = /^([1-5])xx$/.exec(word);
+	if (range) return Math.floor(event.status / 100) === Number(range[1]);
+	const fields = [event.keyName, event.model, event.upstreamModel, event.channelName, String(event.status), event.outcome, formatsText(event)];
+	return fields.some(field => field?.toLowerCase().includes(word));
+}
+
+/** A test for the records `filter` keeps (every one where it has no words). */
+export function requestFilter(filter: string): (event: Filterable) => boolean {
+	const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+	return event => words.every(word => matches(event, word));
+}
+
+/** The records the filter keeps, in their order. */
+export function filterLog<T extends Filterable>(log: readonly T[], filter: string): readonly T[] {
+	if (filter.trim() === '') return log;
+	return log.filter(requestFilter(filter));
+}
