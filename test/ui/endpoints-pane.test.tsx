@@ -115,6 +115,9 @@ test('a key at one of its limits says so on the key line, and copying its snippe
 	cleanup();
 	const within = renderTui(<EndpointsPane {...props({keys: [spent], limitUse: new Map([[spent.id, {rpm: 0, rpd: 3, tpm: 0, tpd: 900, spendUsd: 4.9}]])})} />).lastFrame()!;
 	assert.match(within, /‹ spent ›\s+active · 1 of 1/);
+	cleanup();
+	const first = renderTui(<EndpointsPane {...props({keys: [key('old', {revokedAt: '2026-01-02T00:00:00.000Z'}), spent, key('fresh')], limitUse})} />).lastFrame()!;
+	assert.match(first, /‹ fresh ›\s+active · 3 of 3/, 'the snippets start with a key the gateway serves now');
 });
 
 test('the Gemini CLI settings line is its own snippet', async () => {

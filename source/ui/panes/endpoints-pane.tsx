@@ -94,7 +94,10 @@ export function EndpointsPane(props: EndpointsPaneProps) {
 	// The takeover form, while open, has the keyboard: opening it holds the keys typed after `a` for it.
 	const form = useKeyState<ToolStatus | null>(null, {moves: true});
 	const takeover = useTakeover(props.actions, baseUrl, active, onStatus);
-	const keyIndexOf = (id: string | null) => (id === null ? Math.max(0, keys.findIndex(key => keyState(key) === 'active')) : Math.max(0, keys.findIndex(key => key.id === id)));
+	// Until one is chosen: the first key the gateway serves now (active, at none of its limits), else the first active one.
+	const usable = (key: KeyRecord) => keyState(key) === 'active' && !reachedText(key, props.limitUse?.get(key.id));
+	const firstKey = () => Math.max(0, [keys.findIndex(usable), keys.findIndex(key => keyState(key) === 'active')].find(index => index !== -1) ?? 0);
+	const keyIndexOf = (id: string | null) => (id === null ? firstKey() : Math.max(0, keys.findIndex(key => key.id === id)));
 	const listOf = (index: number) => {
 		const key = keys[index];
 		return entries(snippets(baseUrl, key?.secret ?? placeholder, format => exampleModel(format, channels, key?.models ?? [])));
