@@ -7,17 +7,22 @@ import type {ChannelRecord, KeyRecord} from '../base/records.js';
 import {takeoverKeyName, type TakeoverTool} from '../services/takeover/index.js';
 import {keyState} from '../store/keys.js';
 import type {Option} from './components/select.js';
+import type {LimitUse} from '../base/periods.js';
+import {reachedText} from './panes/key-views.js';
 
 /** The value of the key field that means "the tool's own key" (made on first use). */
 export const ownKey = '';
 
-export function keyOptions(tool: TakeoverTool, keys: readonly KeyRecord[]): Option[] {
+export function keyOptions(tool: TakeoverTool, keys: readonly KeyRecord[], limitUse?: ReadonlyMap<string, LimitUse>): Option[] {
 	const own = takeoverKeyName(tool);
 	const existing = keys.find(key => key.name === own);
 	const state = existing ? keyState(existing) : null;
-	const note = state === null ? 'its own, made now' : state === 'active' ? 'its own' : `its own, ${state}: delete it in 1 Keys for a new one, or choose another`;
+	// A key at one of its limits is still offered (it resets), but says so: the live check would fail with its 429.
+	const reached = (key: KeyRecord) => reachedText(key, limitUse?.get(key.id));
+	const ownReached = existing && state === 'active' ? reached(existing) : null;
+	const note = state === null ? 'its own, made now' : state === 'active' ? (ownReached ? `its own, ${ownReached}` : 'its own') : `its own, ${state}: delete it in 1 Keys for a new one, or choose another`;
 	const others = keys.filter(key => key.name !== own && keyState(key) === 'active');
-	return [{label: `${own} (${note})`, value: ownKey}, ...others.map(key => ({label: key.name, value: key.id}))];
+	return [{label: `${own} (${note})`, value: ownKey}, ...others.map(key => ({label: reached(key) ? `${key.name} (${reached(key)})` : key.name, value: key.id}))];
 }
 
 /** The key the form's value stands for (undefined: the tool's own, which may not exist yet). */

@@ -8,6 +8,7 @@ import type {ChannelRecord, KeyRecord} from '../../source/base/records.js';
 import {fakeClipboard, frameWith, keys, press, statusLog, renderTui} from './helpers.js';
 import {snippets} from '../../source/ui/snippets.js';
 import {breakCommand} from '../../source/ui/text.js';
+import {keyOptions} from '../../source/ui/takeover-choices.js';
 
 afterEach(() => cleanup());
 
@@ -118,6 +119,20 @@ test('a key at one of its limits says so on the key line, and copying its snippe
 	cleanup();
 	const first = renderTui(<EndpointsPane {...props({keys: [key('old', {revokedAt: '2026-01-02T00:00:00.000Z'}), spent, key('fresh')], limitUse})} />).lastFrame()!;
 	assert.match(first, /‹ fresh ›\s+active · 3 of 3/, 'the snippets start with a key the gateway serves now');
+});
+
+test("the takeover form's key list marks a key at one of its limits, its own key too (the live check would fail with the 429)", () => {
+	const spent = key('spent', {limits: {budget: {usd: 5, period: 'monthly'}}});
+	const own = key('takeover-codex', {limits: {rpm: 10}});
+	const use = new Map([
+		[spent.id, {rpm: 0, rpd: 3, tpm: 0, tpd: 900, spendUsd: 5.2}],
+		[own.id, {rpm: 10, rpd: 10, tpm: 0, tpd: 0, spendUsd: 0}],
+	]);
+	assert.deepEqual(
+		keyOptions('codex', [spent, own, key('fresh')], use).map(option => option.label),
+		['takeover-codex (its own, at its requests-per-minute limit)', 'spent (over its budget)', 'fresh'],
+	);
+	assert.deepEqual(keyOptions('codex', [spent], undefined).map(option => option.label), ['takeover-codex (its own, made now)', 'spent'], 'no use known: no mark');
 });
 
 test('the Gemini CLI settings line is its own snippet', async () => {

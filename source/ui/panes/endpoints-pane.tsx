@@ -138,7 +138,7 @@ export function EndpointsPane(props: EndpointsPaneProps) {
 		const preview: PreviewFn = (tool, choice) => props.actions.previewTakeover(tool, {...choice, gatewayUrl: baseUrl});
 		return (
 			<Panel title="Endpoints" subtitle={`take over ${tool.title}`} width={width} height={height}>
-				<TakeoverForm status={tool} keys={keys} channels={channels} preview={preview} onSubmit={submit} onCancel={() => openForm(null)} active={active} width={inner} height={height - 3} />
+				<TakeoverForm status={tool} keys={keys} limitUse={props.limitUse} channels={channels} preview={preview} onSubmit={submit} onCancel={() => openForm(null)} active={active} width={inner} height={height - 3} />
 			</Panel>
 		);
 	}

@@ -14,6 +14,7 @@ import {chosenKey, defaultFastModel, defaultModel, keyOptions, modelOptions, own
 import {tilde} from '../takeover-text.js';
 import {errorText} from '../text.js';
 import {theme} from '../theme.js';
+import type {LimitUse} from '../../base/periods.js';
 import {takeoverKeyName} from '../../services/takeover/index.js';
 
 export type TakeoverRequest = Omit<TakeoverApply, 'gatewayUrl'>;
@@ -21,6 +22,8 @@ export type TakeoverRequest = Omit<TakeoverApply, 'gatewayUrl'>;
 type Props = {
 	readonly status: ToolStatus;
 	readonly keys: readonly KeyRecord[];
+	/** What each limited key used of its limits: a key at one is marked in the list. */
+	readonly limitUse?: ReadonlyMap<string, LimitUse>;
 	readonly channels: readonly ChannelRecord[];
 	readonly preview: (tool: TakeoverTool, choice: TakeoverChoice & {readonly keyLabel: string}) => Promise<PreviewLine[]>;
 	readonly onSubmit: (request: TakeoverRequest) => void;
@@ -35,10 +38,10 @@ const folderOptions = [
 	{label: 'every folder (turns off its folder trust)', value: 'all'},
 ];
 
-function fields(status: ToolStatus, keys: readonly KeyRecord[], models: readonly string[]): Field[] {
+function fields(status: ToolStatus, keys: readonly KeyRecord[], models: readonly string[], limitUse?: ReadonlyMap<string, LimitUse>): Field[] {
 	const list = modelOptions(models, status.model);
 	const out: Field[] = [
-		{kind: 'choice', id: 'key', label: 'Key', options: keyOptions(status.tool, keys), hint: 'the virtual key the tool sends'},
+		{kind: 'choice', id: 'key', label: 'Key', options: keyOptions(status.tool, keys, limitUse), hint: 'the virtual key the tool sends'},
 		{kind: 'choice', id: 'model', label: 'Model', options: list, hint: 'models this key may use'},
 	];
 	if (status.tool === 'claude') out.push({kind: 'choice', id: 'fastModel', label: 'Fast model', options: list, hint: 'for background tasks (ANTHROPIC_DEFAULT_HAIKU_MODEL)'});
@@ -65,7 +68,7 @@ function choiceOf(status: ToolStatus, values: FormValues): TakeoverChoice {
 	return {model, ...(status.tool === 'claude' ? {fastModel: textValue(values, 'fastModel') || model} : {}), ...(status.tool === 'gemini' ? {allFolders: textValue(values, 'folders') === 'all'} : {})};
 }
 
-export function TakeoverForm({status, keys, channels, preview, onSubmit, onCancel, active, width, height}: Props) {
+export function TakeoverForm({status, keys, limitUse, channels, preview, onSubmit, onCancel, active, width, height}: Props) {
 	const [initial] = useState<FormValues>(() => initialValues(status, keys, channels));
 	// What the form shows, for the preview (the form itself keeps the values keys change).
 	const [values, setValues] = useState<FormValues>(initial);
@@ -93,7 +96,7 @@ export function TakeoverForm({status, keys, channels, preview, onSubmit, onCance
 		const ref = textValue(submitted, 'key');
 		onSubmit({...chosen, key: ref === ownKey ? undefined : ref, force: true});
 	};
-	const fieldsOf = (current: FormValues) => fields(status, keys, usableModels(channels, chosenKey(status.tool, keys, textValue(current, 'key'))));
+	const fieldsOf = (current: FormValues) => fields(status, keys, usableModels(channels, chosenKey(status.tool, keys, textValue(current, 'key'))), limitUse);
 	const rows = typeof lines === 'string' ? lines : previewRows(lines);
 	const formFields = fieldsOf(values);
 	const elsewhere = status.state === 'connected-elsewhere' ? 1 : 0;
