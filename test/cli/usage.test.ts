@@ -19,7 +19,6 @@ import {ago, finished} from '../usage/events.js';
 let home: string;
 let env: Record<string, string>;
 const ids: Record<string, string> = {};
-const keyIds = ids;
 /** 3 × (600 uncached × 0.15 + 400 cached × 0.075 + 100 out × 0.6) per 1M */
 const alphaCost = 0.00054;
 const day = 86_400_000;
@@ -31,6 +30,23 @@ async function record(events: ReadonlyArray<Partial<RequestFinished>>): Promise<
 	for (const event of events) recorder.record(finished({channelId: channel.id, channelName: 'oa', ...event}, channel));
 	await recorder.close();
 	await store.close();
+}
+
+/** `logs -f --json …` as a child: the ids it printed so far, and Ctrl+C, after which it must exit 0. */
+function followLogs(...args: string[]) {
+	const child = spawn(process.execPath, [...cliArgs, 'logs', '-f', '--json', ...args], {env: {...process.env, NODE_NO_WARNINGS: '1', ...env}, stdio: ['ignore', 'pipe', 'pipe']});
+	let stdout = '';
+	let stderr = '';
+	child.stdout.on('data', chunk => (stdout += chunk));
+	child.stderr.on('data', chunk => (stderr += chunk));
+	const closed = new Promise<number | null>(resolve => child.on('close', code => resolve(code)));
+	return {
+		seen: () => stdout.split('\n').filter(Boolean).map(line => (JSON.parse(line) as {id: string}).id),
+		interrupt: async () => {
+			child.kill('SIGINT');
+			assert.equal(await closed, 0, stderr);
+		},
+	};
 }
 
 function ok(result: Ran): string {
@@ -126,20 +142,13 @@ test('logs: the newest requests as lines or JSON', async () => {
 });
 
 test('logs -f (--follow) --json prints new requests as they land and ends cleanly on Ctrl+C', async () => {
-	const child = spawn(process.execPath, [...cliArgs, 'logs', '-f', '--json', '--tail', '1'], {env: {...process.env, NODE_NO_WARNINGS: '1', ...env}, stdio: ['ignore', 'pipe', 'pipe']});
-	let stdout = '';
-	let stderr = '';
-	child.stdout.on('data', chunk => (stdout += chunk));
-	child.stderr.on('data', chunk => (stderr += chunk));
-	const closed = new Promise<number | null>(resolve => child.on('close', code => resolve(code)));
-	const seen = () => stdout.trim().split('\n').filter(Boolean).map(line => (JSON.parse(line) as {id: string}).id);
-	await eventually(() => stdout.includes('\n'), 10_000, 'the tail');
-	assert.deepEqual(seen(), ['req_beta_2']);
+	const logs = followLogs('--tail', '1');
+	await eventually(() => logs.seen().length === 1, 10_000, 'the tail');
+	assert.deepEqual(logs.seen(), ['req_beta_2']);
 	await record([{id: 'req_live_1', keyName: 'alpha', keyId: ids.alpha!}, {id: 'req_live_2', keyName: 'alpha', keyId: ids.alpha!}]);
-	await eventually(() => seen().length === 3, 5000, 'the new records');
-	assert.deepEqual(seen(), ['req_beta_2', 'req_live_1', 'req_live_2']);
-	child.kill('SIGINT');
-	assert.equal(await closed, 0, stderr);
+	await eventually(() => logs.seen().length === 3, 5000, 'the new records');
+	assert.deepEqual(logs.seen(), ['req_beta_2', 'req_live_1', 'req_live_2']);
+	await logs.interrupt();
 });
 
 test('keys list shows per-key totals and last use; --json carries them too', async () => {
@@ -169,27 +178,20 @@ test('channels edit --price sets, shows and clears prices; bad prices are refuse
 });
 
 test("logs --filter keeps the newest requests matching every word, as the TUI's / filter does; with --follow, new ones too", async () => {
-	const ids = async (...args: string[]) => (JSON.parse(ok(await runCli(['logs', '--json', ...args], env))) as Array<{id: string}>).map(item => item.id);
-	assert.deepEqual(await ids('--filter', '502'), ['req_alpha_failed']);
-	assert.deepEqual(await ids('--filter', 'BETA aborted'), ['req_beta_2'], 'every word, case aside');
-	assert.deepEqual(await ids('--filter', 'beta', '--tail', '2'), ['req_beta_1', 'req_beta_2'], 'the newest matches, oldest first');
+	const idsOf = async (...args: string[]) => (JSON.parse(ok(await runCli(['logs', '--json', ...args], env))) as Array<{id: string}>).map(item => item.id);
+	assert.deepEqual(await idsOf('--filter', '502'), ['req_alpha_failed']);
+	assert.deepEqual(await idsOf('--filter', 'BETA aborted'), ['req_beta_2'], 'every word, case aside');
+	assert.deepEqual(await idsOf('--filter', 'beta', '--tail', '2'), ['req_beta_1', 'req_beta_2'], 'the newest matches, oldest first');
 	const failed = ok(await runCli(['logs', '--filter', '5xx'], env)).trimEnd().split('\n');
 	assert.equal(failed.length, 2);
 	assert.match(failed[1]!, /\s502\s+failed\s+alpha\s.*error="upstream said no"$/);
 	assert.equal(ok(await runCli(['logs', '--filter', 'nobody'], env)).trim(), 'No recorded request matches "nobody". Every word must match the key, model, channel, formats, status or outcome.');
 
-	const child = spawn(process.execPath, [...cliArgs, 'logs', '-f', '--json', '--filter', 'beta', '--tail', '5'], {env: {...process.env, NODE_NO_WARNINGS: '1', ...env}, stdio: ['ignore', 'pipe', 'pipe']});
-	let stdout = '';
-	let stderr = '';
-	child.stdout.on('data', chunk => (stdout += chunk));
-	child.stderr.on('data', chunk => (stderr += chunk));
-	const closed = new Promise<number | null>(resolve => child.on('close', code => resolve(code)));
-	const seen = () => stdout.trim().split('\n').filter(Boolean).map(line => (JSON.parse(line) as {id: string}).id);
-	await eventually(() => seen().length === 3, 10_000, 'the newest matches');
-	assert.deepEqual(seen(), ['req_beta_old', 'req_beta_1', 'req_beta_2']);
-	await record([{id: 'req_live_alpha', keyName: 'alpha', keyId: keyIds.alpha!}, {id: 'req_live_beta', keyName: 'beta', keyId: keyIds.beta!}]);
-	await eventually(() => seen().length === 4, 5000, 'the new match');
-	assert.deepEqual(seen(), ['req_beta_old', 'req_beta_1', 'req_beta_2', 'req_live_beta']);
-	child.kill('SIGINT');
-	assert.equal(await closed, 0, stderr);
+	const logs = followLogs('--filter', 'beta', '--tail', '5');
+	await eventually(() => logs.seen().length === 3, 10_000, 'the newest matches');
+	assert.deepEqual(logs.seen(), ['req_beta_old', 'req_beta_1', 'req_beta_2']);
+	await record([{id: 'req_live_alpha', keyName: 'alpha', keyId: ids.alpha!}, {id: 'req_live_beta', keyName: 'beta', keyId: ids.beta!}]);
+	await eventually(() => logs.seen().length === 4, 5000, 'the new match');
+	assert.deepEqual(logs.seen(), ['req_beta_old', 'req_beta_1', 'req_beta_2', 'req_live_beta']);
+	await logs.interrupt();
 });
