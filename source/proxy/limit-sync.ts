@@ -49,7 +49,8 @@ export function reseedChangedLimits(deps: {readonly limiter: KeyLimiter; readonl
 			await flushUsage();
 			for (const [id, use] of await persistedUse(store, changed)) {
 				const key = changed.find(item => item.id === id);
-				if (key && !stopped) await limiter.restore(key, use);
+				// A budget set past its warning threshold warns now (a restart's restore stays quiet).
+				if (key && !stopped) await limiter.restore(key, use, true);
 			}
 		} catch (error) {
 			if (stopped) return;

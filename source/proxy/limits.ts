@@ -50,10 +50,15 @@ export class KeyLimiter {
 		this.maybeWarn(key, state);
 	}
 
-	/** Seed the counters of the current windows (after a restart, from persisted usage). */
-	restore(key: KeyRecord, use: Partial<LimitUse>): void | Promise<void> {
+	/**
+	 * Seed the counters of the current windows from persisted usage. After a restart a budget past
+	 * its threshold was warned of already and stays quiet; with `warn` (limits just set or changed)
+	 * it warns now, once, as a request crossing it would.
+	 */
+	restore(key: KeyRecord, use: Partial<LimitUse>, warn = false): void | Promise<void> {
 		const state = this.raise(key, use);
-		if (key.limits?.budget && state.spend.usd >= this.warnAt(key)) state.warned = state.spend.id;
+		if (warn) this.maybeWarn(key, state);
+		else if (key.limits?.budget && state.spend.usd >= this.warnAt(key)) state.warned = state.spend.id;
 	}
 
 	/** Raise the counters to what the shared store counted (all gateways), warning once when the budget threshold is crossed. */

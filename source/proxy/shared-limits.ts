@@ -75,14 +75,14 @@ export class SharedLimiter extends KeyLimiter {
 		this.track(this.counters.add(key.id, windowsOf(key, at), tokens, costUsd).then(use => this.answered(key, use)));
 	}
 
-	override async restore(key: KeyRecord, use: Partial<LimitUse>): Promise<void> {
-		await super.restore(key, use);
+	override async restore(key: KeyRecord, use: Partial<LimitUse>, warn = false): Promise<void> {
+		await super.restore(key, use, warn);
 		if (!key.limits) return;
 		const full = {rpm: 0, rpd: 0, tpm: 0, tpd: 0, spendUsd: 0, ...use};
 		// Seeding raises the shared counts to the persisted usage (several gateways may do it at once);
 		// what the store then holds, other gateways' use included, is the mirror's starting point.
 		await this.counters.seed(key.id, windowsOf(key, this.now()), full).then(
-			shared => super.restore(key, shared),
+			shared => super.restore(key, shared, warn),
 			(error: unknown) => this.failed(error),
 		);
 	}

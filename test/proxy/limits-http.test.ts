@@ -124,8 +124,12 @@ test('limits set on a running gateway count what the key used in their windows b
 	for (let i = 0; i < 3; i++) assert.equal((await ask('openai', late.secret)).status, 200);
 	const current = () => gateway.registry.snapshot.keysById.get(late.id)!;
 
+	const warnings: BudgetWarning[] = [];
+	const off = gateway.events.on('key:budget', warning => warnings.push(warning));
 	await editKey(gateway.store, late.id, {budget: '0.05/month', tpd: '1000000'});
 	await gateway.registry.refresh();
+	off();
+	assert.deepEqual(warnings.map(warning => [warning.keyName, warning.percent, warning.period]), [['late', 108, 'monthly']], 'a budget set past its warning threshold warns at once');
 	assert.ok(current().limits?.budget, 'the gateway has the new limits');
 	// Counted before the new limits applied (the registry's prepare): no request is admitted against zero.
 	assert.ok(gateway.limiter.use(current()).spendUsd > 0.05, "the month's spend read back from the usage");
