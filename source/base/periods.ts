@@ -23,6 +23,14 @@ export function reachedLimit(limits: KeyLimits | undefined, use: LimitUse): 'bud
 	return requestLimits.find(name => limits[name] !== undefined && use[name] >= limits[name]) ?? null;
 }
 
+const reachedWords = {budget: 'over its budget', rpm: 'at its requests-per-minute limit', rpd: 'at its requests-per-day limit', tpm: 'at its tokens-per-minute limit', tpd: 'at its tokens-per-day limit'} as const;
+
+/** `over its budget`, `at its requests-per-minute limit`: why the key's next request is refused, or null. */
+export function reachedLimitText(limits: KeyLimits | undefined, use: LimitUse): string | null {
+	const reached = reachedLimit(limits, use);
+	return reached ? reachedWords[reached] : null;
+}
+
 /** The spend at which the budget warns (`--budget-warn`, 80% by default); Infinity without a budget. */
 export function budgetWarnAt(limits: KeyLimits | undefined): number {
 	return limits?.budget ? (limits.budget.usd * (limits.budgetWarnPercent ?? defaultBudgetWarnPercent)) / 100 : Infinity;

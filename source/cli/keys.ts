@@ -1,7 +1,7 @@
 /** `gateway-tui keys …` */
 import type {Command} from 'commander';
 import {createKey, deleteKey, deleteUnreadableKey, editKey, findKey, keyView, revokeKey, rotateKey, type EditKeyInput, type KeyView} from '../services/keys.js';
-import {limitsText, type LimitFlags} from '../services/limit-flags.js';
+import {limitsLine, type LimitFlags} from '../services/limit-flags.js';
 import {persistedUse} from '../store/limit-use.js';
 import type {KeyRecord} from '../base/records.js';
 import {keyTotals, type UsageRow} from '../store/usage-summary.js';
@@ -113,7 +113,7 @@ export function registerKeys(program: Command): void {
 							requests: String(item.usage.requests),
 							'tokens in/out': `${item.usage.inputTokens}/${item.usage.outputTokens}`,
 							cost: item.usage.requests === 0 ? '-' : formatCost(item.usage),
-							limits: item.limits ? limitsText(item.limits, item.limitUse ?? undefined) : '-',
+							limits: item.limits ? limitsLine(item.limits, item.limitUse ?? undefined) : '-',
 						})),
 						['name', 'key', 'models', 'channels', 'state', 'last used', 'requests', 'tokens in/out', 'cost', 'limits'],
 					),
@@ -131,7 +131,7 @@ export function registerKeys(program: Command): void {
 				const shown = await view(store, key);
 				const use = (await persistedUse(store, [key])).get(key.id);
 				if (options.json) printJson({...shown, key: key.secret, limitUse: use ?? null});
-				else print(`${describe(shown, key.secret)}\n${'limits'.padEnd(12)}${limitsText(key.limits, use)}`);
+				else print(`${describe(shown, key.secret)}\n${'limits'.padEnd(12)}${limitsLine(key.limits, use)}`);
 			});
 		});
 
@@ -168,7 +168,7 @@ export function registerKeys(program: Command): void {
 				// What the key has used of its limits as they now are (a budget added mid-month counts the month's spend).
 				const use = key.limits ? (await persistedUse(store, [key])).get(key.id) : undefined;
 				if (json) printJson({...shown, limitUse: use ?? null});
-				else print(`Updated key "${key.name}".\n\n${describe(shown)}\n${'limits'.padEnd(12)}${limitsText(key.limits, use)}`);
+				else print(`Updated key "${key.name}".\n\n${describe(shown)}\n${'limits'.padEnd(12)}${limitsLine(key.limits, use)}`);
 			});
 		});
 

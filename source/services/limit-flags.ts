@@ -4,7 +4,7 @@
  */
 import {UserError} from '../base/errors.js';
 import type {BudgetPeriod, KeyLimits} from '../base/records.js';
-import {periodWords, type LimitUse} from '../base/periods.js';
+import {periodWords, reachedLimitText, type LimitUse} from '../base/periods.js';
 import {dollars, groupDigits} from '../base/digits.js';
 
 export type LimitFlags = {rpm?: string; rpd?: string; tpm?: string; tpd?: string; budget?: string; budgetWarn?: string};
@@ -48,6 +48,12 @@ export function parseLimits(flags: LimitFlags, current: KeyLimits = {}): KeyLimi
 	return Object.keys(defined).length > 0 ? defined : undefined;
 }
 
+
+/** The same for a terminal without colours: with what refuses the key's next request, if anything (`… — over its budget`). */
+export function limitsLine(limits: KeyLimits | undefined, use?: LimitUse): string {
+	const reached = limits && use ? reachedLimitText(limits, use) : null;
+	return `${limitsText(limits, use)}${reached ? ` — ${reached}` : ''}`;
+}
 
 /** `rpm 12/60 · tpd 3,000/100,000 · $4.20 of $20.00 this month`, or `none`. */
 export function limitsText(limits: KeyLimits | undefined, use?: LimitUse): string {

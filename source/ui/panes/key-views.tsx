@@ -6,7 +6,7 @@ import {limitsText} from '../../services/limit-flags.js';
 import type {KeyRecord} from '../../base/records.js';
 import {keyStateText, relative} from '../text.js';
 import {theme} from '../theme.js';
-import {budgetWarnAt, reachedLimit, type LimitUse} from '../../base/periods.js';
+import {budgetWarnAt, reachedLimit, reachedLimitText, type LimitUse} from '../../base/periods.js';
 import {keyState} from '../../store/keys.js';
 
 export type Danger = 'revoke' | 'rotate' | 'delete';
@@ -34,12 +34,9 @@ export function limitsColor(key: KeyRecord, use: LimitUse | undefined): string |
 	return use.spendUsd >= budgetWarnAt(key.limits) ? theme.warn : undefined;
 }
 
-const reachedWords = {budget: 'over its budget', rpm: 'at its requests-per-minute limit', rpd: 'at its requests-per-day limit', tpm: 'at its tokens-per-minute limit', tpd: 'at its tokens-per-day limit'} as const;
-
 /** `over its budget` where the key's next request is refused for a limit, else null. */
 export function reachedText(key: KeyRecord, use: LimitUse | undefined): string | null {
-	const reached = use ? reachedLimit(key.limits, use) : null;
-	return reached ? reachedWords[reached] : null;
+	return use ? reachedLimitText(key.limits, use) : null;
 }
 
 const prefixColumn: Column<KeyRecord> = {header: 'KEY', width: 13, value: row => `${row.secret.slice(0, 12)}…`, color: () => theme.muted};
