@@ -1,12 +1,13 @@
 /** The line `serve` prints (and the TUI's log file keeps) for each finished request. */
 import type {RequestFinished} from '../base/events.js';
+import {formatsText} from './request-filter.js';
 
 /**
  * One human line per request, its fields two spaces apart; the empty ones are left out. Never a key:
  * only the key's name. Concatenated, not an array filtered and joined: `serve` writes one per request.
  */
 export function formatRequestLine(event: RequestFinished): string {
-	const formats = event.outboundFormat && event.outboundFormat !== event.inboundFormat ? `${event.inboundFormat}→${event.outboundFormat}` : event.inboundFormat;
+	const formats = formatsText(event);
 	const usage = event.usage ? ` in=${event.usage.inputTokens} out=${event.usage.outputTokens}${event.usage.cachedTokens ? ` cached=${event.usage.cachedTokens}` : ''}${event.usage.estimated ? ` estimated=${event.usage.estimatedOnly ?? 'all'}` : ''}` : '';
 	let line = `${event.time}  ${event.status}  ${event.method} ${event.path}`;
 	if (formats) line += `  ${formats}`;

@@ -43,7 +43,7 @@ export function reseedChangedLimits(deps: {readonly limiter: KeyLimiter; readonl
 	const {limiter, store, events, flushUsage} = deps;
 	let stopped = false;
 	const prepare = async (next: Snapshot, previous: Snapshot): Promise<void> => {
-		const changed = [...next.keysById.values()].filter(key => key.limits && limitsText(key) !== limitsText(previous.keysById.get(key.id)));
+		const changed = [...next.keysById.values()].filter(key => key.limits && limitsSignature(key) !== limitsSignature(previous.keysById.get(key.id)));
 		if (changed.length === 0 || stopped) return;
 		try {
 			await flushUsage();
@@ -68,4 +68,5 @@ export function reseedChangedLimits(deps: {readonly limiter: KeyLimiter; readonl
 	};
 }
 
-const limitsText = (key: KeyRecord | undefined): string => JSON.stringify(key?.limits ?? null);
+/** A key's limits as one comparable string (not the text shown to people: that is services/limit-flags.ts's `limitsText`). */
+const limitsSignature = (key: KeyRecord | undefined): string => JSON.stringify(key?.limits ?? null);
