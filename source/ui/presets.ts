@@ -17,11 +17,11 @@ export type Preset = {
 };
 
 export const presets: readonly Preset[] = [
-	{id: 'openai', label: 'OpenAI', format: 'openai', baseUrl: 'https://api.openai.com/v1', models: 'gpt-4o,gpt-4o-mini', needsKey: true, pricing: 'openai.com/api/pricing'},
-	{id: 'anthropic', label: 'Anthropic', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-4-5,claude-haiku-4-5', needsKey: true, pricing: 'anthropic.com/pricing'},
-	{id: 'gemini', label: 'Gemini', format: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com', models: 'gemini-2.5-flash,gemini-2.5-pro', needsKey: true, pricing: 'ai.google.dev/gemini-api/docs/pricing'},
+	{id: 'openai', label: 'OpenAI', format: 'openai', baseUrl: 'https://api.openai.com/v1', models: 'gpt-5.4,gpt-5.4-mini', needsKey: true, pricing: 'openai.com/api/pricing'},
+	{id: 'anthropic', label: 'Anthropic', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-5-5,claude-haiku-5-5', needsKey: true, pricing: 'anthropic.com/pricing'},
+	{id: 'gemini', label: 'Gemini', format: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com', models: 'gemini-3.5-flash,gemini-3.1-pro-preview', needsKey: true, pricing: 'ai.google.dev/gemini-api/docs/pricing'},
 	{id: 'deepseek', label: 'DeepSeek', format: 'openai', baseUrl: 'https://api.deepseek.com/v1', models: 'deepseek-chat,deepseek-reasoner', needsKey: true, pricing: 'api-docs.deepseek.com/quick_start/pricing'},
-	{id: 'openrouter', label: 'OpenRouter', format: 'openai', baseUrl: 'https://openrouter.ai/api/v1', models: 'sonnet=anthropic/claude-sonnet-4.5', needsKey: true, pricing: 'openrouter.ai/models'},
+	{id: 'openrouter', label: 'OpenRouter', format: 'openai', baseUrl: 'https://openrouter.ai/api/v1', models: 'sonnet=anthropic/claude-sonnet-5.5', needsKey: true, pricing: 'openrouter.ai/models'},
 	{id: 'groq', label: 'Groq', format: 'openai', baseUrl: 'https://api.groq.com/openai/v1', models: 'llama-3.3-70b-versatile', needsKey: true, pricing: 'groq.com/pricing'},
 	{id: 'mistral', label: 'Mistral', format: 'openai', baseUrl: 'https://api.mistral.ai/v1', models: 'mistral-large-latest', needsKey: true, pricing: 'mistral.ai/pricing'},
 	{id: 'xai', label: 'xAI', format: 'openai', baseUrl: 'https://api.x.ai/v1', models: 'grok-4', needsKey: true, pricing: 'docs.x.ai/docs/models'},

@@ -29,7 +29,7 @@ export function endpoints(base: string): Endpoint[] {
 	];
 }
 
-const fallbackModels: Readonly<Record<Format, string>> = {openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash'};
+const fallbackModels: Readonly<Record<Format, string>> = {openai: 'gpt-5.4-mini', anthropic: 'claude-sonnet-5-5', gemini: 'gemini-3.5-flash'};
 
 /** A model the key may use, preferably served by a channel of `format` (no translation needed). */
 export function exampleModel(format: Format, channels: readonly ChannelRecord[], allowed: readonly string[]): string {

@@ -81,7 +81,7 @@ test('n: a preset fills format and base URL; the key is masked; addChannel gets 
 		const masked = await frameWith(lastFrame, /API key\s+\*{18}(?!\*)/);
 		assert.ok(!masked.includes('sk-ant-secret'), 'the key is masked while typed');
 		await press(stdin, keys.enter);
-		await frameWith(lastFrame, /Models\s+claude-sonnet-4-5,claude-haiku-4-5/); // the preset's models, a real value
+		await frameWith(lastFrame, /Models\s+claude-sonnet-5-5,claude-haiku-5-5/); // the preset's models, a real value
 		await press(stdin, '\u0015', ...'sonnet=claude-sonnet-4-5,haiku=claude-haiku-4-5', keys.enter); // Ctrl+U clears it first
 		await frameWith(lastFrame, /Prices\s+none \(see anthropic\.com\/pricing\)/);
 		await press(stdin, ...'sonnet=3/15/0.3, haiku=1/5', keys.enter, '3', keys.enter, keys.enter);
