@@ -152,7 +152,7 @@ export function registerChannels(program: Command): void {
 
 	channels
 		.command('test <channel>')
-		.description("one cheap call (the provider's model list): latency or the provider's error")
+		.description("one cheap call (the provider's model list): latency or the provider's error, and which of the channel's models the list does not name or marks deprecated")
 		.option('--json', 'print JSON')
 		.action(async (ref: string, options: JsonFlag, command: Command) => {
 			await withStore(command, async store => {

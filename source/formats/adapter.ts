@@ -266,8 +266,25 @@ export type FormatAdapter = InboundAdapter & {
 	encodeRequest(request: IRRequest, target: UpstreamTarget, ctx: TranslationContext): Promise<EncodedRequest>;
 	/** The provider's auth (and required version) headers for a channel's real key. */
 	upstreamHeaders(apiKey: string | null): Record<string, string>;
-	/** The provider's model list, relative to the base URL: the cheapest call that proves key and URL. */
-	readonly modelListPath: string;
+	/** The provider's model list: the cheapest call that proves key and URL, and says which models it serves. */
+	readonly modelList: ModelListCall;
 	readonly upstreamCounting?: UpstreamCounting;
 	readonly upstreamEmbeddings?: UpstreamEmbeddings;
+};
+
+/** What one page of a provider's model list says. */
+export type ListedModels = {
+	/** The model ids listed (Gemini's `models/` prefix taken off). */
+	readonly ids: readonly string[];
+	/** False when more pages follow, or the body was not a list this reader knows: then a model not listed may still be served. */
+	readonly complete: boolean;
+	/** Models the provider lists as deprecated (only Anthropic's list says): id → the retirement date it gives, or null. */
+	readonly deprecated: ReadonlyMap<string, string | null>;
+};
+
+/** The model-list call of a format: relative to the base URL, with the query that asks for everything on one page. */
+export type ModelListCall = {
+	readonly path: string;
+	readonly query?: Readonly<Record<string, string>>;
+	read(body: unknown): ListedModels;
 };

@@ -231,3 +231,16 @@ export function wireReaders(wording: Wording): WireReaders {
 		optionalStringArray: (value, path) => (absent(value) ? undefined : requireArray(value, path).map((item, index) => requireString(item, `${path}.${index}`))),
 	};
 }
+
+/**
+ * The ids of a provider's model list (`items`, read by `id`); complete only when `last` says no page
+ * follows and the list was there at all.
+ */
+export function listedIds(items: readonly unknown[] | undefined, id: (item: unknown) => string | undefined, last: boolean): {ids: string[]; complete: boolean; deprecated: ReadonlyMap<string, string | null>} {
+	const ids: string[] = [];
+	for (const item of items ?? []) {
+		const value = id(item);
+		if (value !== undefined) ids.push(value);
+	}
+	return {ids, complete: items !== undefined && last, deprecated: new Map()};
+}

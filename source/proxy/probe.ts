@@ -1,7 +1,10 @@
 /** One cheap call to a channel's model list: for `channels test`, the TUI's `t` and `serve --probe-every`. */
 import type {ChannelRecord} from '../base/records.js';
-import type {ProbeResult} from '../base/probe-result.js';
+import type {ProbeResult, RetiringModel} from '../base/probe-result.js';
+import type {ListedModels} from '../formats/adapter.js';
 import {adapters} from '../formats/index.js';
+import {parseJson} from '../formats/wire.js';
+import {nameMatch} from './model-names.js';
 import {callUpstream, UpstreamPools, type UpstreamTimeouts} from './upstream.js';
 import {Scrubber} from '../base/secrets.js';
 
@@ -25,12 +28,13 @@ export async function probeChannel(channel: ChannelRecord, pools?: UpstreamPools
 	const started = performance.now();
 	const elapsed = () => Math.round(performance.now() - started);
 	try {
-		const response = await callUpstream(pools, {channel, method: 'GET', path: adapters[channel.format].modelListPath, timeouts: probeTimeouts});
+		const list = adapters[channel.format].modelList;
+		const response = await callUpstream(pools, {channel, method: 'GET', path: list.path, query: list.query, timeouts: probeTimeouts});
 		const text = await response.body.text();
 		if (response.statusCode >= 400) {
 			return {ok: false, latencyMs: elapsed(), status: response.statusCode, error: scrubber.scrub(`HTTP ${response.statusCode}: ${providerMessage(text)}`)};
 		}
-		return {ok: true, latencyMs: elapsed(), models: countModels(text)};
+		return {ok: true, latencyMs: elapsed(), ...compareModels(channel, list.read(parseJson(text)))};
 	} catch (error) {
 		return {ok: false, latencyMs: elapsed(), error: scrubber.scrub(error instanceof Error ? error.message : String(error))};
 	}
@@ -49,12 +53,22 @@ export function providerMessage(text: string): string {
 	return text.length > 200 ? `${text.slice(0, 200)}…` : text || '(empty body)';
 }
 
-function countModels(text: string): number {
-	try {
-		const body = JSON.parse(text) as {data?: unknown; models?: unknown};
-		const list = body.data ?? body.models;
-		return Array.isArray(list) ? list.length : 0;
-	} catch {
-		return 0;
+/**
+ * The channel's models against its provider's list: those the list does not name (only when the list
+ * is complete — one page, read whole), and those it lists as deprecated. A dated snapshot and its
+ * alias name the same model (`claude-sonnet-4-5` is listed as `claude-sonnet-4-5-20250929`).
+ */
+export function compareModels(channel: Pick<ChannelRecord, 'models'>, listed: ListedModels): {models: number; unlisted: string[]; retiring: RetiringModel[]} {
+	const unlisted: string[] = [];
+	const retiring: RetiringModel[] = [];
+	for (const model of new Set(channel.models.map(item => item.upstream))) {
+		const id = listed.ids.includes(model) ? model : listed.ids.find(candidate => nameMatch(candidate, model) > 0);
+		if (id === undefined) {
+			if (listed.complete && listed.ids.length > 0) unlisted.push(model);
+			continue;
+		}
+		const retiresAt = listed.deprecated.get(id);
+		if (retiresAt !== undefined) retiring.push({model, retiresAt});
 	}
+	return {models: listed.ids.length, unlisted, retiring};
 }

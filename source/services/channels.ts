@@ -11,6 +11,7 @@ import {maskSecret} from '../base/secrets.js';
 import {channels, listChannels} from '../store/channels.js';
 import {keyState, listKeys} from '../store/keys.js';
 import type {ProbeResult} from '../base/probe-result.js';
+import {relative} from '../base/relative-time.js';
 import {parseBaseUrl, parseDuration, parseInteger, parseModels} from './parse.js';
 import {applyPrices, parsePriceSpecs} from '../base/prices.js';
 import {speaksResponsesApi} from '../base/responses-api.js';
@@ -186,11 +187,31 @@ export async function removeUnreadableChannel(store: Store, ref: string, error: 
  * advice is where the channel is changed (`edit`: "with `gateway-tui channels edit NAME`" on the
  * command line, the key that edits it in the TUI).
  */
-export function probeOutcome(name: string, result: ProbeResult, edit: string): string {
+export function probeOutcome(name: string, result: ProbeResult, edit: string, now = Date.now()): string {
 	const subject = `Channel "${name}" `;
-	if (result.ok) return `${subject}answered in ${result.latencyMs} ms (${result.models} model${result.models === 1 ? '' : 's'} listed).`;
+	if (result.ok) return `${subject}answered in ${result.latencyMs} ms (${result.models} model${result.models === 1 ? '' : 's'} listed).${modelWarnings(result, edit, now)}`;
 	const error = (result.error.startsWith(subject) ? result.error.slice(subject.length) : result.error).replace(/ ?Check its base URL with `gateway-tui channels test [^`]*`\./, ` Check its base URL and key ${edit}.`);
 	return `${subject}failed after ${result.latencyMs} ms: ${error}`;
+}
+
+/** Whether a test that answered found models to change: not listed by the provider, or deprecated. */
+export function probeWarns(result: ProbeResult): boolean {
+	return result.ok && (result.unlisted.length > 0 || result.retiring.length > 0);
+}
+
+/** What the provider's model list says of the channel's models: those it does not name, those it retires. */
+function modelWarnings(result: Extract<ProbeResult, {ok: true}>, edit: string, now: number): string {
+	const out: string[] = [];
+	if (result.unlisted.length > 0) {
+		const one = result.unlisted.length === 1;
+		const [them, requests, names] = one ? ['it', 'a request for it fails', 'name'] : ['them', 'requests for them fail', 'names'];
+		out.push(`Its list does not name ${result.unlisted.join(', ')}: ${requests} if the provider retired ${them} or the key may not use ${them} — check the ${names} and change the channel's models ${edit}.`);
+	}
+	for (const {model, retiresAt} of result.retiring) {
+		const when = retiresAt === null ? 'is deprecated (no retirement date given yet)' : Date.parse(retiresAt) > now ? `is deprecated: the provider retires it on ${retiresAt.slice(0, 10)} (${relative(retiresAt, now)})` : `is deprecated and past its retirement date (${retiresAt.slice(0, 10)})`;
+		out.push(`${model} ${when} — move to a newer model ${edit}.`);
+	}
+	return out.map(line => ` ${line}`).join('');
 }
 
 /** One cheap call (the provider's model list) through `probe`: latency, or the provider's own error. */

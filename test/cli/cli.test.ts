@@ -64,7 +64,14 @@ test('channels: add, list (ls; key masked), show, edit, disable/enable, test, re
 	assert.match((await runCli(['channels', 'disable', 'fake'], env)).stdout, /Disabled/);
 	assert.match((await runCli(['channels', 'enable', 'fake'], env)).stdout, /Enabled/);
 	const tested = await runCli(['channels', 'test', 'fake'], env);
-	assert.match(tested.stdout, /Channel "fake" answered in \d+ ms \(4 models listed\)/);
+	assert.match(tested.stdout, /Channel "fake" answered in \d+ ms \(4 models listed\)\.\n$/);
+	// A model the provider's list does not name (retired, misspelt): said, with where to change it; the channel still answers.
+	await runCli(['channels', 'add', '--name', 'stale', '--format', 'openai', '--base-url', provider.url, '--api-key', provider.apiKey, '--models', 'gpt-4o-mini,gpt-3.5-gone'], env);
+	const stale = await runCli(['channels', 'test', 'stale'], env);
+	assert.equal(stale.code, 0, stale.stderr);
+	assert.match(stale.stdout, /\(4 models listed\)\. Its list does not name gpt-3\.5-gone: a request for it fails if the provider retired it or the key may not use it — check the name and change the channel's models with `gateway-tui channels edit stale`\.\n$/);
+	assert.deepEqual((JSON.parse((await runCli(['channels', 'test', 'stale', '--json'], env)).stdout) as {unlisted: string[]}).unlisted, ['gpt-3.5-gone']);
+	assert.match((await runCli(['channels', 'rm', 'stale'], env)).stdout, /Removed/);
 
 	assertRefused(await runCli(['channels', 'add', '--name', 'x', '--format', 'cohere', '--base-url', 'https://x.test', '--models', 'a'], env), /Unknown format "cohere"/);
 	assertRefused(await runCli(['channels', 'add', '--name', 'fake', '--format', 'openai', '--base-url', 'https://x.test', '--models', 'a'], env), /exists already/);

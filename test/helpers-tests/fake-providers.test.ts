@@ -234,6 +234,27 @@ describe('fake Anthropic', () => {
 		const stream = client.messages.stream({model: 'claude-sonnet-4-5', max_tokens: 100, messages});
 		await assert.rejects(stream.finalMessage(), (e: unknown) => e instanceof Anthropic.APIError && /overloaded_error/.test(e.message));
 	});
+	it('pages its model list (limit default 20, 1–1000) with each model\'s lifecycle, and the SDK reads every page', async () => {
+		const many = Array.from({length: 45}, (_, i) => `claude-test-${String(i).padStart(2, '0')}`);
+		const big = await startFakeAnthropic({models: many, deprecated: {'claude-test-03': '2026-11-30T00:00:00Z'}});
+		try {
+			const sdk = new Anthropic({apiKey: big.apiKey, baseURL: big.url});
+			const seen: Array<{id: string; lifecycle: string; retires_at: string | null}> = [];
+			for await (const model of sdk.models.list()) seen.push({id: model.id, lifecycle: model.lifecycle, retires_at: model.retires_at});
+			assert.deepEqual(seen.map((model) => model.id), many);
+			assert.deepEqual(seen[3], {id: 'claude-test-03', lifecycle: 'deprecated', retires_at: '2026-11-30T00:00:00Z'});
+			assert.equal(seen[4]!.lifecycle, 'active');
+			assert.equal(big.received.filter((request) => request.path === '/v1/models').length, 3, 'three pages of 20');
+			const headers = {'x-api-key': big.apiKey, 'anthropic-version': '2023-06-01'};
+			const all = (await (await fetch(`${big.url}/v1/models?limit=1000`, {headers})).json()) as {data: unknown[]; has_more: boolean};
+			assert.deepEqual([all.data.length, all.has_more], [45, false]);
+			const tooMany = await fetch(`${big.url}/v1/models?limit=1001`, {headers});
+			assert.equal(tooMany.status, 400);
+			assert.match(errorMessage(await tooMany.json()), /limit: Input should be less than or equal to 1000/);
+		} finally {
+			await big.close();
+		}
+	});
 });
 
 describe('fake Gemini', () => {
@@ -343,5 +364,23 @@ describe('fake Gemini', () => {
 			for await (const _ of stream) controller.abort();
 		});
 		await until(() => fake.received[0].aborted);
+	});
+	it('pages its model list as ListModels does (pageSize default 50, at most 1000), and the SDK reads every page', async () => {
+		const many = Array.from({length: 120}, (_, i) => `gemini-test-${String(i).padStart(3, '0')}`);
+		const big = await startFakeGemini({models: many});
+		try {
+			const names: string[] = [];
+			for await (const model of await new GoogleGenAI({apiKey: big.apiKey, httpOptions: {baseUrl: big.url}}).models.list()) names.push(model.name ?? '');
+			assert.deepEqual(names, many.map((id) => `models/${id}`));
+			assert.ok(big.received.length >= 3, 'more than one page was asked for');
+			const first = (await (await fetch(`${big.url}/v1beta/models`, {headers: {'x-goog-api-key': big.apiKey}})).json()) as {models: unknown[]; nextPageToken?: string};
+			assert.equal(first.models.length, 50);
+			assert.equal(typeof first.nextPageToken, 'string');
+			const all = (await (await fetch(`${big.url}/v1beta/models?pageSize=5000`, {headers: {'x-goog-api-key': big.apiKey}})).json()) as {models: unknown[]; nextPageToken?: string};
+			assert.equal(all.models.length, 120, 'a pageSize over 1000 is taken as 1000');
+			assert.equal(all.nextPageToken, undefined, 'the last page has no nextPageToken');
+		} finally {
+			await big.close();
+		}
 	});
 });

@@ -162,19 +162,24 @@ test('d on a channel keys are limited to names them in the question, and says wh
 	}
 });
 
-test('t tests the channel against the provider: latency and model count, or its error', async () => {
+test('t tests the channel against the provider: latency and model count, a model its list does not name (a warning), or its error', async () => {
 	const provider = await startFakeProvider('openai');
 	const real = await recordedActions();
 	try {
 		const good = await addChannel(real.store, {name: 'fake', format: 'openai', baseUrl: provider.url, apiKey: provider.apiKey, models: 'gpt-4o-mini'});
 		const bad = await addChannel(real.store, {name: 'wrong-key', format: 'openai', baseUrl: provider.url, apiKey: 'sk-wrong', models: 'gpt-4o-mini'});
+		const stale = await addChannel(real.store, {name: 'stale', format: 'openai', baseUrl: provider.url, apiKey: provider.apiKey, models: 'gpt-4o-mini,old=gpt-3.5-gone'});
 		const status = statusLog();
-		const {stdin} = renderTui(<ChannelsPane {...props({channels: [good, bad], actions: real.actions, onStatus: status.report})} />);
+		const {stdin} = renderTui(<ChannelsPane {...props({channels: [good, bad, stale], actions: real.actions, onStatus: status.report})} />);
 		await press(stdin, 't');
-		await frameWith(() => status.last()?.text, /Channel "fake" answered in \d+ ms \(\d+ models listed\)/);
+		await frameWith(() => status.last()?.text, /^Channel "fake" answered in \d+ ms \(\d+ models listed\)\.$/);
+		assert.equal(status.last()!.kind, 'ok');
 		await press(stdin, 'j', 't');
 		await frameWith(() => status.last()?.text, /Channel "wrong-key" failed after \d+ ms: HTTP 401/);
 		assert.equal(status.last()!.kind, 'error');
+		await press(stdin, 'j', 't');
+		await frameWith(() => status.last()?.text, /Channel "stale" answered in \d+ ms \(4 models listed\)\. Its list does not name gpt-3\.5-gone: .* change the channel's models \(e edits the channel\)\.$/);
+		assert.equal(status.last()!.kind, 'warn');
 	} finally {
 		await real.close();
 		await provider.close();
@@ -230,7 +235,7 @@ test('after adding, "Press t to test it" tests the new channel, wherever the cur
 	const actions: ChannelsPaneProps['actions'] = {
 		...props({}).actions,
 		addChannel: async () => added,
-		testChannel: async ref => (tested.push(ref), {channel: added, result: {ok: true, latencyMs: 5, models: 1}}),
+		testChannel: async ref => (tested.push(ref), {channel: added, result: {ok: true, latencyMs: 5, models: 1, unlisted: [], retiring: []}}),
 	};
 	const {stdin, lastFrame, rerender} = renderTui(<ChannelsPane {...props({channels: existing, actions, onStatus: status.report})} />);
 	await press(stdin, keys.down, 'n');

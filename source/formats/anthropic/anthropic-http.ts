@@ -5,7 +5,8 @@
  * @see https://docs.anthropic.com/en/api/messages
  */
 import type {JsonObject} from '../../base/ir.js';
-import type {InboundAdapter, ModelEntry, Operation, WireRequest} from '../adapter.js';
+import type {InboundAdapter, ListedModels, ModelEntry, ModelListCall, Operation, WireRequest} from '../adapter.js';
+import {asArray, asObject, asString, listedIds} from '../wire.js';
 import {readBearer, readHeader, requireModel, sseContentType} from '../http.js';
 import {sseFrame} from '../sse.js';
 import {renderAnthropicError} from './errors.js';
@@ -59,5 +60,18 @@ export const anthropicHttp = {
 	renderStreamError: error => sseFrame(JSON.stringify(renderAnthropicError(error).body), 'error'),
 	streamContentType: () => sseContentType,
 	upstreamHeaders: (apiKey: string | null): Record<string, string> => ({'anthropic-version': defaultAnthropicVersion, ...(apiKey ? {'x-api-key': apiKey} : {})}),
-	modelListPath: '/v1/models',
-} satisfies Partial<InboundAdapter> & {upstreamHeaders(apiKey: string | null): Record<string, string>; modelListPath: string};
+	// 20 a page unless asked (at most 1000); active and deprecated models, each with its lifecycle.
+	modelList: {path: '/v1/models', query: {limit: '1000'}, read: readAnthropicModelList},
+} satisfies Partial<InboundAdapter> & {upstreamHeaders(apiKey: string | null): Record<string, string>; modelList: ModelListCall};
+
+function readAnthropicModelList(body: unknown): ListedModels {
+	const list = asObject(body);
+	const data = asArray(list?.data) ?? [];
+	const deprecated = new Map<string, string | null>();
+	for (const item of data) {
+		const model = asObject(item);
+		const id = asString(model?.id);
+		if (id !== undefined && model?.lifecycle === 'deprecated') deprecated.set(id, asString(model.retires_at) ?? null);
+	}
+	return {...listedIds(asArray(list?.data), item => asString(asObject(item)?.id), list?.has_more === false), deprecated};
+}

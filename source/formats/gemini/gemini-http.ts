@@ -5,7 +5,8 @@
  */
 import {GatewayError, invalidRequest} from '../../base/errors.js';
 import type {JsonObject} from '../../base/ir.js';
-import type {InboundAdapter, InboundCall, InboundRoute, ModelEntry, WireRequest} from '../adapter.js';
+import type {InboundAdapter, InboundCall, InboundRoute, ModelEntry, ModelListCall, WireRequest} from '../adapter.js';
+import {asArray, asObject, asString, listedIds} from '../wire.js';
 import {decodePathSegment, readBearer, readHeader, readQuery, sseContentType} from '../http.js';
 import {sseFrame} from '../sse.js';
 import {renderGeminiError} from './errors.js';
@@ -91,5 +92,13 @@ export const geminiHttp = {
 	renderStreamError: error => sseFrame(JSON.stringify(renderGeminiError(error).body)),
 	streamContentType: ({sse}) => (sse ? sseContentType : 'application/json; charset=utf-8'),
 	upstreamHeaders: (apiKey: string | null): Record<string, string> => (apiKey ? {'x-goog-api-key': apiKey} : {}),
-	modelListPath: '/v1beta/models',
-} satisfies Partial<InboundAdapter> & {upstreamHeaders(apiKey: string | null): Record<string, string>; modelListPath: string};
+	// 50 a page unless asked (at most 1000); a name is `models/ID`.
+	modelList: {
+		path: '/v1beta/models',
+		query: {pageSize: '1000'},
+		read: body => {
+			const list = asObject(body);
+			return listedIds(asArray(list?.models), item => asString(asObject(item)?.name)?.replace(/^models\//, ''), list !== undefined && asString(list.nextPageToken) === undefined);
+		},
+	},
+} satisfies Partial<InboundAdapter> & {upstreamHeaders(apiKey: string | null): Record<string, string>; modelList: ModelListCall};

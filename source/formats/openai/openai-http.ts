@@ -4,10 +4,10 @@
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 import type {JsonObject} from '../../base/ir.js';
-import {addedKeys, type InboundAdapter, type ModelEntry, type StreamHiding, type WireRequest} from '../adapter.js';
+import {addedKeys, type InboundAdapter, type ModelEntry, type ModelListCall, type StreamHiding, type WireRequest} from '../adapter.js';
 import {readBearer, readQuery, requireModel, sseContentType} from '../http.js';
 import {sseFrame, type SseMessage} from '../sse.js';
-import {isWireObject, parseJsonObject} from '../wire.js';
+import {asArray, asObject, asString, isWireObject, listedIds, parseJsonObject} from '../wire.js';
 import {renderOpenAIError} from './errors.js';
 
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
@@ -89,5 +89,6 @@ export const openaiHttp = {
 	renderStreamError: error => sseFrame(JSON.stringify(renderOpenAIError(error).body)),
 	streamContentType: () => sseContentType,
 	upstreamHeaders: (apiKey: string | null): Record<string, string> => (apiKey ? {authorization: `Bearer ${apiKey}`} : {}),
-	modelListPath: '/models',
-} satisfies Partial<InboundAdapter> & {upstreamHeaders(apiKey: string | null): Record<string, string>; modelListPath: string};
+	// OpenAI's list is one page; some compatible servers answer a bare array.
+	modelList: {path: '/models', read: body => listedIds(asArray(body) ?? asArray(asObject(body)?.data), item => asString(asObject(item)?.id), true)},
+} satisfies Partial<InboundAdapter> & {upstreamHeaders(apiKey: string | null): Record<string, string>; modelList: ModelListCall};

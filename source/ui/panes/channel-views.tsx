@@ -2,7 +2,7 @@
 import type {Column} from '../components/table.js';
 import {DetailsWindow, type Detail} from '../components/details.js';
 import {formatModels} from '../../services/parse.js';
-import {probeOutcome} from '../../services/channels.js';
+import {probeOutcome, probeWarns} from '../../services/channels.js';
 import {formatPrices} from '../../base/prices.js';
 import type {ChannelRecord} from '../../base/records.js';
 import type {HealthInfo} from '../health-view.js';
@@ -77,7 +77,7 @@ export function channelDetailRows({channel, health, test, traffic}: ChannelDetai
 		['priority', String(channel.priority)],
 		...healthRows(health),
 		['last hour', trafficText(traffic)],
-		['last test', test ? probeText(channel.name, test) : 'not tested (press t)', test ? (test.ok ? theme.ok : theme.error) : undefined],
+		['last test', test ? probeText(channel.name, test) : 'not tested (press t)', test ? (!test.ok ? theme.error : probeWarns(test) ? theme.warn : theme.ok) : undefined],
 		['updated', channel.updatedAt],
 	];
 }

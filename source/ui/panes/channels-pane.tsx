@@ -11,7 +11,7 @@ import {Confirm, isYes} from '../components/confirm.js';
 import {Panel} from '../components/panel.js';
 import {Table} from '../components/table.js';
 import type {ChannelRecord, KeyRecord} from '../../base/records.js';
-import {keysLimitedTo, limitedKeysText} from '../../services/channels.js';
+import {keysLimitedTo, limitedKeysText, probeWarns} from '../../services/channels.js';
 import {wrapLines} from '../text.js';
 import {attempt, type Report} from '../status.js';
 import {ChannelForm} from './channel-form.js';
@@ -47,6 +47,7 @@ async function test(actions: ChannelsPaneProps['actions'], onStatus: Report, tar
 	onStatus({kind: 'info', text: `Testing channel "${target.name}"…`});
 	const tested = await attempt(onStatus, () => actions.testChannel(target.id), ({result}) => probeText(target.name, result));
 	if (tested && !tested.result.ok) onStatus({kind: 'error', text: probeText(target.name, tested.result)});
+	else if (tested && probeWarns(tested.result)) onStatus({kind: 'warn', text: probeText(target.name, tested.result)});
 	return tested?.result;
 }
 

@@ -1,6 +1,7 @@
 /**
  * Strict fake of the Anthropic Messages API (base URL `http://127.0.0.1:PORT`, paths `/v1/...`):
- * `POST /v1/messages` (JSON and SSE), `POST /v1/messages/count_tokens`, `GET /v1/models`, `GET /v1/models/{id}`.
+ * `POST /v1/messages` (JSON and SSE), `POST /v1/messages/count_tokens`, `GET /v1/models` (paged: `limit`
+ * 1–1000, default 20; `lifecycle` and `retires_at` per model), `GET /v1/models/{id}`.
  */
 import {
 	applyTransport,
@@ -41,7 +42,8 @@ const ERROR_TYPES: Record<number, [string, string]> = {
 export function startFakeAnthropic(opts: FakeOptions = {}): Promise<FakeProvider> {
 	const apiKey = opts.apiKey ?? defaultKey('sk-ant-real-');
 	const models = opts.models ?? [...ANTHROPIC_DEFAULT_MODELS];
-	return startFakeServer('anthropic', apiKey, models, '', handle);
+	const deprecated = opts.deprecated ?? {};
+	return startFakeServer('anthropic', apiKey, models, '', ctx => handle(ctx, deprecated));
 }
 
 export function anthropicScriptedError(status: number, message?: string): AnthropicError {
@@ -79,11 +81,37 @@ function displayName(id: string): string {
 		.trim();
 }
 
-function modelObject(id: string): Record<string, unknown> {
-	return {type: 'model', id, display_name: displayName(id), created_at: '2025-09-29T00:00:00Z'};
+function modelObject(id: string, deprecated: Readonly<Record<string, string | null>> = {}): Record<string, unknown> {
+	const retiring = Object.hasOwn(deprecated, id);
+	return {
+		type: 'model',
+		id,
+		display_name: displayName(id),
+		created_at: '2025-09-29T00:00:00Z',
+		lifecycle: retiring ? 'deprecated' : 'active',
+		deprecated_at: retiring ? '2026-08-01T00:00:00Z' : null,
+		retires_at: retiring ? deprecated[id] : null,
+	};
 }
 
-async function handle(ctx: Ctx): Promise<void> {
+/** GET /v1/models: `limit` 1–1000 (default 20), `after_id` / `before_id` cursors; active and deprecated models. */
+function listModels(ctx: Ctx, deprecated: Readonly<Record<string, string | null>>): AnthropicError | undefined {
+	const {limit: limitText = '20', after_id: after, before_id: before} = ctx.rec.query;
+	const limit = Number(limitText);
+	if (!/^\d+$/.test(limitText) || limit < 1) return {status: 400, type: 'invalid_request_error', message: 'limit: Input should be greater than or equal to 1'};
+	if (limit > 1000) return {status: 400, type: 'invalid_request_error', message: 'limit: Input should be less than or equal to 1000'};
+	let start = 0;
+	let end = ctx.models.length;
+	if (after !== undefined) start = ctx.models.indexOf(after) + 1;
+	if (before !== undefined) end = Math.max(0, ctx.models.indexOf(before));
+	const page = before !== undefined && after === undefined ? ctx.models.slice(Math.max(start, end - limit), end) : ctx.models.slice(start, Math.min(end, start + limit));
+	const first = page.length > 0 ? ctx.models.indexOf(page[0]!) : start;
+	const hasMore = before !== undefined && after === undefined ? first > 0 : first + page.length < end;
+	sendJson(ctx.res, 200, {data: page.map(id => modelObject(id, deprecated)), has_more: hasMore, first_id: page[0] ?? null, last_id: page.at(-1) ?? null}, {'request-id': requestId()});
+	return undefined;
+}
+
+async function handle(ctx: Ctx, deprecated: Readonly<Record<string, string | null>>): Promise<void> {
 	const method = ctx.req.method ?? 'GET';
 	const path = ctx.url.pathname;
 	const route =
@@ -96,13 +124,13 @@ async function handle(ctx: Ctx): Promise<void> {
 	const pre = preflight(ctx);
 	if (pre) return sendError(ctx, pre);
 	if (route === 'models') {
-		const data = ctx.models.map(modelObject);
-		sendJson(ctx.res, 200, {data, has_more: false, first_id: ctx.models[0] ?? null, last_id: ctx.models.at(-1) ?? null}, {'request-id': requestId()});
+		const invalid = listModels(ctx, deprecated);
+		if (invalid) sendError(ctx, invalid);
 		return;
 	}
 	if (route === 'model') {
 		const id = decodeURIComponent(path.slice('/v1/models/'.length));
-		if (ctx.models.includes(id)) sendJson(ctx.res, 200, modelObject(id), {'request-id': requestId()});
+		if (ctx.models.includes(id)) sendJson(ctx.res, 200, modelObject(id, deprecated), {'request-id': requestId()});
 		else sendError(ctx, {status: 404, type: 'not_found_error', message: `model: ${id}`});
 		return;
 	}

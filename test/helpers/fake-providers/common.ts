@@ -52,7 +52,12 @@ export type FakeProvider = {
 	close(): Promise<void>;
 };
 
-export type FakeOptions = {apiKey?: string; models?: string[]};
+export type FakeOptions = {
+	apiKey?: string;
+	models?: string[];
+	/** Anthropic only: models its list marks deprecated (`lifecycle: "deprecated"`), each with its `retires_at` (RFC 3339) or null. */
+	deprecated?: Readonly<Record<string, string | null>>;
+};
 
 export type JsonBody = {ok: true; value: unknown} | {ok: false; raw: string};
 

@@ -1,7 +1,8 @@
 /**
  * Strict fake of the Gemini API (base URL `http://127.0.0.1:PORT`, paths `/v1beta/...`):
  * `POST /v1beta/models/{m}:generateContent`, `:streamGenerateContent` (`alt=sse` → SSE, otherwise a
- * progressively streamed JSON array), `:countTokens`, `GET /v1beta/models`, `GET /v1beta/models/{m}`.
+ * progressively streamed JSON array), `:countTokens`, `GET /v1beta/models` (paged: `pageSize` default 50, at
+ * most 1000), `GET /v1beta/models/{m}`.
  */
 import {
 	applyTransport,
@@ -88,11 +89,24 @@ function modelObject(id: string): Record<string, unknown> {
 	};
 }
 
+/** ListModels: `pageSize` (default 50, at most 1000 — larger is taken as 1000), `pageToken` from the last page's `nextPageToken`. */
+function listModels(ctx: Ctx): void {
+	const {pageSize: sizeText, pageToken: token} = ctx.rec.query;
+	const size = sizeText === undefined ? 50 : Number(sizeText);
+	if (!Number.isInteger(size) || size < 0) return sendError(ctx, 400, `Invalid value at 'page_size' (TYPE_INT32), "${sizeText}"`);
+	const pageSize = size === 0 ? 50 : Math.min(size, 1000);
+	const start = token === undefined || token === '' ? 0 : Number(Buffer.from(token, 'base64url').toString());
+	if (!Number.isInteger(start) || start < 0 || start > ctx.models.length) return sendError(ctx, 400, 'Invalid page token.');
+	const page = ctx.models.slice(start, start + pageSize);
+	const next = start + page.length < ctx.models.length ? Buffer.from(String(start + page.length)).toString('base64url') : undefined;
+	sendJson(ctx.res, 200, {models: page.map(modelObject), ...(next ? {nextPageToken: next} : {})});
+}
+
 async function handle(ctx: Ctx): Promise<void> {
 	const method = ctx.req.method ?? 'GET';
 	const path = decodeURIComponent(ctx.url.pathname);
 	if (method === 'GET' && path === '/v1beta/models') {
-		if (authorize(ctx)) sendJson(ctx.res, 200, {models: ctx.models.map(modelObject)});
+		if (authorize(ctx)) listModels(ctx);
 		return;
 	}
 	const match = /^\/v1beta\/models\/([^/:]+)(?::([A-Za-z]+))?$/.exec(path);
