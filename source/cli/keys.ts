@@ -1,6 +1,6 @@
 /** `gateway-tui keys …` */
 import type {Command} from 'commander';
-import {createKey, deleteKey, deleteUnreadableKey, editKey, findKey, keyView, revokeKey, rotateKey, type EditKeyInput, type KeyView} from '../services/keys.js';
+import {budgetCaveat, createKey, deleteKey, deleteUnreadableKey, editKey, findKey, keyView, revokeKey, rotateKey, type EditKeyInput, type KeyView} from '../services/keys.js';
 import {limitsLine, type LimitFlags} from '../services/limit-flags.js';
 import {persistedUse} from '../store/limit-use.js';
 import type {KeyRecord} from '../base/records.js';
@@ -10,6 +10,7 @@ import type {Store} from '../store/index.js';
 import {removalCommand, withStore} from './context.js';
 import {print, printJson, table} from './output.js';
 import {lastUsed, listKeys} from '../store/keys.js';
+import {listChannels} from '../store/channels.js';
 import {relative} from '../base/relative-time.js';
 
 type JsonFlag = {json?: boolean};
@@ -64,6 +65,12 @@ function withLimitOptions(command: Command): Command {
 		.option('--budget-warn <percent>', 'warn when this share of the budget is spent (default 80%)');
 }
 
+/** On stderr: a budget that models without a price would never fill (their requests cost $0). */
+async function warnUnpricedBudget(store: Store, key: KeyRecord): Promise<void> {
+	const caveat = budgetCaveat(key, await listChannels(store), (channel, model) => `with \`gateway-tui channels edit ${channel.name} --price ${model}=IN/OUT\` (USD per 1M tokens; 0/0 for a free one)`);
+	if (caveat) process.stderr.write(`warning: ${caveat}\n`);
+}
+
 export function registerKeys(program: Command): void {
 	const keys = program.command('keys').description('create and manage virtual keys (the only keys clients ever see)');
 
@@ -84,6 +91,7 @@ export function registerKeys(program: Command): void {
 				const shown = await view(store, key);
 				if (options.json) printJson({...shown, key: key.secret});
 				else print(`Created key "${key.name}". Its secret (also shown by \`gateway-tui keys show ${key.name}\`):\n\n  ${key.secret}\n\nSet it up for a tool with \`gateway-tui env ${key.name}\`.`);
+				await warnUnpricedBudget(store, key);
 			});
 		});
 
@@ -169,6 +177,7 @@ export function registerKeys(program: Command): void {
 				const use = key.limits ? (await persistedUse(store, [key])).get(key.id) : undefined;
 				if (json) printJson({...shown, limitUse: use ?? null});
 				else print(`Updated key "${key.name}".\n\n${describe(shown)}\n${'limits'.padEnd(12)}${limitsLine(key.limits, use)}`);
+				await warnUnpricedBudget(store, key);
 			});
 		});
 

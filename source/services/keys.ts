@@ -5,7 +5,8 @@ import {randomBytes} from 'node:crypto';
 import {UserError} from '../base/errors.js';
 import {InvalidRecordError} from '../store/errors.js';
 import type {Store} from '../store/index.js';
-import type {KeyLimits, KeyRecord} from '../base/records.js';
+import type {ChannelRecord, KeyLimits, KeyRecord} from '../base/records.js';
+import {priceOf} from '../base/prices.js';
 import {channelLabel, findChannel} from './channels.js';
 import {listChannels} from '../store/channels.js';
 import {activity, hashSecret, keyState, keys, listKeys, type KeyState} from '../store/keys.js';
@@ -136,6 +137,32 @@ export async function deleteUnreadableKey(store: Store, ref: string, error: unkn
 	await activity(store).delete(ref);
 	await store.bumpRevision();
 	return true;
+}
+
+/** The models a key may use on each enabled channel it may use that have no price there: their requests cost $0. */
+export function unpricedModels(key: Pick<KeyRecord, 'models' | 'channels'>, channels: readonly ChannelRecord[]): Array<{channel: ChannelRecord; models: string[]}> {
+	const out: Array<{channel: ChannelRecord; models: string[]}> = [];
+	for (const channel of channels) {
+		if (!channel.enabled || (key.channels.length > 0 && !key.channels.includes(channel.id))) continue;
+		const models = channel.models.filter(model => (key.models.length === 0 || key.models.includes(model.name)) && !priceOf(channel, model.name, model.upstream)).map(model => model.name);
+		if (models.length > 0) out.push({channel, models});
+	}
+	return out;
+}
+
+/**
+ * What a key's budget cannot see: requests for models with no price count as $0, so a budget over
+ * them never fills. `how` says where prices are set (the CLI's command, the TUI's keys). Undefined
+ * when the key has no budget or every model it may use is priced.
+ */
+export function budgetCaveat(key: KeyRecord, channels: readonly ChannelRecord[], how: (channel: ChannelRecord, model: string) => string): string | undefined {
+	if (!key.limits?.budget) return undefined;
+	const unpriced = unpricedModels(key, channels);
+	const [first] = unpriced;
+	if (!first) return undefined;
+	const list = unpriced.map(({channel, models}) => `"${channel.name}" (${models.join(', ')})`).join(', ');
+	const count = unpriced.reduce((sum, item) => sum + item.models.length, 0);
+	return `The budget of "${key.name}" counts only priced requests: ${count === 1 ? 'this model has' : 'these models have'} no price on ${unpriced.length === 1 ? 'its channel' : 'their channels'} — ${list} — so ${count === 1 ? 'its requests count' : 'their requests count'} as $0. Set prices ${how(first.channel, first.models[0]!)}.`;
 }
 
 export async function keyView(store: Store, key: KeyRecord, lastUsedAt: string | null): Promise<KeyView> {

@@ -263,3 +263,23 @@ test('keys create/edit with limits; keys list and show display them; bad limits 
 	assertRefused(await runCli(['keys', 'create', '--name', 'w', '--budget-warn', '50%'], env), /--budget-warn needs a budget/);
 	assertRefused(await runCli(['keys', 'edit', 'limited', '--never-expires', '--expires-in', '1d'], env), /not both/);
 });
+
+test('a budget over models with no price warns on create and edit (their requests count $0), naming them and how to price them; once priced, nothing', async () => {
+	const own = tempHome();
+	const ownEnv = {GATEWAY_TUI_HOME: own};
+	try {
+		await runCli(['channels', 'add', '--name', 'priced', '--format', 'openai', '--base-url', provider.url, '--models', 'gpt-4o-mini', '--price', 'gpt-4o-mini=0.15/0.6'], ownEnv);
+		await runCli(['channels', 'add', '--name', 'bare', '--format', 'openai', '--base-url', provider.url, '--models', 'gpt-4o,fast=gpt-4.1'], ownEnv);
+		const created = await runCli(['keys', 'create', '--name', 'capped', '--budget', '5/month'], ownEnv);
+		assert.equal(created.code, 0, created.stderr);
+		assert.equal(created.stderr, 'warning: The budget of "capped" counts only priced requests: these models have no price on its channel — "bare" (gpt-4o, fast) — so their requests count as $0. Set prices with `gateway-tui channels edit bare --price gpt-4o=IN/OUT` (USD per 1M tokens; 0/0 for a free one).\n');
+		// Limited to the priced channel (or no budget at all), the key's budget sees every request.
+		assert.equal((await runCli(['keys', 'edit', 'capped', '--channels', 'priced'], ownEnv)).stderr, '');
+		assert.equal((await runCli(['keys', 'create', '--name', 'free'], ownEnv)).stderr, '');
+		assert.match((await runCli(['keys', 'edit', 'capped', '--channels', '', '--models', 'fast'], ownEnv)).stderr, /^warning: The budget of "capped" counts only priced requests: this model has no price on its channel — "bare" \(fast\) — so its requests count as \$0\./);
+		await runCli(['channels', 'edit', 'bare', '--price', 'gpt-4o=2.5/10', '--price', 'fast=2/8'], ownEnv);
+		assert.equal((await runCli(['keys', 'edit', 'capped', '--budget', '6/month'], ownEnv)).stderr, '');
+	} finally {
+		rmSync(own, {recursive: true, force: true});
+	}
+});

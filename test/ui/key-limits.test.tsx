@@ -12,6 +12,7 @@ import {listKeys} from '../../source/store/keys.js';
 import {limitsColor} from '../../source/ui/panes/key-views.js';
 import {reachedLimit} from '../../source/base/periods.js';
 import {theme} from '../../source/ui/theme.js';
+import type {ChannelRecord} from '../../source/base/records.js';
 
 /** A time in the middle of a minute, a day and a month, for a limiter whose windows must not turn over during a test. */
 const midMinute = new Date(2026, 5, 15, 12, 0, 30).getTime();
@@ -62,12 +63,13 @@ test('the new-key form sends its limits to createKey as the flags of `keys creat
 	}
 });
 
-test('e edits a key: only what changed goes to editKey; an emptied limit is removed with "none"', async () => {
+test('e edits a key: only what changed goes to editKey; an emptied limit is removed with "none"; a budget over unpriced models warns', async () => {
 	const real = await recordedActions();
 	try {
 		const key = await createKey(real.store, {name: 'agent', description: 'the agent', rpm: '60', budget: '20/month', budgetWarn: '80'});
 		const status = statusLog();
-		const {stdin, lastFrame} = renderTui(<KeysPane {...props({keys: [key], actions: real.actions, onStatus: status.report})} />);
+		const unpriced: ChannelRecord = {v: 1, id: 'ch_local', name: 'local', format: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: null, models: [{name: 'llama3.2', upstream: 'llama3.2'}], enabled: true, priority: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z'};
+		const {stdin, lastFrame} = renderTui(<KeysPane {...props({keys: [key], channels: [unpriced], actions: real.actions, onStatus: status.report})} />);
 		await press(stdin, 'e');
 		await frameWith(lastFrame, /Edit key "agent"[\s\S]*Name\s+agent[\s\S]*Description\s+the agent/);
 		await press(stdin, keys.tab, keys.tab, keys.tab, keys.tab, keys.tab, keys.enter); // to Limits, which are set: on to rpm
@@ -76,6 +78,7 @@ test('e edits a key: only what changed goes to editKey; an emptied limit is remo
 		await frameWith(lastFrame, /Enter submits/);
 		await press(stdin, keys.enter);
 		await frameWith(() => status.last()?.text, /Saved key "agent"/);
+		assert.deepEqual(status.last(), {kind: 'warn', text: 'Saved key "agent". Its budget cannot count llama3.2 on "local" (no price, so $0): 2, then e on the channel sets prices.'});
 		assert.deepEqual(callsOf(real.calls, 'editKey')[0]!.args, [key.id, {rpm: 'none', tpd: '5000', budget: '25/month', budgetWarn: 'none'}]);
 		const [stored] = await listKeys(real.store);
 		assert.deepEqual([stored!.description, stored!.limits], ['the agent', {tpd: 5000, budget: {usd: 25, period: 'monthly'}}]);

@@ -13,6 +13,7 @@ import {Table} from '../components/table.js';
 import type {ChannelRecord, KeyRecord} from '../../base/records.js';
 import {attempt, copyWithReport, type Report} from '../status.js';
 import {channelLabel} from '../../services/channels.js';
+import {unpricedModels} from '../../services/keys.js';
 import {KeyForm} from './key-form.js';
 import {detailsRoom, scrollDetails} from '../components/details.js';
 import {consequences, KeyDetails, keyColumns, keyDetailRows, keyLimitsText, questions, SecretView, type Danger} from './key-views.js';
@@ -111,13 +112,16 @@ export function KeysPane(props: KeysPaneProps) {
 	);
 
 	const onDone = (saved: KeyRecord, verb: 'created' | 'saved') => {
+		// A budget over models without a price never fills: said with the key, where it was set (in the status bar's two lines).
+		const caveat = unpricedBudgetText(saved, props.channels);
 		if (verb === 'saved') {
 			setMode({kind: 'list'});
-			return onStatus({kind: 'ok', text: `Saved key "${saved.name}": the gateway applies it from the next request.`});
+			return onStatus(caveat ? {kind: 'warn', text: `Saved key "${saved.name}". ${caveat}`} : {kind: 'ok', text: `Saved key "${saved.name}": the gateway applies it from the next request.`});
 		}
 		selected.set(keys.length);
 		setMode({kind: 'secret', key: saved, verb: 'created'});
-		onStatus({kind: 'ok', text: `Created key "${saved.name}". Press c to copy its secret.`});
+		const created = `Created key "${saved.name}". Press c to copy its secret.`;
+		onStatus(caveat ? {kind: 'warn', text: `${created} ${caveat}`} : {kind: 'ok', text: created});
 	};
 	return (
 		<Panel title="Virtual keys" subtitle={`${keys.length} key${keys.length === 1 ? '' : 's'} · clients only ever see these`} width={props.width} height={props.height}>
@@ -127,6 +131,17 @@ export function KeysPane(props: KeysPaneProps) {
 }
 
 type BodyProps = KeysPaneProps & {readonly mode: Mode; readonly index: number; readonly detailsTop: number; readonly onDone: (key: KeyRecord, verb: 'created' | 'saved') => void; readonly onCancel: () => void};
+
+/** `Its budget cannot count llama3.2 on "local" (no price, so $0): …` — short, for the status bar — or undefined. */
+function unpricedBudgetText(key: KeyRecord, channels: readonly ChannelRecord[]): string | undefined {
+	if (!key.limits?.budget) return undefined;
+	const unpriced = unpricedModels(key, channels);
+	const models = unpriced.flatMap(item => item.models);
+	if (models.length === 0) return undefined;
+	const names = unpriced.map(item => `"${item.channel.name}"`).join(', ');
+	const what = models.length <= 2 ? `${models.join(', ')} on ${names}` : `${models.length} models on ${names}`;
+	return `Its budget cannot count ${what} (no price, so $0): 2, then e on the channel sets prices.`;
+}
 
 const noUse: ReadonlyMap<string, LimitUse> = new Map();
 const noTimes: ReadonlyArray<(now: number) => string> = [];
