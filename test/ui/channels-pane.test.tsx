@@ -11,7 +11,7 @@ import type {ChannelRecord} from '../../source/base/records.js';
 import {startFakeProvider} from '../helpers/fake-providers.js';
 import {frameWith, keys, press, recordedActions, statusLog, renderTui} from './helpers.js';
 import {listChannels} from '../../source/store/channels.js';
-import {probeText} from '../../source/ui/panes/channel-views.js';
+import {probeText, probeWarningText} from '../../source/ui/panes/channel-views.js';
 import {channelFormFields, initialChannelValues} from '../../source/ui/panes/channel-form.js';
 
 afterEach(() => cleanup());
@@ -170,7 +170,7 @@ test('t tests the channel against the provider: latency and model count, a model
 		const bad = await addChannel(real.store, {name: 'wrong-key', format: 'openai', baseUrl: provider.url, apiKey: 'sk-wrong', models: 'gpt-4o-mini'});
 		const stale = await addChannel(real.store, {name: 'stale', format: 'openai', baseUrl: provider.url, apiKey: provider.apiKey, models: 'gpt-4o-mini,old=gpt-3.5-gone'});
 		const status = statusLog();
-		const {stdin} = renderTui(<ChannelsPane {...props({channels: [good, bad, stale], actions: real.actions, onStatus: status.report})} />);
+		const {stdin, lastFrame} = renderTui(<ChannelsPane {...props({channels: [good, bad, stale], actions: real.actions, onStatus: status.report})} />);
 		await press(stdin, 't');
 		await frameWith(() => status.last()?.text, /^Channel "fake" answered in \d+ ms \(\d+ models listed\)\.$/);
 		assert.equal(status.last()!.kind, 'ok');
@@ -178,8 +178,11 @@ test('t tests the channel against the provider: latency and model count, a model
 		await frameWith(() => status.last()?.text, /Channel "wrong-key" failed after \d+ ms: HTTP 401/);
 		assert.equal(status.last()!.kind, 'error');
 		await press(stdin, 'j', 't');
-		await frameWith(() => status.last()?.text, /Channel "stale" answered in \d+ ms \(4 models listed\)\. Its list does not name gpt-3\.5-gone: .* change the channel's models \(e edits the channel\)\.$/);
+		await frameWith(() => status.last()?.text, /^Channel "stale" answered, but its provider does not list gpt-3\.5-gone: e edits them, Enter shows all\.$/);
 		assert.equal(status.last()!.kind, 'warn');
+		// The details' "last test" has it whole.
+		await press(stdin, keys.enter);
+		await frameWith(lastFrame, /last test\s+Channel "stale" answered in \d+ ms \(4 models listed\)\. Its list\s+does not name gpt-3\.5-gone/);
 	} finally {
 		await real.close();
 		await provider.close();
@@ -252,6 +255,13 @@ test("a failed test names the channel once and says what to press to change it, 
 	const error = 'Channel "nowhere" could not be reached (connect ECONNREFUSED 127.0.0.1:9). Check its base URL with `gateway-tui channels test nowhere`.';
 	assert.equal(probeText('nowhere', {ok: false, latencyMs: 3, error}), 'Channel "nowhere" failed after 3 ms: could not be reached (connect ECONNREFUSED 127.0.0.1:9). Check its base URL and key (e edits the channel).');
 	assert.equal(probeText('nowhere', {ok: false, latencyMs: 3, error: 'HTTP 401: Incorrect API key'}), 'Channel "nowhere" failed after 3 ms: HTTP 401: Incorrect API key');
+});
+
+test("a test that found models to change says which in the status bar's two lines at 80 columns, the rest in the details", () => {
+	const text = probeWarningText('claude', {ok: true, latencyMs: 9, models: 5, unlisted: ['claude-opus-9'], retiring: [{model: 'claude-sonnet-4-5', retiresAt: '2026-11-30T00:00:00Z'}]});
+	assert.equal(text, 'Channel "claude" answered, but its provider does not list claude-opus-9 and retires claude-sonnet-4-5 on 2026-11-30: e edits them, Enter shows all.');
+	assert.ok(text.length <= 2 * 77, 'two lines of the status bar at 80 columns');
+	assert.match(probeWarningText('claude', {ok: true, latencyMs: 9, models: 5, unlisted: [], retiring: [{model: 'claude-x', retiresAt: null}]}), /its provider retires claude-x \(no date given\): e edits/);
 });
 
 test("a channel's details taller than the pane scroll by PgUp/PgDn, their keys and position on the last line", async () => {

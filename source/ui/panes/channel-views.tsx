@@ -38,6 +38,17 @@ export function probeText(name: string, result: ProbeResult): string {
 	return probeOutcome(name, result, '(e edits the channel)');
 }
 
+/**
+ * A test that answered but found models to change, in the status bar's two lines: what, and where
+ * the whole text is (the details' "last test").
+ */
+export function probeWarningText(name: string, result: Extract<ProbeResult, {ok: true}>): string {
+	const parts: string[] = [];
+	if (result.unlisted.length > 0) parts.push(`does not list ${result.unlisted.join(', ')}`);
+	if (result.retiring.length > 0) parts.push(`retires ${result.retiring.map(({model, retiresAt}) => (retiresAt ? `${model} on ${retiresAt.slice(0, 10)}` : `${model} (no date given)`)).join(', ')}`);
+	return `Channel "${name}" answered, but its provider ${parts.join(' and ')}: e edits them, Enter shows all.`;
+}
+
 /** Who measured a health this process did not: the gateways serving on the store. */
 function measuredBy(state: HealthInfo['state'], {gateways, affected}: NonNullable<HealthInfo['elsewhere']>): string {
 	const who = gateways === 1 ? 'the gateway serving on this store' : `the ${gateways} gateways serving on this store`;

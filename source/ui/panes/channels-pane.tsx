@@ -16,7 +16,7 @@ import {wrapLines} from '../text.js';
 import {attempt, type Report} from '../status.js';
 import {ChannelForm} from './channel-form.js';
 import {detailsRoom, scrollDetails} from '../components/details.js';
-import {ChannelDetails, channelColumns, channelDetailRows, healthRows, probeText} from './channel-views.js';
+import {ChannelDetails, channelColumns, channelDetailRows, healthRows, probeText, probeWarningText} from './channel-views.js';
 import {useTimeTexts} from '../hooks/use-time-texts.js';
 import type {HealthInfo} from '../health-view.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
@@ -47,7 +47,7 @@ async function test(actions: ChannelsPaneProps['actions'], onStatus: Report, tar
 	onStatus({kind: 'info', text: `Testing channel "${target.name}"…`});
 	const tested = await attempt(onStatus, () => actions.testChannel(target.id), ({result}) => probeText(target.name, result));
 	if (tested && !tested.result.ok) onStatus({kind: 'error', text: probeText(target.name, tested.result)});
-	else if (tested && probeWarns(tested.result)) onStatus({kind: 'warn', text: probeText(target.name, tested.result)});
+	else if (tested?.result.ok && probeWarns(tested.result)) onStatus({kind: 'warn', text: probeWarningText(target.name, tested.result)});
 	return tested?.result;
 }
 
