@@ -9,6 +9,7 @@ import {homeOf, storeUrlOf} from './context.js';
 import {Store} from '../store/index.js';
 import {parseDuration} from '../services/parse.js';
 import {periodWords} from '../base/periods.js';
+import {budgetDollars} from '../base/digits.js';
 
 export function parsePort(text: string): number {
 	const port = Number(text);
@@ -104,7 +105,7 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 	for (const message of store.warnings) process.stderr.write(`warning: ${message}\n`);
 	gateway.events.on('key:budget', warning => {
 		const line = {time: new Date().toISOString(), key: warning.keyName, budget: 'warning', percent: warning.percent, spentUsd: Number(warning.spentUsd.toFixed(4)), budgetUsd: warning.budgetUsd, period: warning.period};
-		process.stdout.write(`${jsonLogs ? JSON.stringify(line) : `${line.time}  key=${warning.keyName}  budget warning: ${warning.percent}% spent ($${warning.spentUsd.toFixed(2)} of $${warning.budgetUsd.toFixed(2)} ${periodWords[warning.period]})`}\n`);
+		process.stdout.write(`${jsonLogs ? JSON.stringify(line) : `${line.time}  key=${warning.keyName}  budget warning: ${warning.percent}% spent (${budgetDollars(warning.spentUsd, warning.budgetUsd)} of ${budgetDollars(warning.budgetUsd, warning.budgetUsd)} ${periodWords[warning.period]})`}\n`);
 	});
 	gateway.events.on('channel:health', view => {
 		const line = {time: new Date().toISOString(), channel: view.channelName, health: view.state, reason: view.reason, retryAt: view.retryAt};

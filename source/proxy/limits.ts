@@ -14,6 +14,7 @@
  */
 import type {EventBus} from '../base/events.js';
 import {budgetWarnAt, localDay, periodBounds, periodWords, reachedLimit, type LimitUse} from '../base/periods.js';
+import {budgetDollars} from '../base/digits.js';
 import {GatewayError} from '../base/errors.js';
 import type {KeyRecord} from '../base/records.js';
 import {systemClock, type Clock} from '../base/clock.js';
@@ -155,5 +156,5 @@ function overBudget(key: KeyRecord, spent: number, now: number): GatewayError {
 	const next = periodBounds(budget.period, now).next;
 	const reset = next ? resetText(next, now) : undefined;
 	const tail = reset ? `It resets ${reset.words}; or raise it` : 'This budget never resets: raise it';
-	return new GatewayError('insufficient_quota', 429, `The virtual key "${key.name}" has spent $${spent.toFixed(2)} of its $${budget.usd.toFixed(2)} budget ${periodWords[budget.period]}. ${tail} with \`gateway-tui keys edit ${key.name} --budget …\`.`, {code: 'insufficient_quota', retryAfter: reset?.retryAfter});
+	return new GatewayError('insufficient_quota', 429, `The virtual key "${key.name}" has spent ${budgetDollars(spent, budget.usd)} of its ${budgetDollars(budget.usd, budget.usd)} budget ${periodWords[budget.period]}. ${tail} with \`gateway-tui keys edit ${key.name} --budget …\`.`, {code: 'insufficient_quota', retryAfter: reset?.retryAfter});
 }

@@ -5,7 +5,7 @@
 import {UserError} from '../base/errors.js';
 import type {BudgetPeriod, KeyLimits} from '../base/records.js';
 import {periodWords, reachedLimitText, type LimitUse} from '../base/periods.js';
-import {dollars, groupDigits} from '../base/digits.js';
+import {budgetDollars, groupDigits} from '../base/digits.js';
 
 export type LimitFlags = {rpm?: string; rpd?: string; tpm?: string; tpd?: string; budget?: string; budgetWarn?: string};
 
@@ -59,6 +59,6 @@ export function limitsLine(limits: KeyLimits | undefined, use?: LimitUse): strin
 export function limitsText(limits: KeyLimits | undefined, use?: LimitUse): string {
 	if (!limits) return 'none';
 	const parts = (['rpm', 'rpd', 'tpm', 'tpd'] as const).flatMap(name => (limits[name] === undefined ? [] : [`${name} ${use ? `${groupDigits(use[name])}/` : ''}${groupDigits(limits[name])}`]));
-	if (limits.budget) parts.push(`${use ? `${dollars(use.spendUsd)} of ` : ''}${dollars(limits.budget.usd)} ${periodWords[limits.budget.period]}`);
+	if (limits.budget) parts.push(`${use ? `${budgetDollars(use.spendUsd, limits.budget.usd)} of ` : ''}${budgetDollars(limits.budget.usd, limits.budget.usd)} ${periodWords[limits.budget.period]}`);
 	return parts.join(' · ');
 }

@@ -7,6 +7,7 @@ import type {UsageRow} from '../base/usage-types.js';
 import {isEstimated} from '../base/ir.js';
 import type {KeyRecord} from '../base/records.js';
 import {periodWords} from '../base/periods.js';
+import {budgetDollars} from '../base/digits.js';
 import {type BudgetWarning} from '../base/events.js';
 import {keyState} from '../store/keys.js';
 import {relative} from '../base/relative-time.js';
@@ -119,7 +120,7 @@ export function costText(row: Pick<UsageRow, 'costUsd' | 'unpriced'>, short = fa
 
 /** "key agent: 82% of its $5.00 budget spent today ($4.10)", for the status bar and the log file. */
 export function budgetWarningText(warning: BudgetWarning): string {
-	return `key ${warning.keyName}: ${warning.percent}% of its ${money(warning.budgetUsd)} budget spent ${periodWords[warning.period]} (${money(warning.spentUsd)})`;
+	return `key ${warning.keyName}: ${warning.percent}% of its ${budgetDollars(warning.budgetUsd, warning.budgetUsd)} budget spent ${periodWords[warning.period]} (${budgetDollars(warning.spentUsd, warning.budgetUsd)})`;
 }
 
 /**
