@@ -182,6 +182,8 @@ test("logs --filter keeps the newest requests matching every word, as the TUI's 
 	assert.deepEqual(await idsOf('--filter', '502'), ['req_alpha_failed']);
 	assert.deepEqual(await idsOf('--filter', 'BETA aborted'), ['req_beta_2'], 'every word, case aside');
 	assert.deepEqual(await idsOf('--filter', 'beta', '--tail', '2'), ['req_beta_1', 'req_beta_2'], 'the newest matches, oldest first');
+	assert.deepEqual(await idsOf('--filter', 'stream'), ['req_beta_2'], 'a streamed answer, as the FORMAT column says it (openai stream)');
+	assert.deepEqual(await idsOf('--filter', 'openai stream beta'), ['req_beta_2']);
 	const failed = ok(await runCli(['logs', '--filter', '5xx'], env)).trimEnd().split('\n');
 	assert.equal(failed.length, 2);
 	assert.match(failed[1]!, /\s502\s+failed\s+alpha\s.*error="upstream said no"$/);
