@@ -154,7 +154,7 @@ export class Gateway {
 			});
 			const {connections} = this;
 			this.stops.push(new IdleTrim({clock: this.options.clock ?? systemClock, connections: () => connections.load(), ...this.options.idleTrim}).start(this.events));
-			if (this.options.probeEveryMs) this.stops.push(startHealthProbe(this.registry, this.health, this.pools, this.options.probeEveryMs));
+			if (this.options.probeEveryMs) this.stops.push(startHealthProbe(this.registry, this.health, this.pools, this.options.probeEveryMs, this.events));
 			try {
 				// A burst of new clients (an agent's sub-agents, a team) must queue in the kernel, not be dropped: Node's default backlog is 511.
 				await this.app.listen({host: this.options.host, port: this.options.port, backlog: 4096});

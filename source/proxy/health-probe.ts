@@ -1,14 +1,27 @@
 /**
  * The optional active health check: every interval, one cheap call (the model list) to each enabled
  * channel, feeding the same circuit breaker as real requests. Off unless `serve --probe-every` is given.
+ * What the list says of a channel's models — one it no longer names, one it retires — is a warning,
+ * once per channel, model and finding for as long as the gateway runs (`serve` prints it, the TUI
+ * shows it), so a gateway left running hears of a retirement before its requests fail.
  */
+import type {EventBus} from '../base/events.js';
+import type {ChannelRecord} from '../base/records.js';
+import type {ProbeResult} from '../base/probe-result.js';
 import type {ChannelHealth} from './health.js';
 import type {Registry} from './registry.js';
 import {probeChannel} from './probe.js';
 import type {UpstreamPools} from './upstream.js';
 
-export function startHealthProbe(registry: Registry, health: ChannelHealth, pools: UpstreamPools, intervalMs: number): () => void {
+export function startHealthProbe(registry: Registry, health: ChannelHealth, pools: UpstreamPools, intervalMs: number, events?: EventBus): () => void {
 	let running = false;
+	const said = new Set<string>();
+	const warnOnce = (channel: ChannelRecord, what: string, message: string) => {
+		const id = `${channel.id}\n${what}`;
+		if (said.has(id)) return;
+		said.add(id);
+		events?.emit('warning', {message});
+	};
 	const timer = setInterval(async () => {
 		if (running) return;
 		running = true;
@@ -18,8 +31,9 @@ export function startHealthProbe(registry: Registry, health: ChannelHealth, pool
 					.filter(channel => channel.enabled)
 					.map(async channel => {
 						const result = await probeChannel(channel, pools);
-						if (result.ok) health.succeeded(channel);
-						else health.failed(channel, result.status === 429 ? 'rate_limit' : result.status === undefined ? 'connect' : 'server', `probe: ${result.error}`);
+						if (!result.ok) return health.failed(channel, result.status === 429 ? 'rate_limit' : result.status === undefined ? 'connect' : 'server', `probe: ${result.error}`);
+						health.succeeded(channel);
+						modelWarnings(channel, result, warnOnce);
 					}),
 			);
 		} finally {
@@ -28,4 +42,15 @@ export function startHealthProbe(registry: Registry, health: ChannelHealth, pool
 	}, intervalMs);
 	timer.unref();
 	return () => clearInterval(timer);
+}
+
+function modelWarnings(channel: ChannelRecord, result: Extract<ProbeResult, {ok: true}>, warn: (channel: ChannelRecord, what: string, message: string) => void): void {
+	const edit = `\`gateway-tui channels edit ${channel.name}\``;
+	for (const model of result.unlisted) {
+		warn(channel, `unlisted\n${model}`, `channel "${channel.name}": its provider's model list no longer names ${model} — requests for it fail if it was retired or the key may not use it; change the channel's models with ${edit}.`);
+	}
+	for (const {model, retiresAt} of result.retiring) {
+		const when = retiresAt ? `on ${retiresAt.slice(0, 10)}` : '(no date given yet)';
+		warn(channel, `retiring\n${model}\n${retiresAt ?? ''}`, `channel "${channel.name}": its provider retires ${model} ${when} — move to a newer model with ${edit}.`);
+	}
 }

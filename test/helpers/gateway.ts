@@ -31,9 +31,9 @@ export function tempHome(): string {
 
 let counter = 0;
 
-export async function startTestGateway(options: {home?: string; relay?: Partial<RelayOptions>; health?: HealthOptions; clock?: Clock; idleTrim?: GatewayOptions['idleTrim']} = {}): Promise<TestGateway> {
+export async function startTestGateway(options: {home?: string; relay?: Partial<RelayOptions>; health?: HealthOptions; clock?: Clock; idleTrim?: GatewayOptions['idleTrim']; probeEveryMs?: number} = {}): Promise<TestGateway> {
 	const home = options.home ?? tempHome();
-	const gateway = await startGateway({home, host: '127.0.0.1', port: 0, relay: {...defaultRelayOptions, ...options.relay}, health: options.health, clock: options.clock, idleTrim: options.idleTrim});
+	const gateway = await startGateway({home, host: '127.0.0.1', port: 0, relay: {...defaultRelayOptions, ...options.relay}, health: options.health, clock: options.clock, idleTrim: options.idleTrim, probeEveryMs: options.probeEveryMs});
 	const finished: RequestFinished[] = [];
 	const waiters: Array<(event: RequestFinished) => void> = [];
 	gateway.events.on('request:finished', event => {
