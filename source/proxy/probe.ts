@@ -56,13 +56,14 @@ export function providerMessage(text: string): string {
 /**
  * The channel's models against its provider's list: those the list does not name (only when the list
  * is complete — one page, read whole), and those it lists as deprecated. A dated snapshot and its
- * alias name the same model (`claude-sonnet-4-5` is listed as `claude-sonnet-4-5-20250929`).
+ * alias name the same model (`claude-sonnet-4-5` is listed as `claude-sonnet-4-5-20250929`), and so
+ * do a local server's untagged name and its `:latest` (Ollama lists `llama3.2` as `llama3.2:latest`).
  */
 export function compareModels(channel: Pick<ChannelRecord, 'models'>, listed: ListedModels): {models: number; unlisted: string[]; retiring: RetiringModel[]} {
 	const unlisted: string[] = [];
 	const retiring: RetiringModel[] = [];
 	for (const model of new Set(channel.models.map(item => item.upstream))) {
-		const id = listed.ids.includes(model) ? model : listed.ids.find(candidate => nameMatch(candidate, model) > 0);
+		const id = listed.ids.includes(model) ? model : listed.ids.find(candidate => sameModel(candidate, model));
 		if (id === undefined) {
 			if (listed.complete && listed.ids.length > 0) unlisted.push(model);
 			continue;
@@ -72,3 +73,5 @@ export function compareModels(channel: Pick<ChannelRecord, 'models'>, listed: Li
 	}
 	return {models: listed.ids.length, unlisted, retiring};
 }
+
+const sameModel = (listed: string, configured: string): boolean => nameMatch(listed, configured) > 0 || listed === `${configured}:latest` || configured === `${listed}:latest`;

@@ -58,6 +58,13 @@ test('OpenAI: one list; every model listed says nothing more', async () => {
 	assert.equal(probeOutcome('openai', result, '(e edits the channel)').replace(/\d+ ms/, 'N ms'), 'Channel "openai" answered in N ms (4 models listed).');
 });
 
+test("a local server's untagged name is its :latest (Ollama lists llama3.2 as llama3.2:latest); another tag is another model", async () => {
+	const ollama = await fake('openai', {models: ['llama3.2:latest', 'qwen2.5-coder:7b']});
+	const result = await probeChannel(channel(ollama, 'llama3.2,coder=qwen2.5-coder:7b,qwen2.5-coder'));
+	assert.ok(result.ok);
+	assert.deepEqual(result.unlisted, ['qwen2.5-coder']);
+});
+
 test('a list with more pages than one call reads, or not a list at all, names nothing as missing', async () => {
 	const huge = await fake('anthropic', {models: many('claude-x', 1001)});
 	const result = await probeChannel(channel(huge, 'claude-not-on-page-one'));
