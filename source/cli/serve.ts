@@ -24,19 +24,25 @@ export function registerServe(program: Command): void {
 		.option('--port <port>', 'port to listen on', String(defaultPort))
 		.option('--host <host>', 'address to listen on (other machines can reach a non-loopback address)', defaultHost)
 		.option('--json-logs', 'print one JSON object per request instead of a text line')
-		.option('--probe-every <duration>', "also check every enabled channel's model list this often (e.g. 60s); off by default")
+		.option('--probe-every <duration>', probeEveryHelp)
 		.option('--allow-host <name>', allowHostHelp, collectHosts, [])
 		.option('--body-limit <size>', bodyLimitHelp)
 		.option('--capture-bodies', captureBodiesHelp)
 		.option('--limits-fail <mode>', 'on a shared store (Redis, PostgreSQL) that cannot be reached: open (each gateway counts limits alone) or closed (refuse keys with limits); default: GATEWAY_TUI_LIMITS_FAIL, else open')
 		.action(async (options: {port: string; host: string; jsonLogs?: boolean; probeEvery?: string; limitsFail?: string; captureBodies?: boolean} & SurfaceFlags, command: Command) => {
 			captureBodiesFlag(options.captureBodies);
-			const probeEveryMs = options.probeEvery === undefined ? undefined : parseDuration(options.probeEvery, '--probe-every interval');
+			const probeEveryMs = parseProbeEvery(options.probeEvery);
 			await serve({home: homeOf(command), storeUrl: storeUrlOf(command)}, options.host, parsePort(options.port), options.jsonLogs === true, probeEveryMs, surfaceFlags(options), parseLimitsFail(options.limitsFail));
 		});
 }
 
 export type SurfaceFlags = {allowHost?: string[]; bodyLimit?: string};
+
+export const probeEveryHelp = "also check every enabled channel's model list this often (e.g. 60s): a refusal counts against the channel, a model the list no longer names or retires is a warning; off by default";
+
+export function parseProbeEvery(text: string | undefined): number | undefined {
+	return text === undefined ? undefined : parseDuration(text, '--probe-every interval');
+}
 
 /** `--limits-fail open|closed`; absent: the gateway reads GATEWAY_TUI_LIMITS_FAIL. */
 export function parseLimitsFail(text: string | undefined): 'open' | 'closed' | undefined {

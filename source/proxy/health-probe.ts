@@ -50,7 +50,7 @@ function modelWarnings(channel: ChannelRecord, result: Extract<ProbeResult, {ok:
 		warn(channel, `unlisted\n${model}`, `channel "${channel.name}": its provider's model list no longer names ${model} — requests for it fail if it was retired or the key may not use it; change the channel's models with ${edit}.`);
 	}
 	for (const {model, retiresAt} of result.retiring) {
-		const when = retiresAt ? `on ${retiresAt.slice(0, 10)}` : '(no date given yet)';
-		warn(channel, `retiring\n${model}\n${retiresAt ?? ''}`, `channel "${channel.name}": its provider retires ${model} ${when} — move to a newer model with ${edit}.`);
+		const when = retiresAt ? `retirement date ${retiresAt.slice(0, 10)}` : 'no retirement date given yet';
+		warn(channel, `retiring\n${model}\n${retiresAt ?? ''}`, `channel "${channel.name}": its provider lists ${model} as deprecated (${when}) — move to a newer model with ${edit}.`);
 	}
 }

@@ -77,7 +77,7 @@ function ended(worker: Worker, graceMs: number): Promise<void> {
 export async function startCoreWorker(options: StartCoreOptions): Promise<CoreHandle> {
 	const events = options.events ?? new EventBus();
 	const entry = workerUrl();
-	const workerData = {home: options.home, storeUrl: options.storeUrl, host: options.host, port: options.port, batchMs: options.batchMs ?? 100, logFile: options.logFile} satisfies WorkerOptions;
+	const workerData = {home: options.home, storeUrl: options.storeUrl, host: options.host, port: options.port, probeEveryMs: options.probeEveryMs, batchMs: options.batchMs ?? 100, logFile: options.logFile} satisfies WorkerOptions;
 	const worker = new Worker(options.loader ?? entry, {workerData, argv: options.loader ? [entry.href] : [], stdout: true, stderr: true});
 	worker.stdout.on('data', (chunk: Buffer) => options.output(chunk.toString()));
 	worker.stderr.on('data', (chunk: Buffer) => options.output(chunk.toString()));

@@ -17,6 +17,8 @@ export type WorkerOptions = {
 	readonly storeUrl?: string;
 	readonly host: string;
 	readonly port: number;
+	/** `--probe-every`: each enabled channel's model list this often (off when absent). */
+	readonly probeEveryMs?: number;
 	/** How often queued events are sent to the UI. */
 	readonly batchMs: number;
 	/** Where the core appends a line per finished request (the TUI's log file), in one write per batch. */

@@ -94,7 +94,7 @@ async function main(options: WorkerOptions): Promise<void> {
 		},
 	});
 	try {
-		gateway = await startGateway({home: options.home, storeUrl: options.storeUrl, host: options.host, port: options.port});
+		gateway = await startGateway({home: options.home, storeUrl: options.storeUrl, host: options.host, port: options.port, probeEveryMs: options.probeEveryMs});
 	} catch (error) {
 		if (error instanceof UserError) post({type: 'not-listening', error: error.message});
 		else post({type: 'crashed', ...crashReport(error)});

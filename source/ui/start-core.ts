@@ -13,7 +13,7 @@ import {EventBus} from '../base/events.js';
 import {startCoreWorker, type CoreHandle} from '../proxy/worker-host.js';
 import {openLogFile, type LogFile} from './log-file.js';
 
-export type TuiOptions = {readonly home: string; readonly host: string; readonly port: number; readonly store?: string};
+export type TuiOptions = {readonly home: string; readonly host: string; readonly port: number; readonly store?: string; readonly probeEveryMs?: number};
 
 /** The worker's outcome: its handle once it listens, or why it could not (a port in use: the TUI runs without it). */
 export type CoreStart = {readonly gateway: CoreHandle | null; readonly error: string | null};
@@ -39,7 +39,7 @@ export function startCore(options: TuiOptions): StartingCore {
 	// The core's worker writes the request lines itself, one write per batch, off this thread.
 	const release = logFile.capture(events);
 	let onCoreCrash: (error: unknown) => void = failure => logFile.write('crash', crashText(failure));
-	const started = startCoreWorker({home: options.home, storeUrl: options.store, host: options.host, port: options.port, logFile: logFile.path, events, output: text => logFile.write('core', text), onCrash: failure => onCoreCrash(failure)}).then(
+	const started = startCoreWorker({home: options.home, storeUrl: options.store, host: options.host, port: options.port, probeEveryMs: options.probeEveryMs, logFile: logFile.path, events, output: text => logFile.write('core', text), onCrash: failure => onCoreCrash(failure)}).then(
 		(gateway): CoreStart => ({gateway, error: null}),
 		(error: unknown): CoreStart => {
 			if (error instanceof UserError) return {gateway: null, error: error.message};

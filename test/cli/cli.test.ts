@@ -283,3 +283,9 @@ test('a budget over models with no price warns on create and edit (their request
 		rmSync(own, {recursive: true, force: true});
 	}
 });
+
+test('--probe-every takes a duration, for serve and for the TUI alike; anything else is a one-line error', async () => {
+	for (const command of [['serve', '--port', '0', '--probe-every', 'soon'], ['--port', '0', '--probe-every', 'soon']]) {
+		assertRefused(await runCli(command, env), /^gateway-tui: Invalid --probe-every interval "soon": use a number and a unit, like 30d, 12h, 45m or 10s\.$/);
+	}
+});

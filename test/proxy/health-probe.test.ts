@@ -6,7 +6,12 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {startFakeProvider} from '../helpers/fake-providers.js';
-import {startTestGateway} from '../helpers/gateway.js';
+import {startTestGateway, tempHome} from '../helpers/gateway.js';
+import {rmSync} from 'node:fs';
+import {Store} from '../../source/store/index.js';
+import {addChannel} from '../../source/services/channels.js';
+import {EventBus} from '../../source/base/events.js';
+import {startCoreWorker} from '../../source/proxy/worker-host.js';
 import {eventually} from '../helpers/sdks.js';
 
 test('probes every interval: a refused key opens the circuit; a model the list does not name and one it retires warn once each', async () => {
@@ -24,11 +29,31 @@ test('probes every interval: a refused key opens the circuit; a model the list d
 		assert.equal(gateway.health.stateOf(claude), 'healthy');
 		assert.deepEqual(warnings, [
 			'channel "claude": its provider\'s model list no longer names claude-opus-9 — requests for it fail if it was retired or the key may not use it; change the channel\'s models with `gateway-tui channels edit claude`.',
-			'channel "claude": its provider retires claude-sonnet-4-5 on 2026-11-30 — move to a newer model with `gateway-tui channels edit claude`.',
+			'channel "claude": its provider lists claude-sonnet-4-5 as deprecated (retirement date 2026-11-30) — move to a newer model with `gateway-tui channels edit claude`.',
 		]);
 		assert.ok(!warnings.some(message => message.includes(anthropic.apiKey)), 'no real key in a warning');
 	} finally {
 		await gateway.close();
 		await anthropic.close();
+	}
+});
+
+test("the TUI's core, in its worker thread, probes with --probe-every too, and its warnings reach the UI thread's events", async () => {
+	const anthropic = await startFakeProvider('anthropic', {models: ['claude-sonnet-4-5-20250929'], deprecated: {'claude-sonnet-4-5-20250929': '2026-11-30T00:00:00Z'}});
+	const home = tempHome();
+	const store = await Store.open(home, {home});
+	await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: anthropic.url, apiKey: anthropic.apiKey, models: 'claude-sonnet-4-5'});
+	await store.close();
+	const events = new EventBus();
+	const warnings: string[] = [];
+	events.on('warning', ({message}) => warnings.push(message));
+	const core = await startCoreWorker({home, host: '127.0.0.1', port: 0, probeEveryMs: 50, events, output: () => {}, onCrash: () => {}, loader: new URL('../helpers/ts-worker.mjs', import.meta.url)});
+	try {
+		await eventually(() => warnings.length > 0, 10_000, 'the probe warning on the UI thread');
+		assert.deepEqual(warnings, ['channel "claude": its provider lists claude-sonnet-4-5 as deprecated (retirement date 2026-11-30) — move to a newer model with `gateway-tui channels edit claude`.']);
+	} finally {
+		await core.close();
+		await anthropic.close();
+		rmSync(home, {recursive: true, force: true});
 	}
 });
