@@ -282,9 +282,15 @@ export type ListedModels = {
 	readonly deprecated: ReadonlyMap<string, string | null>;
 };
 
-/** The model-list call of a format: relative to the base URL, with the query that asks for everything on one page. */
+/**
+ * The model-list call of a format: relative to the base URL, with the query that asks for everything
+ * on one page; and the call for one model (`onePath`), whose answer `readOne` reads — what a name the
+ * list leaves out (an alias: xAI's `grok-4`, Anthropic's undated names) is asked by.
+ */
 export type ModelListCall = {
 	readonly path: string;
 	readonly query?: Readonly<Record<string, string>>;
 	read(body: unknown): ListedModels;
+	onePath(id: string): string;
+	readOne(body: unknown): ListedModels;
 };

@@ -34,10 +34,38 @@ export async function probeChannel(channel: ChannelRecord, pools?: UpstreamPools
 		if (response.statusCode >= 400) {
 			return {ok: false, latencyMs: elapsed(), status: response.statusCode, error: scrubber.scrub(`HTTP ${response.statusCode}: ${providerMessage(text)}`)};
 		}
-		return {ok: true, latencyMs: elapsed(), ...compareModels(channel, list.read(parseJson(text)))};
+		const compared = compareModels(channel, list.read(parseJson(text)));
+		return {ok: true, latencyMs: elapsed(), ...(compared.unlisted.length === 0 ? compared : await askEach(pools, channel, compared))};
 	} catch (error) {
 		return {ok: false, latencyMs: elapsed(), error: scrubber.scrub(error instanceof Error ? error.message : String(error))};
 	}
+}
+
+/**
+ * The models the list does not name, asked for one by one: a name the list leaves out but the
+ * provider knows (an alias) is not missing, and may say it is deprecated. Only a 404 confirms one
+ * missing; any other failure of the call leaves it unknown, not named.
+ */
+async function askEach(pools: UpstreamPools, channel: ChannelRecord, compared: ReturnType<typeof compareModels>): Promise<ReturnType<typeof compareModels>> {
+	const list = adapters[channel.format].modelList;
+	const unlisted: string[] = [];
+	const retiring = [...compared.retiring];
+	await Promise.all(
+		compared.unlisted.map(async model => {
+			try {
+				const response = await callUpstream(pools, {channel, method: 'GET', path: list.onePath(model), timeouts: probeTimeouts});
+				const text = await response.body.text();
+				if (response.statusCode === 404) return unlisted.push(model);
+				if (response.statusCode >= 300) return;
+				const [retiresAt] = list.readOne(parseJson(text)).deprecated.values();
+				if (retiresAt !== undefined) retiring.push({model, retiresAt});
+			} catch {
+				// unknown: not named
+			}
+		}),
+	);
+	const order = (names: readonly string[]) => compared.unlisted.filter(model => names.includes(model));
+	return {models: compared.models, unlisted: order(unlisted), retiring};
 }
 
 /** The human message inside any of the three error shapes, else the raw text (shortened). */

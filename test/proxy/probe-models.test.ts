@@ -34,7 +34,8 @@ before(async () => {
 test('Anthropic: the whole list in one call (limit=1000); a dated snapshot names its alias; a deprecated model with its retirement date', async () => {
 	const result = await probeChannel(channel(anthropic, 'claude-sonnet-4-5,sonnet=claude-sonnet-5-5,claude-haiku-5-5,claude-opus-9'));
 	assert.deepEqual(result, {ok: true, latencyMs: result.latencyMs, models: 43, unlisted: ['claude-opus-9'], retiring: [{model: 'claude-sonnet-4-5', retiresAt: '2026-11-30T00:00:00Z'}]});
-	assert.deepEqual(anthropic.received.at(-1)?.query, {limit: '1000'});
+	assert.deepEqual(anthropic.received.find(request => request.path === '/v1/models')?.query, {limit: '1000'});
+	assert.deepEqual(anthropic.received.filter(request => request.path.startsWith('/v1/models/')).map(request => request.path), ['/v1/models/claude-opus-9'], 'what the list did not name, asked for alone');
 	assert.equal(
 		probeOutcome('anthropic', result, 'with `gateway-tui channels edit anthropic`', now).replace(/\d+ ms/, 'N ms'),
 		'Channel "anthropic" answered in N ms (43 models listed). Its list does not name claude-opus-9: a request for it fails if the provider retired it or the key may not use it — check the name and change the channel\'s models with `gateway-tui channels edit anthropic`. claude-sonnet-4-5 is deprecated: the provider retires it on 2026-11-30 (in 12h) — move to a newer model with `gateway-tui channels edit anthropic`.',
@@ -47,7 +48,7 @@ test('Gemini: the whole list in one call (pageSize=1000), names without their mo
 	const result = await probeChannel(channel(gemini, 'gemini-3.5-flash,flash=gemini-2.5-flash,gemini-2.5-pro'));
 	assert.ok(result.ok);
 	assert.deepEqual([result.models, result.unlisted, result.retiring], [81, ['gemini-2.5-flash', 'gemini-2.5-pro'], []]);
-	assert.deepEqual(gemini.received.at(-1)?.query, {pageSize: '1000'});
+	assert.deepEqual(gemini.received.find(request => request.path === '/v1beta/models')?.query, {pageSize: '1000'});
 	assert.match(probeOutcome('gemini', result, '(e edits the channel)', now), /Its list does not name gemini-2\.5-flash, gemini-2\.5-pro: requests for them fail if the provider retired them or the key may not use them — check the names and change the channel's models \(e edits the channel\)\.$/);
 });
 
@@ -63,6 +64,14 @@ test("a local server's untagged name is its :latest (Ollama lists llama3.2 as ll
 	const result = await probeChannel(channel(ollama, 'llama3.2,coder=qwen2.5-coder:7b,qwen2.5-coder'));
 	assert.ok(result.ok);
 	assert.deepEqual(result.unlisted, ['qwen2.5-coder']);
+});
+
+test("a name the list leaves out but the provider answers to (xAI's grok-4 for grok-4-0709) is asked for alone, and is not missing", async () => {
+	const xai = await fake('openai', {models: ['grok-4-0709', 'grok-3'], aliases: {'grok-4': 'grok-4-0709'}});
+	const result = await probeChannel(channel(xai, 'grok-4,old=grok-2-1212'));
+	assert.ok(result.ok);
+	assert.deepEqual(result.unlisted, ['grok-2-1212']);
+	assert.deepEqual(xai.received.filter(request => request.path.startsWith('/v1/models/')).map(request => request.path).sort(), ['/v1/models/grok-2-1212', '/v1/models/grok-4']);
 });
 
 test('a list with more pages than one call reads, or not a list at all, names nothing as missing', async () => {

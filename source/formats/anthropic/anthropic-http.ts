@@ -61,7 +61,7 @@ export const anthropicHttp = {
 	streamContentType: () => sseContentType,
 	upstreamHeaders: (apiKey: string | null): Record<string, string> => ({'anthropic-version': defaultAnthropicVersion, ...(apiKey ? {'x-api-key': apiKey} : {})}),
 	// 20 a page unless asked (at most 1000); active and deprecated models, each with its lifecycle.
-	modelList: {path: '/v1/models', query: {limit: '1000'}, read: readAnthropicModelList},
+	modelList: {path: '/v1/models', query: {limit: '1000'}, read: readAnthropicModelList, onePath: id => `/v1/models/${encodeURIComponent(id)}`, readOne: body => readAnthropicModelList({data: [body], has_more: false})},
 } satisfies Partial<InboundAdapter> & {upstreamHeaders(apiKey: string | null): Record<string, string>; modelList: ModelListCall};
 
 function readAnthropicModelList(body: unknown): ListedModels {

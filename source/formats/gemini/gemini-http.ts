@@ -100,5 +100,7 @@ export const geminiHttp = {
 			const list = asObject(body);
 			return listedIds(asArray(list?.models), item => asString(asObject(item)?.name)?.replace(/^models\//, ''), list !== undefined && asString(list.nextPageToken) === undefined);
 		},
+		onePath: id => `/v1beta/models/${encodeURIComponent(id)}`,
+		readOne: body => listedIds([body], item => asString(asObject(item)?.name)?.replace(/^models\//, ''), true),
 	},
 } satisfies Partial<InboundAdapter> & {upstreamHeaders(apiKey: string | null): Record<string, string>; modelList: ModelListCall};

@@ -90,5 +90,10 @@ export const openaiHttp = {
 	streamContentType: () => sseContentType,
 	upstreamHeaders: (apiKey: string | null): Record<string, string> => (apiKey ? {authorization: `Bearer ${apiKey}`} : {}),
 	// OpenAI's list is one page; some compatible servers answer a bare array.
-	modelList: {path: '/models', read: body => listedIds(asArray(body) ?? asArray(asObject(body)?.data), item => asString(asObject(item)?.id), true)},
+	modelList: {
+		path: '/models',
+		read: body => listedIds(asArray(body) ?? asArray(asObject(body)?.data), item => asString(asObject(item)?.id), true),
+		onePath: id => `/models/${encodeURIComponent(id)}`,
+		readOne: body => listedIds([body], item => asString(asObject(item)?.id), true),
+	},
 } satisfies Partial<InboundAdapter> & {upstreamHeaders(apiKey: string | null): Record<string, string>; modelList: ModelListCall};

@@ -57,6 +57,11 @@ export type FakeOptions = {
 	models?: string[];
 	/** Anthropic only: models its list marks deprecated (`lifecycle: "deprecated"`), each with its `retires_at` (RFC 3339) or null. */
 	deprecated?: Readonly<Record<string, string | null>>;
+	/**
+	 * OpenAI-compatible only: names the server answers to (GET /v1/models/{id}, chat completions) that its
+	 * list leaves out, each → the listed model it stands for (as xAI's `grok-4` for `grok-4-0709`).
+	 */
+	aliases?: Readonly<Record<string, string>>;
 };
 
 export type JsonBody = {ok: true; value: unknown} | {ok: false; raw: string};

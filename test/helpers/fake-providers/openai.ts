@@ -32,7 +32,8 @@ const MODEL_CREATED = 1_715_367_049;
 export function startFakeOpenAI(opts: FakeOptions = {}): Promise<FakeProvider> {
 	const apiKey = opts.apiKey ?? defaultKey('sk-real-openai-');
 	const models = opts.models ?? [...OPENAI_DEFAULT_MODELS];
-	return startFakeServer('openai', apiKey, models, '/v1', handle);
+	const aliases = opts.aliases ?? {};
+	return startFakeServer('openai', apiKey, models, '/v1', ctx => handle(ctx, aliases));
 }
 
 function sendError(ctx: Ctx, error: OpenAIError, extraHeaders: Record<string, string> = {}): void {
@@ -96,7 +97,7 @@ export function openaiScriptedError(status: number, message: string | undefined,
 	}
 }
 
-async function handle(ctx: Ctx): Promise<void> {
+async function handle(ctx: Ctx, aliases: Readonly<Record<string, string>>): Promise<void> {
 	const method = ctx.req.method ?? 'GET';
 	const path = ctx.url.pathname;
 	const route =
@@ -117,7 +118,8 @@ async function handle(ctx: Ctx): Promise<void> {
 	}
 	if (route === 'model') {
 		const id = decodeURIComponent(path.slice('/v1/models/'.length));
-		if (ctx.models.includes(id)) sendJson(ctx.res, 200, modelObject(id));
+		const target = Object.hasOwn(aliases, id) ? aliases[id]! : id;
+		if (ctx.models.includes(target)) sendJson(ctx.res, 200, modelObject(target));
 		else sendError(ctx, modelNotFound(id));
 		return;
 	}
@@ -137,7 +139,7 @@ async function handle(ctx: Ctx): Promise<void> {
 	if (invalid) return sendError(ctx, invalid);
 	if (!isRecord(body) || typeof body.model !== 'string') return;
 	const model = body.model;
-	if (!ctx.models.includes(model)) return sendError(ctx, modelNotFound(model));
+	if (!ctx.models.includes(Object.hasOwn(aliases, model) ? aliases[model]! : model)) return sendError(ctx, modelNotFound(model));
 
 	const reply = ctx.nextReply();
 	if (!(await applyTransport(ctx, reply))) return;
