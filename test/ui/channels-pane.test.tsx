@@ -170,7 +170,7 @@ test('t tests the channel against the provider: latency and model count, a model
 		const bad = await addChannel(real.store, {name: 'wrong-key', format: 'openai', baseUrl: provider.url, apiKey: 'sk-wrong', models: 'gpt-4o-mini'});
 		const stale = await addChannel(real.store, {name: 'stale', format: 'openai', baseUrl: provider.url, apiKey: provider.apiKey, models: 'gpt-4o-mini,old=gpt-3.5-gone'});
 		const status = statusLog();
-		const {stdin, lastFrame} = renderTui(<ChannelsPane {...props({channels: [good, bad, stale], actions: real.actions, onStatus: status.report})} />);
+		const {stdin, lastFrame, rerender} = renderTui(<ChannelsPane {...props({channels: [good, bad, stale], actions: real.actions, onStatus: status.report})} />);
 		await press(stdin, 't');
 		await frameWith(() => status.last()?.text, /^Channel "fake" answered in \d+ ms \(\d+ models listed\)\.$/);
 		assert.equal(status.last()!.kind, 'ok');
@@ -183,6 +183,10 @@ test('t tests the channel against the provider: latency and model count, a model
 		// The details' "last test" has it whole.
 		await press(stdin, keys.enter);
 		await frameWith(lastFrame, /last test\s+Channel "stale" answered in \d+ ms \(4 models listed\)\. Its list\s+does not name gpt-3\.5-gone/);
+		// Once the channel is changed (its models fixed, say), that test says nothing of it any more.
+		const fixed = {...stale, models: [{name: 'gpt-4o-mini', upstream: 'gpt-4o-mini'}], updatedAt: new Date(Date.parse(stale.updatedAt) + 1000).toISOString()};
+		rerender(<ChannelsPane {...props({channels: [good, bad, fixed], actions: real.actions, onStatus: status.report})} />);
+		await frameWith(lastFrame, /last test\s+not tested since the channel was changed \(press t\)/);
 	} finally {
 		await real.close();
 		await provider.close();

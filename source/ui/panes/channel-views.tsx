@@ -73,9 +73,10 @@ export function trafficText(series: Series | undefined): string {
 	return `${sparkline(series.requests, 30)}  ${requests} request${requests === 1 ? '' : 's'} (${rate}), ${Math.round((errors / requests) * 100)}% errors, p50 ${p50 === null ? '-' : latency(p50)}`;
 }
 
-export type ChannelDetailsOf = {readonly channel: ChannelRecord; readonly health?: HealthInfo; readonly test?: ProbeResult; readonly traffic?: Series};
+/** `stale`: the channel was changed after its last test, whose result no longer says anything of it. */
+export type ChannelDetailsOf = {readonly channel: ChannelRecord; readonly health?: HealthInfo; readonly test?: ProbeResult; readonly stale?: boolean; readonly traffic?: Series};
 
-export function channelDetailRows({channel, health, test, traffic}: ChannelDetailsOf): Detail[] {
+export function channelDetailRows({channel, health, test, stale = false, traffic}: ChannelDetailsOf): Detail[] {
 	return [
 		['name', channel.name],
 		['id', channel.id],
@@ -88,7 +89,7 @@ export function channelDetailRows({channel, health, test, traffic}: ChannelDetai
 		['priority', String(channel.priority)],
 		...healthRows(health),
 		['last hour', trafficText(traffic)],
-		['last test', test ? probeText(channel.name, test) : 'not tested (press t)', test ? (!test.ok ? theme.error : probeWarns(test) ? theme.warn : theme.ok) : undefined],
+		stale || !test ? ['last test', stale ? 'not tested since the channel was changed (press t)' : 'not tested (press t)'] : ['last test', probeText(channel.name, test), !test.ok ? theme.error : probeWarns(test) ? theme.warn : theme.ok],
 		['updated', channel.updatedAt],
 	];
 }

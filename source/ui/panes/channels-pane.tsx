@@ -41,7 +41,8 @@ export type ChannelsPaneProps = {
 
 type Mode = {kind: 'list'} | {kind: 'details'} | {kind: 'form'; channel?: ChannelRecord} | {kind: 'confirm'; channel: ChannelRecord};
 
-type Tests = ReadonlyMap<string, ProbeResult>;
+/** Each channel's last test, with the version of the channel it tested (an edit since makes it stale). */
+type Tests = ReadonlyMap<string, {readonly updatedAt: string; readonly result: ProbeResult}>;
 
 async function test(actions: ChannelsPaneProps['actions'], onStatus: Report, target: ChannelRecord): Promise<ProbeResult | undefined> {
 	onStatus({kind: 'info', text: `Testing channel "${target.name}"…`});
@@ -97,7 +98,7 @@ export function ChannelsPane(props: ChannelsPaneProps) {
 		if (command === 'remove-channel') return setMode({kind: 'confirm', channel});
 		if (command === 'test-channel') {
 			void test(actions, onStatus, channel).then(result => {
-				if (result) setTests(current => new Map(current).set(channel.id, result));
+				if (result) setTests(current => new Map(current).set(channel.id, {updatedAt: channel.updatedAt, result}));
 			});
 			return;
 		}
@@ -135,7 +136,10 @@ export function ChannelsPane(props: ChannelsPaneProps) {
 }
 
 /** What a channel's details show, from the pane's data. */
-const detailRows = ({health, traffic}: ChannelsPaneProps, channel: ChannelRecord, tests: Tests) => channelDetailRows({channel, health: health?.get(channel.id), test: tests.get(channel.id), traffic: traffic?.channels.get(channel.id)});
+const detailRows = ({health, traffic}: ChannelsPaneProps, channel: ChannelRecord, tests: Tests) => {
+	const tested = tests.get(channel.id);
+	return channelDetailRows({channel, health: health?.get(channel.id), test: tested?.result, stale: tested !== undefined && tested.updatedAt !== channel.updatedAt, traffic: traffic?.channels.get(channel.id)});
+};
 
 type BodyProps = ChannelsPaneProps & {readonly mode: Mode; readonly index: number; readonly detailsTop: number; readonly tests: Tests; readonly setMode: (mode: Mode) => void; readonly onSaved: (id: string) => void};
 
