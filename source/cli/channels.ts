@@ -151,17 +151,25 @@ export function registerChannels(program: Command): void {
 	removalCommand(channels, {command: 'remove', what: 'channel', description: 'remove a channel for good', remove: removeChannel, removeUnreadable: removeUnreadableChannel, json: async (_store, channel) => channelView(channel), after: afterChannelRemoved});
 
 	channels
-		.command('test <channel>')
-		.description("one cheap call (the provider's model list): latency or the provider's error, and which of the channel's models the list does not name or marks deprecated")
+		.command('test [channel]')
+		.description("one cheap call (the provider's model list): latency or the provider's error, and which of the channel's models the list does not name or marks deprecated; without a channel, every enabled one")
 		.option('--json', 'print JSON')
-		.action(async (ref: string, options: JsonFlag, command: Command) => {
+		.action(async (ref: string | undefined, options: JsonFlag, command: Command) => {
 			await withStore(command, async store => {
+				const all = await listChannels(store);
 				// The provider's error may quote any key (its own, another channel's, a virtual key): all are masked.
-				const scrubber = new Scrubber([...(await listChannels(store)).map(item => item.apiKey), ...(await listKeys(store)).map(key => key.secret)]);
-				const {channel, result} = await testChannel(store, ref, async channel => (await import('../proxy/probe.js')).probeChannel(channel, undefined, scrubber));
-				if (options.json) printJson({channel: channel.name, ...result});
-				else print(probeOutcome(channel.name, result, `with \`gateway-tui channels edit ${channel.name}\``));
-				if (!result.ok) process.exitCode = 1;
+				const scrubber = new Scrubber([...all.map(item => item.apiKey), ...(await listKeys(store)).map(key => key.secret)]);
+				const {probeChannel} = await import('../proxy/probe.js');
+				const probe = (channel: ChannelRecord) => probeChannel(channel, undefined, scrubber);
+				const tested = ref === undefined ? await Promise.all(all.filter(channel => channel.enabled).map(async channel => ({channel, result: await probe(channel)}))) : [await testChannel(store, ref, probe)];
+				if (ref === undefined && tested.length === 0) {
+					if (options.json) return printJson([]);
+					return print(all.length === 0 ? 'No channels yet. Add one with `gateway-tui channels add --name NAME --format FORMAT --base-url URL --models LIST`.' : 'No enabled channel to test: enable one with `gateway-tui channels enable NAME`.');
+				}
+				const views = tested.map(({channel, result}) => ({channel: channel.name, ...result}));
+				if (options.json) printJson(ref === undefined ? views : views[0]);
+				else print(tested.map(({channel, result}) => probeOutcome(channel.name, result, `with \`gateway-tui channels edit ${channel.name}\``)).join('\n'));
+				if (tested.some(({result}) => !result.ok)) process.exitCode = 1;
 			});
 		});
 }

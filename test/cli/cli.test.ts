@@ -71,6 +71,11 @@ test('channels: add, list (ls; key masked), show, edit, disable/enable, test, re
 	assert.equal(stale.code, 0, stale.stderr);
 	assert.match(stale.stdout, /\(4 models listed\)\. Its list does not name gpt-3\.5-gone: a request for it fails if the provider retired it or the key may not use it — check the name and change the channel's models with `gateway-tui channels edit stale`\.\n$/);
 	assert.deepEqual((JSON.parse((await runCli(['channels', 'test', 'stale', '--json'], env)).stdout) as {unlisted: string[]}).unlisted, ['gpt-3.5-gone']);
+	// Without a name: every enabled channel, a line each (an array with --json).
+	const every = await runCli(['channels', 'test'], env);
+	assert.equal(every.code, 0, every.stderr);
+	assert.deepEqual(every.stdout.trimEnd().split('\n').map(line => /^Channel "([^"]+)" answered/.exec(line)?.[1]), ['fake', 'stale']);
+	assert.deepEqual((JSON.parse((await runCli(['channels', 'test', '--json'], env)).stdout) as Array<{channel: string; ok: boolean}>).map(item => [item.channel, item.ok]), [['fake', true], ['stale', true]]);
 	assert.match((await runCli(['channels', 'rm', 'stale'], env)).stdout, /Removed/);
 
 	assertRefused(await runCli(['channels', 'add', '--name', 'x', '--format', 'cohere', '--base-url', 'https://x.test', '--models', 'a'], env), /Unknown format "cohere"/);
@@ -82,6 +87,9 @@ test('channels: add, list (ls; key masked), show, edit, disable/enable, test, re
 	const failed = await runCli(['channels', 'test', 'bad-key'], env);
 	assert.equal(failed.code, 1);
 	assert.match(failed.stdout, /failed after \d+ ms: HTTP 401: Incorrect API key/);
+	const oneFailed = await runCli(['channels', 'test'], env);
+	assert.equal(oneFailed.code, 1, 'one channel of two failing fails the whole test');
+	assert.equal(oneFailed.stdout.trimEnd().split('\n').length, 2);
 	assert.match((await runCli(['channels', 'remove', 'bad-key'], env)).stdout, /Removed/);
 
 	// Nothing listens there: the channel is named once, and the advice is where to change it, not the test that just ran.
