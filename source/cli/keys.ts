@@ -1,6 +1,6 @@
 /** `gateway-tui keys …` */
 import type {Command} from 'commander';
-import {budgetCaveat, createKey, deleteKey, deleteUnreadableKey, editKey, findKey, keyView, revokeKey, rotateKey, type EditKeyInput, type KeyView} from '../services/keys.js';
+import {createKey, deleteKey, deleteUnreadableKey, editKey, findKey, keyView, revokeKey, rotateKey, unpricedModels, type EditKeyInput, type KeyView} from '../services/keys.js';
 import {limitsLine, type LimitFlags} from '../services/limit-flags.js';
 import {persistedUse} from '../store/limit-use.js';
 import type {KeyRecord} from '../base/records.js';
@@ -65,10 +65,16 @@ function withLimitOptions(command: Command): Command {
 		.option('--budget-warn <percent>', 'warn when this share of the budget is spent (default 80%)');
 }
 
-/** On stderr: a budget that models without a price would never fill (their requests cost $0). */
+/** On stderr: a budget that models without a price would never fill (their requests cost $0), and how to price them. */
 async function warnUnpricedBudget(store: Store, key: KeyRecord): Promise<void> {
-	const caveat = budgetCaveat(key, await listChannels(store), (channel, model) => `with \`gateway-tui channels edit ${channel.name} --price ${model}=IN/OUT\` (USD per 1M tokens; 0/0 for a free one)`);
-	if (caveat) process.stderr.write(`warning: ${caveat}\n`);
+	if (!key.limits?.budget) return;
+	const unpriced = unpricedModels(key, await listChannels(store));
+	const [first] = unpriced;
+	if (!first) return;
+	const list = unpriced.map(({channel, models}) => `"${channel.name}" (${models.join(', ')})`).join(', ');
+	const count = unpriced.reduce((sum, item) => sum + item.models.length, 0);
+	const how = `with \`gateway-tui channels edit ${first.channel.name} --price ${first.models[0]}=IN/OUT\` (USD per 1M tokens; 0/0 for a free one)`;
+	process.stderr.write(`warning: The budget of "${key.name}" counts only priced requests: ${count === 1 ? 'this model has' : 'these models have'} no price on ${unpriced.length === 1 ? 'its channel' : 'their channels'} — ${list} — so ${count === 1 ? 'its requests count' : 'their requests count'} as $0. Set prices ${how}.\n`);
 }
 
 export function registerKeys(program: Command): void {

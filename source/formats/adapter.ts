@@ -284,13 +284,12 @@ export type ListedModels = {
 
 /**
  * The model-list call of a format: relative to the base URL, with the query that asks for everything
- * on one page; and the call for one model (`onePath`), whose answer `readOne` reads — what a name the
- * list leaves out (an alias: xAI's `grok-4`, Anthropic's undated names) is asked by.
+ * on one page; and `readOne`, which reads the answer for one model (`path`/ID in every format) — what
+ * a name the list leaves out (an alias: xAI's `grok-4`) is asked by.
  */
 export type ModelListCall = {
 	readonly path: string;
 	readonly query?: Readonly<Record<string, string>>;
 	read(body: unknown): ListedModels;
-	onePath(id: string): string;
 	readOne(body: unknown): ListedModels;
 };

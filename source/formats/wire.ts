@@ -232,6 +232,9 @@ export function wireReaders(wording: Wording): WireReaders {
 	};
 }
 
+/** A model object's `id` (OpenAI's and Anthropic's lists), or undefined. */
+export const idField = (item: unknown): string | undefined => asString(asObject(item)?.id);
+
 /**
  * The ids of a provider's model list (`items`, read by `id`); complete only when `last` says no page
  * follows and the list was there at all.

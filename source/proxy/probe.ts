@@ -53,7 +53,7 @@ async function askEach(pools: UpstreamPools, channel: ChannelRecord, compared: R
 	await Promise.all(
 		compared.unlisted.map(async model => {
 			try {
-				const response = await callUpstream(pools, {channel, method: 'GET', path: list.onePath(model), timeouts: probeTimeouts});
+				const response = await callUpstream(pools, {channel, method: 'GET', path: `${list.path}/${encodeURIComponent(model)}`, timeouts: probeTimeouts});
 				const text = await response.body.text();
 				if (response.statusCode === 404) return unlisted.push(model);
 				if (response.statusCode >= 300) return;

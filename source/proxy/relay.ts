@@ -97,7 +97,8 @@ export async function relay(deps: RelayDeps, input: RelayInput): Promise<RelayRe
 		}
 	}
 	if (last) return {route: last.route, attempts: tried, warnings, usage: null, error: last.error.message, firstByteAt: null, failure: last.error};
-	throw allUnavailable(call.model, routes.map(route => route.channel), deps.health.nextTrialInMs(routes.map(route => route.channel)));
+	const channels = routes.map(route => route.channel);
+	throw allUnavailable(call.model, channels, deps.health.nextTrialInMs(channels));
 }
 
 /** The 503 when every channel of the model is resting after failures: when the next trial may go, and what to check. */

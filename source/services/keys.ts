@@ -150,21 +150,6 @@ export function unpricedModels(key: Pick<KeyRecord, 'models' | 'channels'>, chan
 	return out;
 }
 
-/**
- * What a key's budget cannot see: requests for models with no price count as $0, so a budget over
- * them never fills. `how` says where prices are set (the CLI's command, the TUI's keys). Undefined
- * when the key has no budget or every model it may use is priced.
- */
-export function budgetCaveat(key: KeyRecord, channels: readonly ChannelRecord[], how: (channel: ChannelRecord, model: string) => string): string | undefined {
-	if (!key.limits?.budget) return undefined;
-	const unpriced = unpricedModels(key, channels);
-	const [first] = unpriced;
-	if (!first) return undefined;
-	const list = unpriced.map(({channel, models}) => `"${channel.name}" (${models.join(', ')})`).join(', ');
-	const count = unpriced.reduce((sum, item) => sum + item.models.length, 0);
-	return `The budget of "${key.name}" counts only priced requests: ${count === 1 ? 'this model has' : 'these models have'} no price on ${unpriced.length === 1 ? 'its channel' : 'their channels'} — ${list} — so ${count === 1 ? 'its requests count' : 'their requests count'} as $0. Set prices ${how(first.channel, first.models[0]!)}.`;
-}
-
 export async function keyView(store: Store, key: KeyRecord, lastUsedAt: string | null): Promise<KeyView> {
 	const channels = await listChannels(store);
 	return {

@@ -4,7 +4,7 @@
  */
 import {UserError} from '../base/errors.js';
 import type {BudgetPeriod, KeyLimits} from '../base/records.js';
-import {periodWords, reachedLimitText, type LimitUse} from '../base/periods.js';
+import {periodWords, reachedLimitText, requestLimits, type LimitUse} from '../base/periods.js';
 import {budgetDollars, groupDigits} from '../base/digits.js';
 
 export type LimitFlags = {rpm?: string; rpd?: string; tpm?: string; tpd?: string; budget?: string; budgetWarn?: string};
@@ -58,7 +58,7 @@ export function limitsLine(limits: KeyLimits | undefined, use?: LimitUse): strin
 /** `rpm 12/60 · tpd 3,000/100,000 · $4.20 of $20.00 this month`, or `none`. */
 export function limitsText(limits: KeyLimits | undefined, use?: LimitUse): string {
 	if (!limits) return 'none';
-	const parts = (['rpm', 'rpd', 'tpm', 'tpd'] as const).flatMap(name => (limits[name] === undefined ? [] : [`${name} ${use ? `${groupDigits(use[name])}/` : ''}${groupDigits(limits[name])}`]));
+	const parts = requestLimits.flatMap(name => (limits[name] === undefined ? [] : [`${name} ${use ? `${groupDigits(use[name])}/` : ''}${groupDigits(limits[name])}`]));
 	if (limits.budget) parts.push(`${use ? `${budgetDollars(use.spendUsd, limits.budget.usd)} of ` : ''}${budgetDollars(limits.budget.usd, limits.budget.usd)} ${periodWords[limits.budget.period]}`);
 	return parts.join(' · ');
 }

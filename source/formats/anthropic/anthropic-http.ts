@@ -6,7 +6,7 @@
  */
 import type {JsonObject} from '../../base/ir.js';
 import type {InboundAdapter, ListedModels, ModelEntry, ModelListCall, Operation, WireRequest} from '../adapter.js';
-import {asArray, asObject, asString, listedIds} from '../wire.js';
+import {asArray, asObject, asString, idField, listedIds} from '../wire.js';
 import {readBearer, readHeader, requireModel, sseContentType} from '../http.js';
 import {sseFrame} from '../sse.js';
 import {renderAnthropicError} from './errors.js';
@@ -61,7 +61,7 @@ export const anthropicHttp = {
 	streamContentType: () => sseContentType,
 	upstreamHeaders: (apiKey: string | null): Record<string, string> => ({'anthropic-version': defaultAnthropicVersion, ...(apiKey ? {'x-api-key': apiKey} : {})}),
 	// 20 a page unless asked (at most 1000); active and deprecated models, each with its lifecycle.
-	modelList: {path: '/v1/models', query: {limit: '1000'}, read: readAnthropicModelList, onePath: id => `/v1/models/${encodeURIComponent(id)}`, readOne: body => readAnthropicModelList({data: [body], has_more: false})},
+	modelList: {path: '/v1/models', query: {limit: '1000'}, read: readAnthropicModelList, readOne: body => readAnthropicModelList({data: [body], has_more: false})},
 } satisfies Partial<InboundAdapter> & {upstreamHeaders(apiKey: string | null): Record<string, string>; modelList: ModelListCall};
 
 function readAnthropicModelList(body: unknown): ListedModels {
@@ -73,5 +73,5 @@ function readAnthropicModelList(body: unknown): ListedModels {
 		const id = asString(model?.id);
 		if (id !== undefined && model?.lifecycle === 'deprecated') deprecated.set(id, asString(model.retires_at) ?? null);
 	}
-	return {...listedIds(asArray(list?.data), item => asString(asObject(item)?.id), list?.has_more === false), deprecated};
+	return {...listedIds(asArray(list?.data), idField, list?.has_more === false), deprecated};
 }

@@ -98,9 +98,13 @@ export const geminiHttp = {
 		query: {pageSize: '1000'},
 		read: body => {
 			const list = asObject(body);
-			return listedIds(asArray(list?.models), item => asString(asObject(item)?.name)?.replace(/^models\//, ''), list !== undefined && asString(list.nextPageToken) === undefined);
+			return listedIds(asArray(list?.models), geminiModelId, list !== undefined && asString(list.nextPageToken) === undefined);
 		},
-		onePath: id => `/v1beta/models/${encodeURIComponent(id)}`,
-		readOne: body => listedIds([body], item => asString(asObject(item)?.name)?.replace(/^models\//, ''), true),
+		readOne: body => listedIds([body], geminiModelId, true),
 	},
 } satisfies Partial<InboundAdapter> & {upstreamHeaders(apiKey: string | null): Record<string, string>; modelList: ModelListCall};
+
+/** A listed model's id: its name without the `models/` prefix. */
+function geminiModelId(item: unknown): string | undefined {
+	return asString(asObject(item)?.name)?.replace(/^models\//, '');
+}

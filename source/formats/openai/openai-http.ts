@@ -7,7 +7,7 @@ import type {JsonObject} from '../../base/ir.js';
 import {addedKeys, type InboundAdapter, type ModelEntry, type ModelListCall, type StreamHiding, type WireRequest} from '../adapter.js';
 import {readBearer, readQuery, requireModel, sseContentType} from '../http.js';
 import {sseFrame, type SseMessage} from '../sse.js';
-import {asArray, asObject, asString, isWireObject, listedIds, parseJsonObject} from '../wire.js';
+import {asArray, asObject, idField, isWireObject, listedIds, parseJsonObject} from '../wire.js';
 import {renderOpenAIError} from './errors.js';
 
 const epoch = (iso: string) => Math.floor(Date.parse(iso) / 1000);
@@ -92,8 +92,7 @@ export const openaiHttp = {
 	// OpenAI's list is one page; some compatible servers answer a bare array.
 	modelList: {
 		path: '/models',
-		read: body => listedIds(asArray(body) ?? asArray(asObject(body)?.data), item => asString(asObject(item)?.id), true),
-		onePath: id => `/models/${encodeURIComponent(id)}`,
-		readOne: body => listedIds([body], item => asString(asObject(item)?.id), true),
+		read: body => listedIds(asArray(body) ?? asArray(asObject(body)?.data), idField, true),
+		readOne: body => listedIds([body], idField, true),
 	},
 } satisfies Partial<InboundAdapter> & {upstreamHeaders(apiKey: string | null): Record<string, string>; modelList: ModelListCall};
