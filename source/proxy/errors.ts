@@ -28,6 +28,14 @@ export function sendError(reply: FastifyReply, inbound: Pick<InboundAdapter, 're
 	const gatewayError = toGatewayError(error, bodyLimitBytes);
 	settle(reply.request, {error: gatewayError.message});
 	const {status, body} = inbound.renderError(gatewayError);
-	if (gatewayError.retryAfter) void reply.header('retry-after', gatewayError.retryAfter);
+	if (gatewayError.retryAfter) {
+		void reply.header('retry-after', gatewayError.retryAfter);
+		// The OpenAI and Anthropic SDKs sleep as long as retry-after says, inside the call: a key over its
+		// budget until midnight would hang its caller for hours. Past a minute they are told not to retry.
+		if (Number(gatewayError.retryAfter) > maxClientWaitSeconds) void reply.header('x-should-retry', 'false');
+	}
 	return reply.code(status).type('application/json').send(body);
 }
+
+/** The longest retry-after an SDK is left to wait out by itself (longer: `x-should-retry: false`). */
+const maxClientWaitSeconds = 60;

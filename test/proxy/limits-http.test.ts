@@ -11,6 +11,8 @@ import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js
 import {startTestGateway, tempHome, type TestGateway} from '../helpers/gateway.js';
 import {generateRequest, send, type Sent} from '../helpers/wire.js';
 import {eventually} from '../helpers/sdks.js';
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
 import {editChannel} from '../../source/services/channels.js';
 import {editKey} from '../../source/services/keys.js';
 import {persistedUse} from '../../source/store/limit-use.js';
@@ -54,6 +56,8 @@ const askResponses = (secret: string) =>
 function assertRefused(format: 'openai' | 'anthropic' | 'gemini' | 'responses', response: Sent, message: RegExp, quota = false): void {
 	assert.equal(response.status, 429, response.text);
 	assert.match(response.headers.get('retry-after') ?? '', /^\d+$/);
+	// A wait past a minute (a day's limit, a budget): the SDKs are told not to sleep it out inside the call.
+	assert.equal(response.headers.get('x-should-retry'), Number(response.headers.get('retry-after')) > 60 ? 'false' : null);
 	const body = response.body as {type?: string; error: {type?: string; code?: unknown; status?: string; message: string}};
 	if (format === 'openai' || format === 'responses') assert.equal(body.error.code, quota ? 'insufficient_quota' : 'rate_limit_exceeded');
 	if (format === 'anthropic') assert.deepEqual([body.type, body.error.type], ['error', 'rate_limit_error']);
@@ -164,4 +168,16 @@ test('a budget: cost accumulates from priced usage, a warning at the threshold, 
 	assertRefused('openai', await ask('openai', agent), /has spent \$0\.05 of its \$0\.05 budget today/, true);
 	now += 86_400_000;
 	assert.equal((await ask('openai', agent)).status, 200, 'the next day has a new budget');
+});
+
+test("the real SDKs, with their default retries, get a refusal that lasts past a minute at once instead of sleeping out its retry-after inside the call", async () => {
+	const daily = await keyWith({rpd: '1'});
+	assert.equal((await ask('openai', daily)).status, 200);
+	const seen = gateway.finished.length;
+	const openai = new OpenAI({baseURL: `${gateway.url}/v1`, apiKey: daily}); // maxRetries: the SDK's default (2)
+	await assert.rejects(openai.chat.completions.create({model: 'gpt-4o-mini', messages: [{role: 'user', content: 'hi'}]}), (error: unknown) => error instanceof OpenAI.RateLimitError);
+	const anthropic = new Anthropic({baseURL: gateway.url, apiKey: daily});
+	await assert.rejects(anthropic.messages.create({model: 'gpt-4o-mini', max_tokens: 16, messages: [{role: 'user', content: 'hi'}]}), (error: unknown) => error instanceof Anthropic.RateLimitError);
+	await eventually(() => gateway.finished.length >= seen + 2, 5000, 'both refusals recorded');
+	assert.equal(gateway.finished.length, seen + 2, 'one request each: no retry');
 });
