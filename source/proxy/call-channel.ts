@@ -96,7 +96,7 @@ async function callOnce(attempt: Attempt, wire: Pick<InboundAdapter, 'decodeErro
 	} catch (error) {
 		return {ok: false, result: failedBeforeAnswer(attempt, error, call.deadline)};
 	}
-	return {ok: false, result: failed(upstreamError(channel, wire, status, text, response.headers), true, fault)};
+	return {ok: false, result: failed(upstreamError(route, wire, status, text, response.headers), true, fault)};
 }
 
 /** Seconds of a `retry-after` header (a number or an HTTP date), or null. */

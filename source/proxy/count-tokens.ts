@@ -25,7 +25,7 @@ export async function countTokens(attempt: Attempt): Promise<AttemptResult> {
 		} catch (error) {
 			return failedBeforeAnswer(attempt, error);
 		}
-		if (called.response.statusCode >= 400) return failed(upstreamError(route.channel, outbound, called.response.statusCode, text, called.response.headers), false, called.fault);
+		if (called.response.statusCode >= 400) return failed(upstreamError(route, outbound, called.response.statusCode, text, called.response.headers), false, called.fault);
 		total = outbound.upstreamCounting.decodeResponse(jsonOrText(text));
 	} else {
 		total = attempt.services.tokenizer.count(ir);

@@ -38,7 +38,7 @@ export async function embed(attempt: Attempt): Promise<AttemptResult> {
 	if (!called.ok) return called.result;
 	const text = await called.response.body.text();
 	const status = called.response.statusCode;
-	if (status >= 400) return failed(upstreamError(route.channel, wire, status, text, called.response.headers), false, called.fault);
+	if (status >= 400) return failed(upstreamError(route, wire, status, text, called.response.headers), false, called.fault);
 	const decoded = (same ? client : upstream).decodeResponse(jsonOrText(text));
 	const usage = decoded.usage ?? estimate(attempt, request);
 	const firstByteAt = performance.now();

@@ -18,7 +18,7 @@ import type {Hangup} from './hangup.js';
 import {clientBytes} from './json-body.js';
 import {usageFromTail} from '../formats/answer-usage.js';
 import type {BodyText, UpstreamResponse} from './upstream.js';
-import {mapUpstreamError, jsonOrText} from './upstream-errors.js';
+import {headerValue, jsonOrText, mapUpstreamError} from './upstream-errors.js';
 
 export async function passthrough(attempt: Attempt): Promise<AttemptResult> {
 	const {inbound, call, route, reply} = attempt;
@@ -60,7 +60,11 @@ async function readBody(attempt: Attempt, upstream: UpstreamResponse, client: Ha
 	}
 }
 
-/** The provider's error answer, passed on (scrubbed by the server's onSend), or mapped when it refused the real key. */
+/**
+ * The provider's error answer, passed on as it came (scrubbed by the server's onSend), or mapped when
+ * it refused the real key. The request log gets the message as a translated request's log would —
+ * with what to do about a model the provider no longer has — and the provider's request id.
+ */
 async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, fault: ChannelFault | null, client: Hangup): Promise<AttemptResult> {
 	const {inbound, route, reply} = attempt;
 	const read = await readBody(attempt, upstream, client);
@@ -68,11 +72,13 @@ async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, fault: 
 	// A refused real key is the channel's problem, not the client's, whatever status the provider uses for it (Gemini: 400 API_KEY_INVALID).
 	const decoded = inbound.decodeError(upstream.statusCode, jsonOrText(read.text));
 	if (upstream.statusCode === 401 || upstream.statusCode === 403 || decoded.kind === 'authentication' || decoded.kind === 'permission') {
-		return failed(mapUpstreamError(route.channel, {...decoded, status: decoded.kind === 'permission' ? 403 : 401}, undefined));
+		return failed(mapUpstreamError(route, {...decoded, status: decoded.kind === 'permission' ? 403 : 401}, undefined));
 	}
 	const scrubber = scrubberOf(attempt);
 	void reply.code(upstream.statusCode).headers(scrubber.scrubHeaders(forwardedHeaders(upstream.headers))).send(read.text);
-	return answered(null, scrubber.scrub(read.text).slice(0, 500), performance.now(), fault);
+	const providerId = headerValue(upstream.headers, 'request-id') ?? headerValue(upstream.headers, 'x-request-id');
+	const logged = mapUpstreamError(route, decoded, undefined).message + (providerId ? ` (provider request id ${providerId})` : '');
+	return answered(null, scrubber.scrub(logged).slice(0, 1000), performance.now(), fault);
 }
 
 async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client: Hangup): Promise<AttemptResult> {

@@ -64,7 +64,7 @@ async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, client:
 	} catch (error) {
 		return client.aborted ? gone : failedBeforeAnswer(attempt, error);
 	}
-	return failed(upstreamError(attempt.route.channel, attempt.outbound, upstream.statusCode, text, upstream.headers), false, fault);
+	return failed(upstreamError(attempt.route, attempt.outbound, upstream.statusCode, text, upstream.headers), false, fault);
 }
 
 async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client: Hangup): Promise<AttemptResult> {
@@ -147,7 +147,7 @@ async function firstRead<T>(attempt: Attempt, abort: Hangup, deadline: FirstByte
 /** The first thing a provider streamed was an error, or it streamed nothing: a failure that may fail over. */
 function failedAtOnce(attempt: Attempt, first: IRStreamEvent | undefined): AttemptResult {
 	const {route} = attempt;
-	const error = first?.type === 'error' ? mapUpstreamError(route.channel, first.error, undefined) : new GatewayError('upstream', 502, `Channel "${route.channel.name}" ended its stream before sending anything. Try again.`);
+	const error = first?.type === 'error' ? mapUpstreamError(route, first.error, undefined) : new GatewayError('upstream', 502, `Channel "${route.channel.name}" ended its stream before sending anything. Try again.`);
 	return failed(error, attempt.canFailOver, {kind: 'server', reason: `a stream that failed at once: ${error.message.slice(0, 200)}`});
 }
 

@@ -9,6 +9,7 @@ import type {ChannelRecord} from '../base/records.js';
 import {maskSecret} from '../base/secrets.js';
 import type {InboundAdapter} from '../formats/adapter.js';
 import {parseJson} from '../formats/wire.js';
+import type {Route} from './routing.js';
 
 /** Remove the channel's real key from a provider's message at once (every other key is masked on the way out, by the snapshot's Scrubber). */
 function scrub(text: string, channel: Pick<ChannelRecord, 'apiKey'>): string {
@@ -26,11 +27,21 @@ export function headerValue(headers: Record<string, string | string[] | undefine
 }
 
 /** Decode an error answer in the wire it came in (`wire`), then map it for the client. */
-export function upstreamError(channel: ChannelRecord, wire: Pick<InboundAdapter, 'decodeError'>, status: number, text: string, headers: Record<string, string | string[] | undefined>): GatewayError {
-	return mapUpstreamError(channel, wire.decodeError(status, jsonOrText(text)), headerValue(headers, 'retry-after'));
+export function upstreamError(route: Route, wire: Pick<InboundAdapter, 'decodeError'>, status: number, text: string, headers: Record<string, string | string[] | undefined>): GatewayError {
+	return mapUpstreamError(route, wire.decodeError(status, jsonOrText(text)), headerValue(headers, 'retry-after'));
 }
 
-export function mapUpstreamError(channel: ChannelRecord, decoded: IRError, retryAfter: string | undefined): GatewayError {
+/**
+ * Whether a provider's 404 is about the model the channel sent: its code says so (OpenAI's
+ * `model_not_found`), or its message names the model (Anthropic's `model: NAME`, Gemini's
+ * `models/NAME is not found…`) — a retired or renamed model, the day after its retirement date.
+ */
+function modelMissing(decoded: IRError, upstreamModel: string): boolean {
+	return decoded.status === 404 && (decoded.code === 'model_not_found' || (upstreamModel !== '' && decoded.message.includes(upstreamModel)));
+}
+
+export function mapUpstreamError(route: Route, decoded: IRError, retryAfter: string | undefined): GatewayError {
+	const {channel} = route;
 	const message = scrub(decoded.message, channel);
 	const status = decoded.status;
 	if (status === 401 || status === 403) {
@@ -42,5 +53,11 @@ export function mapUpstreamError(channel: ChannelRecord, decoded: IRError, retry
 	if (status >= 500) {
 		return new GatewayError(decoded.kind === 'overloaded' ? 'overloaded' : 'upstream', 502, `Channel "${channel.name}" failed (HTTP ${status}: ${message}). Try again later.`, {code: 'upstream_error', retryAfter});
 	}
-	return new GatewayError(decoded.kind === 'upstream' || decoded.kind === 'internal' ? 'invalid_request' : decoded.kind, status, `The provider of channel "${channel.name}" rejected the request: ${message}`, {code: decoded.code, param: decoded.param});
+	const kind = decoded.kind === 'upstream' || decoded.kind === 'internal' ? 'invalid_request' : decoded.kind;
+	if (modelMissing(decoded, route.upstreamModel)) {
+		const what = `The provider of channel "${channel.name}" has no model "${route.upstreamModel}" (retired or renamed?): HTTP ${status}: ${message.replace(/\.$/, '')}.`;
+		const next = `\`gateway-tui channels test ${channel.name}\` names the channel's models its provider no longer lists; \`gateway-tui channels edit ${channel.name} --models …\` changes them.`;
+		return new GatewayError(kind, status, `${what} ${next}`, {code: 'model_not_found', param: 'model'});
+	}
+	return new GatewayError(kind, status, `The provider of channel "${channel.name}" rejected the request: ${message}`, {code: decoded.code, param: decoded.param});
 }
