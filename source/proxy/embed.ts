@@ -10,7 +10,7 @@ import {answered, failed, type Attempt, type AttemptResult} from './attempt.js';
 import {callChannel} from './call-channel.js';
 import {abortOnClientClose, forwardedHeaders} from './client-stream.js';
 import {upstreamBody} from './passthrough.js';
-import {jsonOrText, upstreamError} from './upstream-errors.js';
+import {errorFailure, jsonOrText} from './upstream-errors.js';
 
 /** The refusal when no channel serving the model has an embeddings API (Anthropic has none). */
 export function noEmbeddingsApi(model: string, channels: readonly string[]): GatewayError {
@@ -38,7 +38,7 @@ export async function embed(attempt: Attempt): Promise<AttemptResult> {
 	if (!called.ok) return called.result;
 	const text = await called.response.body.text();
 	const status = called.response.statusCode;
-	if (status >= 400) return failed(upstreamError(route, wire, status, text, called.response.headers), false, called.fault);
+	if (status >= 400) return errorFailure(attempt, wire, status, text, called.response.headers, called.fault);
 	const decoded = (same ? client : upstream).decodeResponse(jsonOrText(text));
 	const usage = decoded.usage ?? estimate(attempt, request);
 	const firstByteAt = performance.now();

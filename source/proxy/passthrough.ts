@@ -18,7 +18,7 @@ import type {Hangup} from './hangup.js';
 import {clientBytes} from './json-body.js';
 import {usageFromTail} from '../formats/answer-usage.js';
 import type {BodyText, UpstreamResponse} from './upstream.js';
-import {headerValue, jsonOrText, mapUpstreamError} from './upstream-errors.js';
+import {failOverMissingModel, headerValue, jsonOrText, mapUpstreamError} from './upstream-errors.js';
 
 export async function passthrough(attempt: Attempt): Promise<AttemptResult> {
 	const {inbound, call, route, reply} = attempt;
@@ -74,6 +74,9 @@ async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, fault: 
 	if (upstream.statusCode === 401 || upstream.statusCode === 403 || decoded.kind === 'authentication' || decoded.kind === 'permission') {
 		return failed(mapUpstreamError(route, {...decoded, status: decoded.kind === 'permission' ? 403 : 401}, undefined));
 	}
+	// A model this channel's provider no longer has may be served by the next channel: the client gets that one's answer instead.
+	const onward = failOverMissingModel(attempt, decoded);
+	if (onward) return onward;
 	const scrubber = scrubberOf(attempt);
 	void reply.code(upstream.statusCode).headers(scrubber.scrubHeaders(forwardedHeaders(upstream.headers))).send(read.text);
 	const providerId = headerValue(upstream.headers, 'request-id') ?? headerValue(upstream.headers, 'x-request-id');

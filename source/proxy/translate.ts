@@ -21,7 +21,7 @@ import {endStream} from './stream-end.js';
 import {endedEarly, interruptedUsage} from './interrupted-usage.js';
 import type {Hangup} from './hangup.js';
 import {upstreamFailure, type UpstreamResponse} from './upstream.js';
-import {mapUpstreamError, upstreamError} from './upstream-errors.js';
+import {errorFailure, mapUpstreamError} from './upstream-errors.js';
 
 export async function translate(attempt: Attempt): Promise<AttemptResult> {
 	const {inbound, outbound, call, route, reply, ctx} = attempt;
@@ -64,7 +64,7 @@ async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, client:
 	} catch (error) {
 		return client.aborted ? gone : failedBeforeAnswer(attempt, error);
 	}
-	return failed(upstreamError(attempt.route, attempt.outbound, upstream.statusCode, text, upstream.headers), false, fault);
+	return errorFailure(attempt, attempt.outbound, upstream.statusCode, text, upstream.headers, fault);
 }
 
 async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client: Hangup): Promise<AttemptResult> {

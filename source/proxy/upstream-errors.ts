@@ -10,6 +10,7 @@ import {maskSecret} from '../base/secrets.js';
 import type {InboundAdapter} from '../formats/adapter.js';
 import {parseJson} from '../formats/wire.js';
 import type {Route} from './routing.js';
+import {failed, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
 
 /** Remove the channel's real key from a provider's message at once (every other key is masked on the way out, by the snapshot's Scrubber). */
 function scrub(text: string, channel: Pick<ChannelRecord, 'apiKey'>): string {
@@ -26,9 +27,30 @@ export function headerValue(headers: Record<string, string | string[] | undefine
 	return Array.isArray(value) ? value[0] : value;
 }
 
+type Headers = Record<string, string | string[] | undefined>;
+
 /** Decode an error answer in the wire it came in (`wire`), then map it for the client. */
-export function upstreamError(route: Route, wire: Pick<InboundAdapter, 'decodeError'>, status: number, text: string, headers: Record<string, string | string[] | undefined>): GatewayError {
+export function upstreamError(route: Route, wire: Pick<InboundAdapter, 'decodeError'>, status: number, text: string, headers: Headers): GatewayError {
 	return mapUpstreamError(route, wire.decodeError(status, jsonOrText(text)), headerValue(headers, 'retry-after'));
+}
+
+/**
+ * A provider's error answer as the attempt's failure. One for a model its provider no longer has
+ * goes on to the next channel that serves the model, if there is one — without counting against
+ * this channel, whose other models still work.
+ */
+export function errorFailure(attempt: Attempt, wire: Pick<InboundAdapter, 'decodeError'>, status: number, text: string, headers: Headers, fault: ChannelFault | null): AttemptResult {
+	const decoded = wire.decodeError(status, jsonOrText(text));
+	return failOverMissingModel(attempt, decoded) ?? failed(mapUpstreamError(attempt.route, decoded, headerValue(headers, 'retry-after')), false, fault);
+}
+
+/** The failure that sends the request on to the next channel when this one's provider has no such model (and another channel may take it); null otherwise. */
+export function failOverMissingModel(attempt: Attempt, decoded: IRError): AttemptResult | null {
+	const {route, canFailOver} = attempt;
+	if (!canFailOver || !modelMissing(decoded, route.upstreamModel)) return null;
+	const name = route.channel.name;
+	attempt.ctx.warn(`channel "${name}" has no model "${route.upstreamModel}" any more (its provider answered HTTP 404), so the next channel serving "${attempt.call.model}" took the request: \`gateway-tui channels test ${name}\` names its missing models`);
+	return failed(mapUpstreamError(route, decoded, undefined), true);
 }
 
 /**

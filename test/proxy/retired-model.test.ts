@@ -94,3 +94,35 @@ test('a 404 that is not about the model keeps the plain message', async () => {
 	assert.doesNotMatch(seen.message, /retired or renamed/);
 	await eventually(() => gateway.finished.at(-1)?.model === 'elsewhere');
 });
+
+test('another channel serving the model takes the request when the first one\'s provider has retired it, passed through, streamed and translated', async () => {
+	// "moving" is served by two channels (each call its own conversation: one the gateway pinned to "second" would not try "first" again): the first (higher priority) still names the model its provider retired.
+	await gateway.addProvider(providers.openai, {name: 'first', models: 'moving=retired-openai-2', priority: 10});
+	await gateway.addProvider(providers.anthropic, {name: 'second', models: `moving=${providers.anthropic.models[0]}`});
+	const first = () => gateway.registry.snapshot.channels.find(channel => channel.name === 'first')!;
+	const calls: Array<[string, () => Promise<unknown>]> = [
+		['openai (passed through on the first)', () => openaiClient(gateway.url, secret).chat.completions.create({model: 'moving', messages: [{role: 'user', content: 'one'}]})],
+		['openai streamed', async () => {
+			const stream = await openaiClient(gateway.url, secret).chat.completions.create({model: 'moving', stream: true, messages: [{role: 'user', content: 'two'}]});
+			for await (const _ of stream);
+		}],
+		// A Gemini client has no channel of its own format here, so priority puts "first" first (an Anthropic client would go to "second", its own format, at once).
+		['gemini (translated on the first)', () => geminiClient(gateway.url, secret).models.generateContent({model: 'moving', contents: 'three'})],
+	];
+	for (const [name, call] of calls) {
+		const logged = gateway.nextFinished();
+		await call();
+		const record = await logged;
+		assert.equal(record.status, 200, name);
+		assert.deepEqual(record.attempts, ['first', 'second'], name);
+		assert.equal(record.channelName, 'second', name);
+		assert.ok(record.warnings.some(warning => warning.includes('channel "first" has no model "retired-openai-2" any more') && warning.includes('`gateway-tui channels test first`')), `${name}: ${record.warnings.join('; ')}`);
+	}
+	assert.equal(gateway.health.stateOf(first()), 'healthy', 'the first channel\'s other models still work: the 404 is not its fault');
+	// With no other channel for the model, the 404 reaches the client as before.
+	await editChannel(gateway.store, 'second', {enabled: false});
+	await gateway.registry.refresh();
+	const alone = await failure('openai', 'moving');
+	assert.equal(alone.status, 404);
+	assert.equal(alone.code, 'model_not_found');
+});
