@@ -20,14 +20,19 @@ export type HealthOptions = {
 	readonly clock?: Pick<Clock, 'now'>;
 	/** Masks keys in a reason (a provider's error may quote one) before it is published anywhere. */
 	readonly scrub?: (text: string) => string;
+	/** How long a model a channel's provider answered 404 for is tried after the other channels serving it (default 10 minutes). */
+	readonly missingModelMs?: number;
 };
 
 export const defaultHealthOptions: HealthOptions = {threshold: 3, cooldownMs: 30_000};
+const defaultMissingModelMs = 10 * 60_000;
 
 type Entry = {view: ChannelHealthView; failures: number; openUntil: number; trialInFlight: boolean};
 
 export class ChannelHealth {
 	private readonly entries = new Map<string, Entry>();
+	/** Channel id → upstream model → until when: models the channel's provider lately said it does not have. */
+	private readonly missing = new Map<string, Map<string, number>>();
 	private readonly clock: Pick<Clock, 'now'>;
 
 	constructor(
@@ -74,10 +79,38 @@ export class ChannelHealth {
 	 * not wait out the cooldown its mistake started. Told as healthy where it was not.
 	 */
 	reset(channel: ChannelRecord): void {
+		this.missing.delete(channel.id);
 		const entry = this.entries.get(channel.id);
 		if (!entry) return;
 		this.entries.delete(channel.id);
 		if (entry.view.state !== 'healthy') this.events?.emit('channel:health', {channelId: channel.id, channelName: channel.name, state: 'healthy', reason: null, since: new Date(this.clock.now()).toISOString(), retryAt: null});
+	}
+
+	/**
+	 * The channel's provider answered that it has no `model` (retired or renamed): for a while, or
+	 * until the channel is changed, requests for it try the other channels serving it first. Not a
+	 * failure of the channel, whose other models still work.
+	 */
+	modelMissing(channel: ChannelRecord, model: string): void {
+		let models = this.missing.get(channel.id);
+		if (!models) this.missing.set(channel.id, (models = new Map()));
+		models.set(model, this.clock.now() + (this.options.missingModelMs ?? defaultMissingModelMs));
+	}
+
+	/** Whether any channel lately lacked a model (so that ordering routes costs nothing otherwise). */
+	get lacksAny(): boolean {
+		return this.missing.size > 0;
+	}
+
+	/** Whether the channel's provider said lately that it has no `model`. */
+	lacks(channel: ChannelRecord, model: string): boolean {
+		const models = this.missing.get(channel.id);
+		const until = models?.get(model);
+		if (until === undefined) return false;
+		if (this.clock.now() < until) return true;
+		models!.delete(model);
+		if (models!.size === 0) this.missing.delete(channel.id);
+		return false;
 	}
 
 	/** The client went away during a trial: let the next request try again. */

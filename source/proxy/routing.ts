@@ -101,11 +101,19 @@ export class RouteOrder {
 		return routes;
 	}
 
-	order(routes: readonly Route[], inbound: Pick<InboundAdapter, 'affinity'>, health: Pick<ChannelHealth, 'stateOf'>): readonly Route[] {
+	order(routes: readonly Route[], inbound: Pick<InboundAdapter, 'affinity'>, health: Pick<ChannelHealth, 'stateOf' | 'lacksAny' | 'lacks'>): readonly Route[] {
 		let groups = this.groups.get(routes);
 		if (!groups) this.groups.set(routes, (groups = rankGroups(routes, inbound)));
 		// One channel (the usual case): nothing to rotate, and a degraded channel is still the only one.
 		if (groups.length === 1 && groups[0]!.routes.length === 1) return routes;
+		const ordered = this.rotated(groups, health);
+		// A channel whose provider lately answered that it has no such model goes after every other one (see ChannelHealth.modelMissing).
+		if (!health.lacksAny) return ordered;
+		const lacking = ordered.filter(route => health.lacks(route.channel, route.upstreamModel));
+		return lacking.length === 0 ? ordered : [...ordered.filter(route => !lacking.includes(route)), ...lacking];
+	}
+
+	private rotated(groups: readonly RankGroup[], health: Pick<ChannelHealth, 'stateOf'>): Route[] {
 		const ordered: Route[] = [];
 		for (const {routes: group, turnId} of groups) {
 			if (group.length === 1) {

@@ -49,6 +49,7 @@ export function failOverMissingModel(attempt: Attempt, decoded: IRError): Attemp
 	const {route, canFailOver} = attempt;
 	if (!canFailOver || !modelMissing(decoded, route.upstreamModel)) return null;
 	const name = route.channel.name;
+	attempt.services.health.modelMissing(route.channel, route.upstreamModel);
 	attempt.ctx.warn(`channel "${name}" has no model "${route.upstreamModel}" any more (its provider answered HTTP 404), so the next channel serving "${attempt.call.model}" took the request: \`gateway-tui channels test ${name}\` names its missing models`);
 	return failed(mapUpstreamError(route, decoded, undefined), true);
 }

@@ -12,17 +12,20 @@ import Anthropic from '@anthropic-ai/sdk';
 import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js';
 import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
 import {editChannel} from '../../source/services/channels.js';
+import {defaultHealthOptions} from '../../source/proxy/health.js';
 import {anthropicClient, eventually, geminiClient, openaiClient} from '../helpers/sdks.js';
 
 const formats = ['openai', 'anthropic', 'gemini'] as const;
 type Format = (typeof formats)[number];
 
 let gateway: TestGateway;
+let now = Date.now();
 let secret: string;
 const providers = {} as Record<Format, FakeProvider>;
 
 before(async () => {
-	gateway = await startTestGateway();
+	// Channel health reads this clock: the test moves it past the time a missing model is remembered.
+	gateway = await startTestGateway({health: {...defaultHealthOptions, clock: {now: () => now}}});
 	for (const format of formats) {
 		providers[format] = await startFakeProvider(format);
 		// The channel still names a model its provider has retired: the client asks for `old-FORMAT`, the channel sends `retired-FORMAT-1`.
@@ -95,30 +98,55 @@ test('a 404 that is not about the model keeps the plain message', async () => {
 	await eventually(() => gateway.finished.at(-1)?.model === 'elsewhere');
 });
 
-test('another channel serving the model takes the request when the first one\'s provider has retired it, passed through, streamed and translated', async () => {
-	// "moving" is served by two channels (each call its own conversation: one the gateway pinned to "second" would not try "first" again): the first (higher priority) still names the model its provider retired.
+test('another channel serving the model takes the request when the first one\'s provider has retired it — passed through, streamed, translated — and goes first while it is remembered', async () => {
+	// "moving" is served by two channels; the first (higher priority) still names the model its provider retired.
+	// Each call is its own conversation: one the gateway pinned to "second" would not try "first" again anyway.
 	await gateway.addProvider(providers.openai, {name: 'first', models: 'moving=retired-openai-2', priority: 10});
 	await gateway.addProvider(providers.anthropic, {name: 'second', models: `moving=${providers.anthropic.models[0]}`});
 	const first = () => gateway.registry.snapshot.channels.find(channel => channel.name === 'first')!;
-	const calls: Array<[string, () => Promise<unknown>]> = [
-		['openai (passed through on the first)', () => openaiClient(gateway.url, secret).chat.completions.create({model: 'moving', messages: [{role: 'user', content: 'one'}]})],
-		['openai streamed', async () => {
-			const stream = await openaiClient(gateway.url, secret).chat.completions.create({model: 'moving', stream: true, messages: [{role: 'user', content: 'two'}]});
+	let turn = 0;
+	const calls: Record<string, () => Promise<unknown>> = {
+		openai: () => openaiClient(gateway.url, secret).chat.completions.create({model: 'moving', messages: [{role: 'user', content: `turn ${++turn}`}]}),
+		'openai streamed': async () => {
+			const stream = await openaiClient(gateway.url, secret).chat.completions.create({model: 'moving', stream: true, messages: [{role: 'user', content: `turn ${++turn}`}]});
 			for await (const _ of stream);
-		}],
+		},
 		// A Gemini client has no channel of its own format here, so priority puts "first" first (an Anthropic client would go to "second", its own format, at once).
-		['gemini (translated on the first)', () => geminiClient(gateway.url, secret).models.generateContent({model: 'moving', contents: 'three'})],
-	];
-	for (const [name, call] of calls) {
+		gemini: () => geminiClient(gateway.url, secret).models.generateContent({model: 'moving', contents: `turn ${++turn}`}),
+	};
+	const served = async (name: string) => {
 		const logged = gateway.nextFinished();
-		await call();
+		await calls[name]!();
 		const record = await logged;
 		assert.equal(record.status, 200, name);
-		assert.deepEqual(record.attempts, ['first', 'second'], name);
 		assert.equal(record.channelName, 'second', name);
+		return record;
+	};
+	const failedOver = async (name: string) => {
+		const record = await served(name);
+		assert.deepEqual(record.attempts, ['first', 'second'], name);
 		assert.ok(record.warnings.some(warning => warning.includes('channel "first" has no model "retired-openai-2" any more') && warning.includes('`gateway-tui channels test first`')), `${name}: ${record.warnings.join('; ')}`);
+	};
+	const straight = async (name: string) => {
+		const record = await served(name);
+		assert.deepEqual(record.attempts, ['second'], `${name}: the channel that lacks the model is tried last now`);
+		assert.deepEqual(record.warnings, [], name);
+	};
+	for (const name of Object.keys(calls)) {
+		// Each kind of request fails over once; after it, "first" goes last for that model until it is forgotten.
+		gateway.health.reset(first());
+		await failedOver(name);
+		await straight(name);
 	}
 	assert.equal(gateway.health.stateOf(first()), 'healthy', 'the first channel\'s other models still work: the 404 is not its fault');
+	now += 9 * 60_000;
+	await straight('openai');
+	now += 2 * 60_000;
+	await failedOver('openai');
+	// A change to the channel's models forgets it at once.
+	await editChannel(gateway.store, 'first', {models: 'moving=retired-openai-2,spare'});
+	await gateway.registry.refresh();
+	await failedOver('gemini');
 	// With no other channel for the model, the 404 reaches the client as before.
 	await editChannel(gateway.store, 'second', {enabled: false});
 	await gateway.registry.refresh();

@@ -301,3 +301,15 @@ test('a result in the status bar ("copied …") goes when another pane is shown;
 	for (let index = 0; index < 3; index++) events.emit('request:finished', finished(`r${index}`));
 	await frameWith(lastFrame, /req\/min\s+[▁-█] 3 in 1h/);
 });
+
+test('a failed-over request\'s details name every channel it tried, and its warnings', async () => {
+	const {events, stdin, lastFrame} = await setup();
+	await press(stdin, '4');
+	await frameWith(lastFrame, /Live requests/);
+	const warning = 'channel "claude" has no model "claude-sonnet-4-5" any more (its provider answered HTTP 404), so the next channel serving "sonnet" took the request';
+	events.emit('request:finished', finished('r1', {channelName: 'backup', attempts: ['claude', 'backup'], eventType: 'failover', warnings: [warning]}));
+	await frameWith(lastFrame, /laptop/);
+	await press(stdin, keys.enter);
+	const details = await frameWith(lastFrame, /channel\s+claude → backup \(failed over\)/);
+	assert.match(details, /warnings\s+channel "claude" has no model/);
+});

@@ -87,7 +87,7 @@ function detailRows(event: RequestFinished, bodies: RequestBodiesState): Detail[
 		['time', fullTime(event.time)],
 		['key', event.keyName ?? '-'],
 		['model', event.upstreamModel && event.upstreamModel !== event.model ? `${event.model} → ${event.upstreamModel}` : (event.model ?? '-')],
-		['channel', event.channelName ?? '-'],
+		['channel', event.attempts.length > 1 ? `${event.attempts.join(' → ')} (failed over)` : (event.channelName ?? '-')],
 		['formats', formatsText(event)],
 		['status', event.outcome === 'aborted' ? `${event.status}, the client closed the connection before the end` : `${event.status} ${event.outcome}`, isFailure(event) ? theme.error : event.outcome === 'aborted' ? theme.warn : theme.ok],
 		['latency', `${latency(event.latencyMs)}${event.ttfbMs === null ? '' : `, first byte after ${latency(event.ttfbMs)}`}`],
