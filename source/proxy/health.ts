@@ -92,9 +92,15 @@ export class ChannelHealth {
 	 * failure of the channel, whose other models still work.
 	 */
 	modelMissing(channel: ChannelRecord, model: string): void {
+		const ms = this.options.missingModelMs ?? defaultMissingModelMs;
+		// Said once while it is remembered (the request log warns on each request that paid for it).
+		if (!this.lacks(channel, model)) {
+			// Short enough for the TUI's two status lines at 80 columns: the command says the rest.
+			this.events?.emit('warning', {message: `channel "${channel.name}" has no model "${model}" any more (HTTP 404): other channels serving it go first for ${Math.round(ms / 60_000)} min. Check it: gateway-tui channels test ${channel.name}`});
+		}
 		let models = this.missing.get(channel.id);
 		if (!models) this.missing.set(channel.id, (models = new Map()));
-		models.set(model, this.clock.now() + (this.options.missingModelMs ?? defaultMissingModelMs));
+		models.set(model, this.clock.now() + ms);
 	}
 
 	/** Whether any channel lately lacked a model (so that ordering routes costs nothing otherwise). */

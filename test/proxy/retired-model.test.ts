@@ -132,6 +132,8 @@ test('another channel serving the model takes the request when the first one\'s 
 		assert.deepEqual(record.attempts, ['second'], `${name}: the channel that lacks the model is tried last now`);
 		assert.deepEqual(record.warnings, [], name);
 	};
+	const warnings: string[] = [];
+	const stop = gateway.events.on('warning', ({message}) => warnings.push(message));
 	for (const name of Object.keys(calls)) {
 		// Each kind of request fails over once; after it, "first" goes last for that model until it is forgotten.
 		gateway.health.reset(first());
@@ -139,10 +141,15 @@ test('another channel serving the model takes the request when the first one\'s 
 		await straight(name);
 	}
 	assert.equal(gateway.health.stateOf(first()), 'healthy', 'the first channel\'s other models still work: the 404 is not its fault');
+	// serve's stderr and the TUI's status bar are told once a time it is found, not on every request.
+	const told = 'channel "first" has no model "retired-openai-2" any more (HTTP 404): other channels serving it go first for 10 min. Check it: gateway-tui channels test first';
+	assert.deepEqual(warnings, [told, told, told]);
 	now += 9 * 60_000;
 	await straight('openai');
 	now += 2 * 60_000;
 	await failedOver('openai');
+	assert.equal(warnings.length, 4, 'told again once it was forgotten and found again');
+	stop();
 	// A change to the channel's models forgets it at once.
 	await editChannel(gateway.store, 'first', {models: 'moving=retired-openai-2,spare'});
 	await gateway.registry.refresh();
