@@ -67,7 +67,7 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 	const measured = useExternalStore(model.health?.views ?? noHealth);
 	const published = useExternalStore((!measuredHere && model.publishedHealth) || noPublished);
 	const health = healthProp ?? (serving === null ? undefined : measuredHere ? healthOf(data.channels, measured) : publishedHealthOf(data.channels, published));
-	const {message, report: setMessage, clearResult} = useStatus(model.events, initialStatus ?? null);
+	const {message, recent, report: setMessage, clearResult} = useStatus(model.events, initialStatus ?? null);
 	// Which pane is shown and whether the help is: they decide who gets the next key.
 	const shown = useKeyState<PaneId>(initialPane, {moves: true});
 	const helpShown = useKeyState(false, {moves: true});
@@ -133,7 +133,7 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 			<Box flexDirection="column" width={columns} height={height} display={tooSmall ? 'none' : 'flex'}>
 				<TabBar current={pane} />
 				<Box height={body} flexDirection="column">
-					{help ? <HelpOverlay pane={pane} width={columns} height={body} /> : null}
+					{help ? <HelpOverlay pane={pane} width={columns} height={body} messages={recent} /> : null}
 					<Box display={show('keys')}>
 						{mounted('keys') ? (
 							<KeysPane {...shared('keys')} keys={data.keys} channels={data.channels} lastUsed={data.lastUsed} requests={requests} limitUse={limitUse} actions={model.actions} clipboard={clipboard} active={pane === 'keys' && !help} />

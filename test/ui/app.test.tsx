@@ -313,3 +313,17 @@ test('a failed-over request\'s details name every channel it tried, and its warn
 	const details = await frameWith(lastFrame, /channel\s+claude → backup \(failed over\)/);
 	assert.match(details, /warnings\s+channel "claude" has no model/);
 });
+
+test('a warning too long for the status bar is cut with "? shows all", and ? shows it whole above the keys', async () => {
+	const {events, stdin, lastFrame} = await setup();
+	await frameWith(lastFrame, /Virtual keys/);
+	// Three lines at this terminal's width (100 columns).
+	const long = 'channel "anthropic" has no model "claude-haiku-5-5" any more (HTTP 404; retired or renamed?): requests for it try the other channels serving it first, for 10 minutes or until the channel is changed. Check it: gateway-tui channels test anthropic';
+	events.emit('warning', {message: long});
+	await frameWith(lastFrame, /… \(\? shows all\)/);
+	await press(stdin, '?');
+	const help = await frameWith(lastFrame, /Messages, newest first/);
+	assert.ok(help.replaceAll(/[│\s]+/g, ' ').includes('gateway-tui channels test anthropic'), help);
+	await press(stdin, keys.escape);
+	await frameWith(lastFrame, /Virtual keys/);
+});

@@ -9,6 +9,8 @@ import {cleanup, render} from 'ink-testing-library';
 import {HelpOverlay} from '../../source/ui/components/help-overlay.js';
 import {globalBindings, helpSections, keyLabel, panes, type PaneId} from '../../source/ui/commands.js';
 import {frameWith, keys, press, renderTui} from './helpers.js';
+import {messageLines as barLines} from '../../source/ui/components/chrome.js';
+import {recentMessages, withMessage} from '../../source/ui/hooks/use-status.js';
 
 afterEach(() => cleanup());
 
@@ -108,3 +110,26 @@ test('where the help fits, the scrolling keys do nothing', async () => {
 	assert.equal(lastFrame(), before);
 });
 
+
+test('a status message the bar cuts ends saying where it is whole, and the help shows it whole with the warnings before it, newest first', async () => {
+	const long = 'channel "anthropic" has no model "claude-haiku-5-5" any more (HTTP 404): other channels serving it go first for 10 min. Check it: gateway-tui channels test anthropic';
+	const bar = barLines(long, 80);
+	assert.equal(bar.length, 2);
+	assert.ok(bar.every(line => line.length <= 76), bar.join('\n'));
+	assert.match(bar[1]!, /… \(\? shows all\)$/);
+	assert.deepEqual(barLines('Copied the key.', 80), ['Copied the key.'], 'a message that fits is not marked');
+	// What the help is given: the newest message, then earlier warnings and errors only, each text once.
+	const at = new Date(2026, 10, 30, 9, 15, 0).getTime();
+	let recent = withMessage([], {kind: 'warn', text: 'first warning'}, at);
+	recent = withMessage(recent, {kind: 'ok', text: 'Copied the key.'}, at + 1000);
+	recent = withMessage(recent, {kind: 'warn', text: long}, at + 2000);
+	recent = withMessage(recent, {kind: 'error', text: 'first warning'}, at + 3000);
+	assert.deepEqual(recent.map(shown => shown.message.text), ['first warning', long], 'the result is dropped once another message came; a repeated text moves to the front');
+	for (let index = 0; index < 10; index++) recent = withMessage(recent, {kind: 'warn', text: `warning ${index}`}, at + 4000 + index);
+	assert.equal(recent.length, 1 + recentMessages);
+	const messages = withMessage(withMessage([], {kind: 'warn', text: 'an older warning'}, at), {kind: 'warn', text: long}, at + 61_000);
+	const {lastFrame} = renderTui(<HelpOverlay pane="keys" width={80} height={19} messages={messages} />);
+	const seen = squash(inside(lastFrame()!).join(' '));
+	assert.ok(seen.includes(`Messages, newest first 09:16:01 ${long} 09:15:00 an older warning`), seen);
+	assert.match(lastFrame()!, /Keys\s/, 'the pane\'s keys follow');
+});

@@ -178,7 +178,7 @@ test("Enter on the log tells the App a request's details have the keyboard (its 
 	assert.deepEqual(captured, ['request', null]);
 });
 
-test('a long message takes at most the two lines the layout counted, cut with …, never a third that would push the frame', async () => {
+test('a long message takes at most the two lines the layout counted, cut with … (and, for the status message, where it is whole), never a third that would push the frame', async () => {
 	const {statusBarHeight} = await import('../../source/ui/components/chrome.js');
 	const text = "The store's secrets were sealed with another master key than the one this gateway has (from /tmp/gateway-tui-screenshots-zyefKl/user/.config/gateway-tui/master.key). Give it the key the store was written with: set GATEWAY_TUI_MASTER_KEY (or GATEWAY_TUI_MASTER_KEY_FILE) as on the other gateways. Nothing was changed.";
 	const listen = {url: null, error: 'Port 11580 is in use by another program: choose another with the port setting, or stop the other program, then restart the TUI.'};
@@ -192,7 +192,8 @@ test('a long message takes at most the two lines the layout counted, cut with �
 	assert.equal(shown.length, 4);
 	assert.ok(shown.every(line => line.length <= 79), shown.join('\n'));
 	assert.match(shown[1]!, /^ {3}\S/, 'the second line indented under the first');
-	assert.match(shown[3]!, /…$/);
+	assert.match(shown[1]!, /…$/, 'the listen error is cut');
+	assert.match(shown[3]!, /… \(\? shows all\)$/, 'the message is cut, saying where it is whole');
 });
 
 test("a form's hint line keeps the field's own hint and those of its keys that fit whole, never cut mid-word", () => {

@@ -102,17 +102,30 @@ const notListening = (error: string) => `${error} Keys and channels still work h
  * A listen error or a message after its symbol, in at most two lines (the second indented under
  * the first): cut there with …, so the bar never takes more lines than statusBarHeight counted.
  */
+/** Where a message needs more than the bar's two lines, the second ends saying where it is whole. */
+const cutHint = '… (? shows all)';
+
+/** A listen error's lines: two at most, cut with `…`. */
 const barLines = (text: string, columns: number) => wrapLines(text, columns - 4, 2);
+
+/** A status message's lines: two at most, the second ending with `cutHint` where it is cut (the help shows it whole). */
+export function messageLines(text: string, columns: number): string[] {
+	const room = columns - 4;
+	const lines = wrapLines(text, room);
+	if (lines.length <= 2) return lines;
+	const [second = ''] = wrapLines(lines.slice(1).join(' '), room - cutHint.length);
+	return [lines[0]!, `${second}${cutHint}`];
+}
 
 /** Lines the status bar needs at this width: a listen error and the message may take two each. */
 export function statusBarHeight(listen: ListenState, message: StatusMessage | null, columns: number): number {
-	return (listen.error ? barLines(notListening(listen.error), columns).length : 1) + (message ? barLines(message.text, columns).length : 1);
+	return (listen.error ? barLines(notListening(listen.error), columns).length : 1) + (message ? messageLines(message.text, columns).length : 1);
 }
 
-function BarText({symbol, text, color, columns}: {readonly symbol: string; readonly text: string; readonly color: string; readonly columns: number}) {
+function BarText({symbol, lines, color}: {readonly symbol: string; readonly lines: readonly string[]; readonly color: string}) {
 	return (
 		<>
-			{barLines(text, columns).map((line, index) => (
+			{lines.map((line, index) => (
 				<Text key={index} color={color} wrap="truncate">{`${index === 0 ? ` ${symbol} ` : '   '}${line}`}</Text>
 			))}
 		</>
@@ -146,7 +159,7 @@ export function StatusBar({listen, requests, failed, inFlight, channels, message
 	return (
 		<Box flexDirection="column">
 			{listen.error ? (
-				<BarText symbol={symbols.error} text={notListening(listen.error)} color={theme.error} columns={columns} />
+				<BarText symbol={symbols.error} lines={barLines(notListening(listen.error), columns)} color={theme.error} />
 			) : listen.starting ? (
 				<Text wrap="truncate" color={theme.muted}>{` ${symbols.dot} starting the gateway${listen.url ? ` on ${listen.url}` : ''}…`}</Text>
 			) : (
@@ -160,8 +173,8 @@ export function StatusBar({listen, requests, failed, inFlight, channels, message
 	);
 }
 
-/** At most two lines (statusBarHeight counts on it): a longer message is cut, its details are in the pane. */
+/** At most two lines (statusBarHeight counts on it): a longer message is cut, and the help (`?`) shows it whole. */
 function StatusLine({message, columns}: {readonly message: StatusMessage | null; readonly columns: number}) {
 	if (!message) return <Text color={theme.muted}> press ? for every key of this pane</Text>;
-	return <BarText symbol={statusSymbols[message.kind]} text={message.text} color={statusColors[message.kind]} columns={columns} />;
+	return <BarText symbol={statusSymbols[message.kind]} lines={messageLines(message.text, columns)} color={statusColors[message.kind]} />;
 }

@@ -3,20 +3,38 @@
  * ones, printed from the command map. The sections stand one above the other where they fit, side
  * by side where they do not; a sentence wraps where its column is narrow. Where even two columns do
  * not fit (a small terminal), it is one column that scrolls with ↑/↓, PgUp/PgDn and Home/End: no
- * sentence is ever cut.
+ * sentence is ever cut. Above the keys, the status bar's messages whole (the bar cuts them at two
+ * lines): the newest, then the warnings and errors before it.
  */
 import {Box, Text} from 'ink';
 import {globalBindings, helpSections, keyLabel, panes, resolve, scrollBindings, type Binding, type PaneId} from '../commands.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
 import {scrolled, scrollPosition} from '../scroll.js';
-import {packLines, wrapLines} from '../text.js';
-import {theme} from '../theme.js';
+import {clock, packLines, wrapLines} from '../text.js';
+import {statusColors, theme} from '../theme.js';
+import type {ShownMessage} from '../hooks/use-status.js';
 import {Panel} from './panel.js';
 
 type Section = ReturnType<typeof helpSections>[number];
 
 /** One line of the help: a section's title, a key's sentence (or its continuation), a blank. */
-export type HelpLine = {readonly kind: 'title'; readonly text: string} | {readonly kind: 'key'; readonly keys: string; readonly keyWidth: number; readonly text: string} | {readonly kind: 'blank'};
+export type HelpLine =
+	| {readonly kind: 'title'; readonly text: string}
+	| {readonly kind: 'key'; readonly keys: string; readonly keyWidth: number; readonly text: string; readonly color?: string}
+	| {readonly kind: 'blank'};
+
+/** The messages' lines: a title, then each message wrapped beside the time it was shown, and a blank line; none without messages. */
+export function messageLines(messages: readonly ShownMessage[], width: number): HelpLine[] {
+	if (messages.length === 0) return [];
+	const lines: HelpLine[] = [{kind: 'title', text: 'Messages, newest first'}];
+	const timeWidth = 10;
+	for (const {at, message} of messages) {
+		const time = clock(new Date(at).toISOString());
+		wrapLines(message.text, width - timeWidth).forEach((text, index) => lines.push({kind: 'key', keys: index === 0 ? time : '', keyWidth: timeWidth, text, color: statusColors[message.kind]}));
+	}
+	lines.push({kind: 'blank'});
+	return lines;
+}
 
 const keysText = (binding: Binding<string>) => binding.keys.map(keyLabel).join(' ');
 
@@ -59,18 +77,19 @@ export function twoColumns(sections: readonly Section[]): [Section[], Section[]]
  * (`scroll`: the lines, and how many show at once — a line is kept for saying where you are).
  */
 export type HelpLayout =
-	| {readonly kind: 'columns'; readonly columns: readonly (readonly HelpLine[])[]; readonly columnWidth: number; readonly global: readonly HelpLine[]}
+	| {readonly kind: 'columns'; readonly messages: readonly HelpLine[]; readonly columns: readonly (readonly HelpLine[])[]; readonly columnWidth: number; readonly global: readonly HelpLine[]}
 	| {readonly kind: 'scroll'; readonly lines: readonly HelpLine[]; readonly view: number};
 
-export function helpLayout(sections: readonly Section[], width: number, rows: number): HelpLayout {
+export function helpLayout(sections: readonly Section[], width: number, rows: number, messages: readonly ShownMessage[] = []): HelpLayout {
 	const global = everywhereLines(width);
-	const room = rows - global.length;
+	const told = messageLines(messages, width);
+	const room = rows - global.length - told.length;
 	const one = columnLines(sections, width);
-	if (one.length <= room) return {kind: 'columns', columns: [one], columnWidth: width, global};
+	if (one.length <= room) return {kind: 'columns', messages: told, columns: [one], columnWidth: width, global};
 	const half = Math.floor(width / 2) - 1;
 	const split = twoColumns(sections).map(column => columnLines(column, half));
-	if (Math.max(...split.map(column => column.length)) <= room) return {kind: 'columns', columns: split, columnWidth: half, global};
-	return {kind: 'scroll', lines: [...one, ...global], view: Math.max(1, rows - 1)};
+	if (Math.max(...split.map(column => column.length)) <= room) return {kind: 'columns', messages: told, columns: split, columnWidth: half, global};
+	return {kind: 'scroll', lines: [...told, ...one, ...global], view: Math.max(1, rows - 1)};
 }
 
 function LineView({line, width}: {readonly line: HelpLine; readonly width: number}) {
@@ -87,7 +106,9 @@ function LineView({line, width}: {readonly line: HelpLine; readonly width: numbe
 							<Text color={theme.accent}>{line.keys}</Text>
 						</Box>
 					) : null}
-					<Text wrap="truncate">{line.text}</Text>
+					<Text wrap="truncate" color={line.color}>
+						{line.text}
+					</Text>
 				</Box>
 			);
 	}
@@ -103,11 +124,11 @@ function Lines({lines, width}: {readonly lines: readonly HelpLine[]; readonly wi
 	);
 }
 
-export function HelpOverlay({pane, width, height}: {readonly pane: PaneId; readonly width: number; readonly height: number}) {
+export function HelpOverlay({pane, width, height, messages = []}: {readonly pane: PaneId; readonly width: number; readonly height: number; readonly messages?: readonly ShownMessage[]}) {
 	const title = panes.find(item => item.id === pane)?.title ?? pane;
 	const inner = width - 4;
 	// The panel's frame and its title line.
-	const layout = helpLayout(helpSections(pane), inner, height - 3);
+	const layout = helpLayout(helpSections(pane), inner, height - 3, messages);
 	const scroll = useKeyState(0);
 	const scrolling = layout.kind === 'scroll' ? layout : null;
 	const last = scrolling ? Math.max(0, scrolling.lines.length - scrolling.view) : 0;
@@ -125,6 +146,7 @@ export function HelpOverlay({pane, width, height}: {readonly pane: PaneId; reado
 		<Panel title={`Keys of the ${title} pane`} subtitle="? or Esc closes" width={width} height={height}>
 			{layout.kind === 'columns' ? (
 				<>
+					<Lines lines={layout.messages} width={inner} />
 					<Box>
 						{layout.columns.map((column, index) => (
 							<Box key={index} marginRight={index === 0 && layout.columns.length === 2 ? 2 : 0}>

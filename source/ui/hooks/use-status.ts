@@ -2,15 +2,24 @@
  * The status bar's message: the last action's result, or a warning from the gateway (a store that
  * could not be read, a key that crossed its budget's warning threshold …), which also goes to the
  * log file. A result (`ok`, `info`) is about the moment it happened: it goes when another pane is
- * shown, or after `transientMs`; warnings and errors stay until the next message.
+ * shown, or after `transientMs`; warnings and errors stay until the next message. The bar has two
+ * lines for it; the help (`?`) shows it whole, with the warnings and errors before it (`recent`).
  */
 import {useCallback, useEffect, useState} from 'react';
 import type {EventBus} from '../../base/events.js';
 import {budgetWarningText} from '../text.js';
 import type {StatusMessage} from '../theme.js';
 
+/** A message the status bar showed, and when (epoch ms). */
+export type ShownMessage = {readonly at: number; readonly message: StatusMessage};
+
+/** How many of the warnings and errors shown before the newest message the help keeps. */
+export const recentMessages = 5;
+
 export type Status = {
 	readonly message: StatusMessage | null;
+	/** The newest message shown (gone from the bar or not), then the warnings and errors shown before it, newest first. */
+	readonly recent: readonly ShownMessage[];
 	readonly report: (message: StatusMessage) => void;
 	/** Drops an `ok` or `info` message (another pane is shown: "copied …" no longer belongs). */
 	readonly clearResult: () => void;
@@ -18,11 +27,22 @@ export type Status = {
 
 const isResult = (message: StatusMessage | null) => message?.kind === 'ok' || message?.kind === 'info';
 
-export function useStatus(events: EventBus, initial: StatusMessage | null = null, transientMs = 20_000): Status {
+/** `recent` with `message` in front: the one before it kept only if it was a warning or an error (a result is about its moment), a text once. */
+export function withMessage(recent: readonly ShownMessage[], message: StatusMessage, at: number): ShownMessage[] {
+	const earlier = recent.filter((shown, index) => shown.message.text !== message.text && (index > 0 || !isResult(shown.message)));
+	return [{at, message}, ...earlier.slice(0, recentMessages)];
+}
+
+export function useStatus(events: EventBus, initial: StatusMessage | null = null, transientMs = 20_000, now: () => number = Date.now): Status {
 	const [message, setMessage] = useState<StatusMessage | null>(initial);
+	const [recent, setRecent] = useState<readonly ShownMessage[]>(() => (initial ? [{at: now(), message: initial}] : []));
+	const show = useCallback((next: StatusMessage) => {
+		setMessage(next);
+		setRecent(current => withMessage(current, next, now()));
+	}, []);
 	useEffect(() => {
-		const offWarning = events.on('warning', warning => setMessage({kind: 'warn', text: warning.message}));
-		const offBudget = events.on('key:budget', warning => setMessage({kind: 'warn', text: `${budgetWarningText(warning)}. To raise it: 1, then e on the key.`}));
+		const offWarning = events.on('warning', warning => show({kind: 'warn', text: warning.message}));
+		const offBudget = events.on('key:budget', warning => show({kind: 'warn', text: `${budgetWarningText(warning)}. To raise it: 1, then e on the key.`}));
 		return () => {
 			offWarning();
 			offBudget();
@@ -35,7 +55,8 @@ export function useStatus(events: EventBus, initial: StatusMessage | null = null
 	}, [message]);
 	return {
 		message,
-		report: useCallback((next: StatusMessage) => setMessage(next), []),
+		recent,
+		report: show,
 		clearResult: useCallback(() => setMessage(current => (isResult(current) ? null : current)), []),
 	};
 }
