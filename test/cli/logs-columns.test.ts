@@ -21,7 +21,7 @@ function startOf(line: string, cell: string): number {
 
 const records = [
 	finished({inboundFormat: 'openai', outboundFormat: 'openai', model: 'gpt-4o-mini', upstreamModel: 'gpt-4o-mini', latencyMs: 120}),
-	finished({inboundFormat: 'responses', outboundFormat: 'anthropic', stream: true, model: 'gpt-5-codex', upstreamModel: 'claude-sonnet-4-5-20250929', latencyMs: 3456}),
+	finished({inboundFormat: 'responses', outboundFormat: 'anthropic', stream: true, model: 'gpt-5-codex', upstreamModel: 'claude-sonnet-4-6-20250929', latencyMs: 3456}),
 	finished({inboundFormat: 'gemini', outboundFormat: 'openai', channelName: 'a-channel-with-a-long-name', attempts: ['first', 'a-channel-with-a-long-name'], latencyMs: 77}),
 ];
 
@@ -33,7 +33,7 @@ test('logs: a listing sizes every column to its widest cell, so every line start
 	const format = columns[6]!;
 	const model = columns[4]!;
 	assert.equal(startOf(lines[1]!, 'responses→anthropic stream'), format);
-	assert.equal(startOf(lines[1]!, 'gpt-5-codex→claude-sonnet-4-5-20250929'), model);
+	assert.equal(startOf(lines[1]!, 'gpt-5-codex→claude-sonnet-4-6-20250929'), model);
 	for (const [index, ms] of ['120ms', '3456ms', '77ms'].entries()) assert.equal(startOf(lines[index]!, ms), latency, `line ${index + 1}`);
 	assert.equal(startOf(lines[2]!, 'first→a-channel-with-a-long-name'), columns[5]);
 });

@@ -59,7 +59,7 @@ test('first day at 80×24: takeover of each tool from the pane, the real tools a
 	const user = mkdtempSync(join(data, 'user-'));
 	writeUserConfig(user);
 	const store = await Store.open(data);
-	await addChannel(store, {name: 'anthropic', format: 'anthropic', baseUrl: providers.anthropic!.url, apiKey: providers.anthropic!.apiKey, models: 'claude-sonnet-4-5,claude-haiku-4-5'});
+	await addChannel(store, {name: 'anthropic', format: 'anthropic', baseUrl: providers.anthropic!.url, apiKey: providers.anthropic!.apiKey, models: 'claude-sonnet-4-6,claude-haiku-4-5'});
 	await addChannel(store, {name: 'openai', format: 'openai', baseUrl: providers.openai!.url, apiKey: providers.openai!.apiKey, models: 'gpt-4o-mini'});
 	await addChannel(store, {name: 'gemini', format: 'gemini', baseUrl: providers.gemini!.url, apiKey: providers.gemini!.apiKey, models: 'gemini-2.5-flash'});
 	await store.close();
@@ -73,7 +73,7 @@ test('first day at 80×24: takeover of each tool from the pane, the real tools a
 		await tmux.keys('3', ...Array.from({length: 7}, () => 'Down'));
 		await tmux.waitFor(/› Claude Code: not taken over/);
 		const claude = await takeOver(tmux, 'Claude Code', ['Enter', 'Enter', 'Enter', 'Enter']);
-		assert.match(claude, /model\s+claude-sonnet-4-5/);
+		assert.match(claude, /model\s+claude-sonnet-4-6/);
 		assert.doesNotMatch(claude, /--model|No model is set/);
 		await answers('claude', user, work, 'Hello from fake-anthropic');
 

@@ -22,10 +22,10 @@ before(async () => {
 	gateway = await startTestGateway();
 	await addChannel(gateway.store, {name: 'oa', format: 'openai', baseUrl: openai.url, apiKey: openai.apiKey, models: 'text-embedding-3-small', prices: ['text-embedding-3-small=0.02/0']});
 	await addChannel(gateway.store, {name: 'gm', format: 'gemini', baseUrl: gemini.url, apiKey: gemini.apiKey, models: 'gemini-embedding-001'});
-	await addChannel(gateway.store, {name: 'an', format: 'anthropic', baseUrl: 'http://127.0.0.1:9', apiKey: 'sk-ant-x', models: 'claude-sonnet-4-5'});
+	await addChannel(gateway.store, {name: 'an', format: 'anthropic', baseUrl: 'http://127.0.0.1:9', apiKey: 'sk-ant-x', models: 'claude-sonnet-4-6'});
 	await gateway.registry.refresh();
 	secret = (await gateway.createKey({name: 'embed'})).secret;
-	narrow = (await gateway.createKey({name: 'chat-only', models: 'claude-sonnet-4-5'})).secret;
+	narrow = (await gateway.createKey({name: 'chat-only', models: 'claude-sonnet-4-6'})).secret;
 });
 after(async () => {
 	await gateway.close();
@@ -83,7 +83,7 @@ test('@google/genai embedContent → Gemini channel (passthrough) and → OpenAI
 });
 
 test('an Anthropic-only model is a 400 in each format; a key not allowed the model is a 403', async () => {
-	await assert.rejects(openaiClient(gateway.url, secret).embeddings.create({model: 'claude-sonnet-4-5', input: 'x'}), (error: {status?: number; message?: string}) => error.status === 400 && /no embeddings API/.test(error.message ?? ''));
-	await assert.rejects(geminiClient(gateway.url, secret).models.embedContent({model: 'claude-sonnet-4-5', contents: ['x']}), (error: Error) => /400/.test(error.message) && /no embeddings API/.test(error.message));
+	await assert.rejects(openaiClient(gateway.url, secret).embeddings.create({model: 'claude-sonnet-4-6', input: 'x'}), (error: {status?: number; message?: string}) => error.status === 400 && /no embeddings API/.test(error.message ?? ''));
+	await assert.rejects(geminiClient(gateway.url, secret).models.embedContent({model: 'claude-sonnet-4-6', contents: ['x']}), (error: Error) => /400/.test(error.message) && /no embeddings API/.test(error.message));
 	await assert.rejects(openaiClient(gateway.url, narrow).embeddings.create({model: 'text-embedding-3-small', input: 'x'}), {status: 403});
 });

@@ -157,7 +157,7 @@ describe('fake Anthropic', () => {
 	it('answers a message; input_tokens excludes cache reads', async () => {
 		fake.reset();
 		fake.enqueue({usage: {input: 30, output: 9, cached: 10}});
-		const msg = await client.messages.create({model: 'claude-sonnet-4-5', max_tokens: 100, messages});
+		const msg = await client.messages.create({model: 'claude-sonnet-4-6', max_tokens: 100, messages});
 		assert.deepEqual(msg.content, [{type: 'text', text: 'Hello from fake-anthropic'}]);
 		assert.equal(msg.stop_reason, 'end_turn');
 		assert.match(msg.id, /^msg_/);
@@ -177,7 +177,7 @@ describe('fake Anthropic', () => {
 			usage: {input: 12, output: 40},
 		});
 		const stream = client.messages.stream({
-			model: 'claude-sonnet-4-5',
+			model: 'claude-sonnet-4-6',
 			max_tokens: 4096,
 			thinking: {type: 'enabled', budget_tokens: 2048},
 			tools: [{name: 'get_weather', input_schema: {type: 'object', properties: {city: {type: 'string'}}}}],
@@ -193,7 +193,7 @@ describe('fake Anthropic', () => {
 	});
 
 	it('counts tokens and lists models', async () => {
-		const count = await client.messages.countTokens({model: 'claude-sonnet-4-5', messages});
+		const count = await client.messages.countTokens({model: 'claude-sonnet-4-6', messages});
 		assert.equal(count.input_tokens, Math.ceil(JSON.stringify({messages}).length / 4));
 		const ids: string[] = [];
 		for await (const model of client.models.list()) ids.push(model.id);
@@ -203,25 +203,25 @@ describe('fake Anthropic', () => {
 	it('is strict: max_tokens, anthropic-version, bad key, tool pairing, extra fields', async () => {
 		const headers = {'x-api-key': fake.apiKey, 'anthropic-version': '2023-06-01'};
 		const url = `${fake.url}/v1/messages`;
-		let res = await post(url, {model: 'claude-sonnet-4-5', messages}, headers);
+		let res = await post(url, {model: 'claude-sonnet-4-6', messages}, headers);
 		assert.equal(res.status, 400);
 		assert.deepEqual((res.json as {error: unknown}).error, {type: 'invalid_request_error', message: 'max_tokens: Field required'});
-		res = await post(url, {model: 'claude-sonnet-4-5', max_tokens: 10, messages}, {'x-api-key': fake.apiKey});
+		res = await post(url, {model: 'claude-sonnet-4-6', max_tokens: 10, messages}, {'x-api-key': fake.apiKey});
 		assert.deepEqual((res.json as {error: unknown}).error, {type: 'invalid_request_error', message: 'anthropic-version: header is required'});
-		res = await post(url, {model: 'claude-sonnet-4-5', max_tokens: 10, messages}, {...headers, 'x-api-key': 'sk-ant-nope'});
+		res = await post(url, {model: 'claude-sonnet-4-6', max_tokens: 10, messages}, {...headers, 'x-api-key': 'sk-ant-nope'});
 		assert.equal(res.status, 401);
 		assert.equal((res.json as {type: string}).type, 'error');
 		assert.deepEqual((res.json as {error: unknown}).error, {type: 'authentication_error', message: 'invalid x-api-key'});
 		assert.match(String((res.json as {request_id: unknown}).request_id), /^req_/);
 		const bad = new Anthropic({apiKey: 'sk-ant-nope', baseURL: fake.url, maxRetries: 0});
-		await assert.rejects(bad.messages.create({model: 'claude-sonnet-4-5', max_tokens: 10, messages}), Anthropic.AuthenticationError);
-		res = await post(url, {model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{role: 'user', content: [{type: 'tool_result', tool_use_id: 'toolu_9', content: 'x'}]}]}, headers);
+		await assert.rejects(bad.messages.create({model: 'claude-sonnet-4-6', max_tokens: 10, messages}), Anthropic.AuthenticationError);
+		res = await post(url, {model: 'claude-sonnet-4-6', max_tokens: 10, messages: [{role: 'user', content: [{type: 'tool_result', tool_use_id: 'toolu_9', content: 'x'}]}]}, headers);
 		assert.match(errorMessage(res.json), /^messages\.0\.content\.0: unexpected `tool_use_id` found in `tool_result` blocks: toolu_9\./);
-		res = await post(url, {model: 'claude-sonnet-4-5', max_tokens: 10, messages, frequency_penalty: 1}, headers);
+		res = await post(url, {model: 'claude-sonnet-4-6', max_tokens: 10, messages, frequency_penalty: 1}, headers);
 		assert.equal(errorMessage(res.json), 'frequency_penalty: Extra inputs are not permitted');
-		res = await post(url, {model: 'claude-sonnet-4-5', max_tokens: 10, messages, temperature: 0.5}, headers);
+		res = await post(url, {model: 'claude-sonnet-4-6', max_tokens: 10, messages, temperature: 0.5}, headers);
 		assert.equal(res.status, 200);
-		res = await post(url, {model: 'claude-sonnet-4-5', max_tokens: 10, messages, temperature: 0.5}, {...headers, 'anthropic-version': '2026-10-21'});
+		res = await post(url, {model: 'claude-sonnet-4-6', max_tokens: 10, messages, temperature: 0.5}, {...headers, 'anthropic-version': '2026-10-21'});
 		assert.equal(errorMessage(res.json), 'temperature: Extra inputs are not permitted');
 		res = await post(url, {model: 'claude-x', max_tokens: 10, messages}, headers);
 		assert.equal(res.status, 404);
@@ -231,7 +231,7 @@ describe('fake Anthropic', () => {
 	it('emits event: error mid-stream', async () => {
 		fake.reset();
 		fake.enqueue({midStreamError: {afterChunks: 3}});
-		const stream = client.messages.stream({model: 'claude-sonnet-4-5', max_tokens: 100, messages});
+		const stream = client.messages.stream({model: 'claude-sonnet-4-6', max_tokens: 100, messages});
 		await assert.rejects(stream.finalMessage(), (e: unknown) => e instanceof Anthropic.APIError && /overloaded_error/.test(e.message));
 	});
 	it('pages its model list (limit default 20, 1–1000) with each model\'s lifecycle, and the SDK reads every page', async () => {

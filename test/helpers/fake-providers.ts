@@ -5,7 +5,7 @@
  * test/helpers/fake-providers/*.ts for the details of each format.
  *
  * Notes for test writers:
- * - Default models: openai gpt-4o-mini, gpt-4o, gpt-4.1, o4-mini; anthropic claude-sonnet-4-5,
+ * - Default models: openai gpt-4o-mini, gpt-4o, gpt-4.1, o4-mini; anthropic claude-sonnet-4-6,
  *   claude-haiku-4-5, claude-opus-4-1; gemini gemini-2.5-flash, gemini-2.5-pro, gemini-2.5-flash-lite.
  * - Every request is recorded in `received` (also rejected ones). Only a valid generation request
  *   (chat completion / message / generateContent / streamGenerateContent) takes a reply from the

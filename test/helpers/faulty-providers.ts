@@ -122,7 +122,7 @@ export const frames = {
 	openaiError: (message: string) => `data: ${JSON.stringify({error: {message, type: 'server_error', param: null, code: null}})}\n\n`,
 	anthropic: (text: string) =>
 		[
-			`event: message_start\ndata: ${JSON.stringify({type: 'message_start', message: {id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: {input_tokens: 5, output_tokens: 1}}})}\n\n`,
+			`event: message_start\ndata: ${JSON.stringify({type: 'message_start', message: {id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [], stop_reason: null, stop_sequence: null, usage: {input_tokens: 5, output_tokens: 1}}})}\n\n`,
 			`event: content_block_start\ndata: ${JSON.stringify({type: 'content_block_start', index: 0, content_block: {type: 'text', text: ''}})}\n\n`,
 			`event: content_block_delta\ndata: ${JSON.stringify({type: 'content_block_delta', index: 0, delta: {type: 'text_delta', text}})}\n\n`,
 		].join(''),

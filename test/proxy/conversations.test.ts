@@ -21,8 +21,8 @@ let secret: string;
 before(async () => {
 	[one, two] = await Promise.all([startFakeProvider('anthropic'), startFakeProvider('anthropic')]);
 	gateway = await startTestGateway();
-	await gateway.addProvider(one, {name: 'one', models: 'claude-sonnet-4-5'});
-	await gateway.addProvider(two, {name: 'two', models: 'claude-sonnet-4-5'});
+	await gateway.addProvider(one, {name: 'one', models: 'claude-sonnet-4-6'});
+	await gateway.addProvider(two, {name: 'two', models: 'claude-sonnet-4-6'});
 	secret = (await gateway.createKey({name: 'pins'})).secret;
 });
 after(async () => {
@@ -38,7 +38,7 @@ beforeEach(() => {
 const session = (id: string) => new Anthropic({baseURL: gateway.url, apiKey: secret, defaultHeaders: {'x-claude-code-session-id': id}, maxRetries: 0});
 
 async function turn(client: Anthropic, system: string, first = 'hello'): Promise<string> {
-	await client.messages.create({model: 'claude-sonnet-4-5', max_tokens: 50, system, messages: [{role: 'user', content: first}]});
+	await client.messages.create({model: 'claude-sonnet-4-6', max_tokens: 50, system, messages: [{role: 'user', content: first}]});
 	await eventually(() => gateway.finished.length > 0);
 	return gateway.finished.pop()!.channelName!;
 }
@@ -58,7 +58,7 @@ test('without a session header, the same system prompt and first message pin the
 	const client = anthropicClient(gateway.url, secret);
 	const first = await turn(client, 'You are terse.', 'What is 2+2?');
 	for (let i = 0; i < 3; i++) assert.equal(await turn(client, 'You are terse.', 'What is 2+2?'), first);
-	await client.messages.create({model: 'claude-sonnet-4-5', max_tokens: 50, system: 'You are terse.', messages: [{role: 'user', content: 'What is 2+2?'}]});
+	await client.messages.create({model: 'claude-sonnet-4-6', max_tokens: 50, system: 'You are terse.', messages: [{role: 'user', content: 'What is 2+2?'}]});
 	await eventually(() => gateway.finished.length > 0);
 	assert.equal(gateway.finished.at(-1)!.conversation?.state, 'pinned');
 });
@@ -70,22 +70,22 @@ test('a failing pinned channel moves the conversation, and it stays on the new o
 	pinned.enqueue({error: {status: 500}});
 	assert.equal(await turn(client, 'sys', 'x'), other);
 	assert.equal(gateway.finished.length, 0);
-	await client.messages.create({model: 'claude-sonnet-4-5', max_tokens: 50, messages: [{role: 'user', content: 'x'}]});
+	await client.messages.create({model: 'claude-sonnet-4-6', max_tokens: 50, messages: [{role: 'user', content: 'x'}]});
 	await eventually(() => gateway.finished.length > 0);
 	assert.deepEqual([gateway.finished.at(-1)!.channelName, gateway.finished.at(-1)!.conversation?.state], [other, 'pinned']);
 });
 
 test('model names with a [1m] tag or a date resolve to the configured model, never forwarded with the suffix', async () => {
-	for (const model of ['claude-sonnet-4-5[1m]', 'claude-sonnet-4-5-20250929']) {
+	for (const model of ['claude-sonnet-4-6[1m]', 'claude-sonnet-4-6-20250929']) {
 		await anthropicClient(gateway.url, secret).messages.create({model, max_tokens: 10, messages: [{role: 'user', content: 'hi'}]});
 	}
 	const sent = [...one.received, ...two.received].map(request => (request.body as {model: string}).model);
-	assert.deepEqual(sent, ['claude-sonnet-4-5', 'claude-sonnet-4-5']);
+	assert.deepEqual(sent, ['claude-sonnet-4-6', 'claude-sonnet-4-6']);
 	await assert.rejects(anthropicClient(gateway.url, secret).messages.create({model: 'claude-opus-4-1', max_tokens: 10, messages: [{role: 'user', content: 'hi'}]}), {status: 404});
 });
 
 test('name matching: exact beats a tag, a tag beats a date; conversation keys are per virtual key; pins are bounded and expire', () => {
-	assert.deepEqual([nameMatch('gpt-4o', 'gpt-4o'), nameMatch('claude-sonnet-4-5', 'claude-sonnet-4-5[1m]'), nameMatch('claude-sonnet-4-5-20250929', 'claude-sonnet-4-5'), nameMatch('gpt-4o', 'gpt-4o-mini')], [3, 2, 1, 0]);
+	assert.deepEqual([nameMatch('gpt-4o', 'gpt-4o'), nameMatch('claude-sonnet-4-6', 'claude-sonnet-4-6[1m]'), nameMatch('claude-sonnet-4-6-20250929', 'claude-sonnet-4-6'), nameMatch('gpt-4o', 'gpt-4o-mini')], [3, 2, 1, 0]);
 	const body = {system: 's', messages: [{role: 'user', content: 'm'}]};
 	assert.equal(conversationKey('k1', {}, body), conversationKey('k1', {}, {...body, messages: [...body.messages, {role: 'assistant', content: 'later'}]}));
 	assert.notEqual(conversationKey('k1', {}, body), conversationKey('k2', {}, body));

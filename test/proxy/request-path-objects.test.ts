@@ -48,7 +48,7 @@ test('passthrough and translated requests, streamed and not, build no AbortContr
 				made++;
 			}
 		};
-		for (const model of ['gpt-4o-mini', 'claude-sonnet-4-5']) {
+		for (const model of ['gpt-4o-mini', 'claude-sonnet-4-6']) {
 			for (const stream of [false, true]) {
 				for (let i = 0; i < 5; i++) {
 					const answer = await post(`${gateway.url}/v1/chat/completions`, secret, {model, stream, messages: [{role: 'user', content: `hi ${i}`}]});

@@ -77,10 +77,10 @@ test('a client that stops reading holds the provider back, passed through and tr
 	const gateway = await startTestGateway();
 	try {
 		await addChannel(gateway.store, {name: 'fast-openai', format: 'openai', baseUrl: `${provider.url}/v1`, apiKey: 'sk-fast-provider-key', models: 'gpt-4o-mini'});
-		await addChannel(gateway.store, {name: 'fast-anthropic', format: 'anthropic', baseUrl: provider.url, apiKey: 'sk-ant-fast-provider-key', models: 'claude-sonnet-4-5'});
+		await addChannel(gateway.store, {name: 'fast-anthropic', format: 'anthropic', baseUrl: provider.url, apiKey: 'sk-ant-fast-provider-key', models: 'claude-sonnet-4-6'});
 		await gateway.registry.refresh();
 		const {secret} = await gateway.createKey({name: 'slow-reader'});
-		for (const model of ['gpt-4o-mini', 'claude-sonnet-4-5']) {
+		for (const model of ['gpt-4o-mini', 'claude-sonnet-4-6']) {
 			const before = provider.written();
 			const {writtenWhilePaused, text} = await new Promise<{writtenWhilePaused: number; text: string}>((resolve, reject) => {
 				const req = httpRequest(`${gateway.url}/v1/chat/completions`, {method: 'POST', headers: {'content-type': 'application/json', authorization: `Bearer ${secret}`}}, res => {

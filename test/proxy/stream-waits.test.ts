@@ -90,10 +90,10 @@ test('a slow stream creates no promise per chunk: passed through (the gateway hi
 	const promises = gatewayPromiseCounter();
 	try {
 		await addChannel(gateway.store, {name: 'slow', format: 'openai', baseUrl: `${provider.url}/v1`, apiKey: 'sk-slow-provider-key', models: 'gpt-4o-mini'});
-		await addChannel(gateway.store, {name: 'slow-anthropic', format: 'anthropic', baseUrl: provider.url, apiKey: 'sk-ant-slow-provider-key', models: 'claude-sonnet-4-5'});
+		await addChannel(gateway.store, {name: 'slow-anthropic', format: 'anthropic', baseUrl: provider.url, apiKey: 'sk-ant-slow-provider-key', models: 'claude-sonnet-4-6'});
 		await gateway.registry.refresh();
 		const {secret} = await gateway.createKey({name: 'waits'});
-		for (const [model, includeUsage] of [['gpt-4o-mini', false], ['gpt-4o-mini', true], ['claude-sonnet-4-5', false]] as const) {
+		for (const [model, includeUsage] of [['gpt-4o-mini', false], ['gpt-4o-mini', true], ['claude-sonnet-4-6', false]] as const) {
 			const body = {model, stream: true, messages: [{role: 'user', content: 'count'}], ...(includeUsage ? {stream_options: {include_usage: true}} : {})};
 			const count = async (deltas: number) => {
 				chunks = deltas;

@@ -88,7 +88,7 @@ test('a duplicated or escaped model key never reaches the provider: the body is 
 });
 
 test('Anthropic and Gemini bodies pass byte for byte too', async () => {
-	const message = '{"model": "claude-sonnet-4-5", "max_tokens": 64,\n "messages": [{"role": "user", "content": "hi \\u00e9"}]}';
+	const message = '{"model": "claude-sonnet-4-6", "max_tokens": 64,\n "messages": [{"role": "user", "content": "hi \\u00e9"}]}';
 	const answer = await post('/v1/messages', message, {'x-api-key': key.secret, 'anthropic-version': '2023-06-01'});
 	assert.equal(answer.status, 200, answer.body);
 	assert.equal(anthropic.received.at(-1)?.text, message);

@@ -27,7 +27,7 @@ test('responsesApi: on by default only for api.openai.com, settable on OpenAI ch
 		const off = await editChannel(store, 'oa', {responsesApi: 'off'});
 		assert.equal(speaksResponsesApi(off), false);
 		assert.equal((await editChannel(store, 'oa', {priority: 3})).responsesApi, false, 'kept when other settings change');
-		await assert.rejects(addChannel(store, {name: 'an', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-4-5', responsesApi: 'on'}), /openai channels only/);
+		await assert.rejects(addChannel(store, {name: 'an', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-4-6', responsesApi: 'on'}), /openai channels only/);
 		await assert.rejects(editChannel(store, 'ds', {responsesApi: 'yes'}), /use on or off/);
 		const moved = await editChannel(store, 'ds', {format: 'anthropic', baseUrl: 'https://api.anthropic.com'});
 		assert.equal(moved.responsesApi, undefined, 'a channel that stops being OpenAI loses the setting');

@@ -39,7 +39,7 @@ function frame(event: string, data: unknown): string {
 /** Anthropic's message stream, exactly as the API sends it, with `script.total` characters of text; written as the socket drains. */
 async function anthropicStream(response: http.ServerResponse): Promise<void> {
 	response.writeHead(200, {'content-type': 'text/event-stream'});
-	response.write(frame('message_start', {type: 'message_start', message: {id: 'msg_big', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: {input_tokens: 5, output_tokens: 1}}}));
+	response.write(frame('message_start', {type: 'message_start', message: {id: 'msg_big', type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [], stop_reason: null, stop_sequence: null, usage: {input_tokens: 5, output_tokens: 1}}}));
 	response.write(frame('content_block_start', {type: 'content_block_start', index: 0, content_block: {type: 'text', text: ''}}));
 	const piece = 'abcdefghij'.repeat(script.piece / 10);
 	const delta = frame('content_block_delta', {type: 'content_block_delta', index: 0, delta: {type: 'text_delta', text: piece}});
@@ -63,7 +63,7 @@ before(async () => {
 	});
 	await new Promise<void>(resolve => provider.listen(0, '127.0.0.1', resolve));
 	gateway = await startTestGateway();
-	await addChannel(gateway.store, {name: 'anthropic', format: 'anthropic', baseUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`, apiKey: 'sk-ant-big-0001', models: 'big=claude-sonnet-4-5'});
+	await addChannel(gateway.store, {name: 'anthropic', format: 'anthropic', baseUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`, apiKey: 'sk-ant-big-0001', models: 'big=claude-sonnet-4-6'});
 	await gateway.registry.refresh();
 	secret = (await gateway.createKey({name: 'big'})).secret;
 });

@@ -67,7 +67,7 @@ before(async () => {
 	for (const format of ['openai', 'anthropic', 'gemini', 'responses'] as const) {
 		providers[format] = await startFaulty();
 		const wire = format === 'responses' ? 'openai' : format;
-		const upstream = {openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash', responses: 'gpt-4o-mini'}[format];
+		const upstream = {openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-4-6', gemini: 'gemini-2.5-flash', responses: 'gpt-4o-mini'}[format];
 		await addChannel(gateway.store, {name: `leaky-${format}`, format: wire, baseUrl: wire === 'openai' ? `${providers[format].url}/v1` : providers[format].url, apiKey: realKeys[format], models: `${models[format]}=${upstream}`, ...(format === 'responses' ? {responsesApi: 'on'} : {})});
 	}
 	otherClientKey = (await gateway.createKey({name: 'someone-else'})).secret;
@@ -135,7 +135,7 @@ test('a circuit opened by a mid-stream error quoting keys keeps a masked reason'
 	const strict = await startTestGateway({health: {threshold: 1, cooldownMs: 60_000}});
 	const provider = await startFaulty();
 	try {
-		await addChannel(strict.store, {name: 'leaky', format: 'anthropic', baseUrl: provider.url, apiKey: realKeys.anthropic, models: 'a-model=claude-sonnet-4-5'});
+		await addChannel(strict.store, {name: 'leaky', format: 'anthropic', baseUrl: provider.url, apiKey: realKeys.anthropic, models: 'a-model=claude-sonnet-4-6'});
 		const key = (await strict.createKey({name: 'k'})).secret;
 		otherClientKey = (await strict.createKey({name: 'other'})).secret;
 		known = () => [realKeys.anthropic, otherClientKey];

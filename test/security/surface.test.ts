@@ -26,7 +26,7 @@ async function gatewayWith(surface: SurfaceSettings): Promise<{gateway: Gateway;
 	const home = tempHome();
 	const gateway = await startGateway({home, host: '127.0.0.1', port: 0, surface});
 	started.push({gateway, home});
-	await addChannel(gateway.store, {name: 'openai', format: 'openai', baseUrl: openaiProvider.url, apiKey: openaiProvider.apiKey, models: 'gpt-4o-mini,claude-sonnet-4-5=gpt-4o-mini,gemini-2.5-flash=gpt-4o-mini'});
+	await addChannel(gateway.store, {name: 'openai', format: 'openai', baseUrl: openaiProvider.url, apiKey: openaiProvider.apiKey, models: 'gpt-4o-mini,claude-sonnet-4-6=gpt-4o-mini,gemini-2.5-flash=gpt-4o-mini'});
 	const {secret} = await createKey(gateway.store, {name: 'surface'});
 	await gateway.registry.refresh();
 	return {gateway, secret};
@@ -63,7 +63,7 @@ function send(url: string, options: {method?: string; path: string; headers?: Re
 }
 
 const formats: readonly ClientFormat[] = ['openai', 'anthropic', 'gemini', 'responses'];
-const models: Record<ClientFormat, string> = {openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash', responses: 'gpt-4o-mini'};
+const models: Record<ClientFormat, string> = {openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-4-6', gemini: 'gemini-2.5-flash', responses: 'gpt-4o-mini'};
 
 /** The error message of each format's error body (and that the body has that format's shape). */
 function nativeMessage(format: ClientFormat, body: string): string {
@@ -156,7 +156,7 @@ test('connections past the cap get a 503 with retry-after in the client format',
 		const socket = connect(Number(port), '127.0.0.1', () => resolve(socket));
 	})));
 	try {
-		const refused = await anthropicClient(capped.gateway.url, capped.secret).messages.create({model: 'claude-sonnet-4-5', max_tokens: 8, messages: [{role: 'user', content: 'hi'}]}).catch((error: {status: number; headers: Headers; message: string}) => error);
+		const refused = await anthropicClient(capped.gateway.url, capped.secret).messages.create({model: 'claude-sonnet-4-6', max_tokens: 8, messages: [{role: 'user', content: 'hi'}]}).catch((error: {status: number; headers: Headers; message: string}) => error);
 		assert.equal((refused as {status: number}).status, 503);
 		assert.match((refused as {message: string}).message, /maximum of 3 connections/);
 	} finally {
@@ -169,7 +169,7 @@ test('connections past the cap get a 503 with retry-after in the client format',
 
 test('a pathological count_tokens delays a concurrent request by less than 100 ms', async () => {
 	const anthropic = anthropicClient(main.gateway.url, main.secret);
-	const count = (text: string) => anthropic.messages.countTokens({model: 'claude-sonnet-4-5', messages: [{role: 'user', content: text}]});
+	const count = (text: string) => anthropic.messages.countTokens({model: 'claude-sonnet-4-6', messages: [{role: 'user', content: text}]});
 	await count('warm the tokenizer up');
 	const models = async () => {
 		const started = performance.now();

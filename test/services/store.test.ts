@@ -46,9 +46,9 @@ test('keys: create, list, show, revoke, rotate, delete — and they survive a re
 test('channels: add, edit, enable/disable, remove; real key only masked in views', async () => {
 	const home = tempHome();
 	const store = await Store.open(home);
-	const channel = await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com/', apiKey: 'sk-ant-secret-abcdef', models: 'sonnet=claude-sonnet-4-5', priority: '5'});
+	const channel = await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com/', apiKey: 'sk-ant-secret-abcdef', models: 'sonnet=claude-sonnet-4-6', priority: '5'});
 	assert.equal(channel.baseUrl, 'https://api.anthropic.com');
-	assert.deepEqual(channel.models, [{name: 'sonnet', upstream: 'claude-sonnet-4-5'}]);
+	assert.deepEqual(channel.models, [{name: 'sonnet', upstream: 'claude-sonnet-4-6'}]);
 	assert.equal(channel.priority, 5);
 	assert.equal(channelView(channel).apiKey, 'sk-…cdef');
 	assert.ok(!JSON.stringify(channelView(channel)).includes('secret-abcdef'));

@@ -32,7 +32,7 @@ async function dump(store: Store): Promise<Dump> {
 
 async function fill(store: Store): Promise<void> {
 	await addChannel(store, {name: 'oa', format: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-real-1234567890abcdef', models: 'gpt-4o,gpt-4o-mini', prices: 'gpt-4o=2.5/10'});
-	await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant-abcdef', models: 'sonnet=claude-sonnet-4-5'});
+	await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant-abcdef', models: 'sonnet=claude-sonnet-4-6'});
 	const key = await createKey(store, {name: 'laptop', rpm: '60', budget: '20/month'});
 	await createKey(store, {name: 'ci', models: 'gpt-4o', expiresIn: '30d'});
 	await recordLastUsed(store, new Map([[key.id, '2025-01-02T03:04:05.000Z']]));

@@ -242,7 +242,7 @@ describe('Claude Code: `claude -p` after `takeover apply claude`', () => {
 		if (skipped(t, 'claude')) return;
 		writeHome(userConfig.claude.path, userConfig.claude.text);
 		const since = new Date().toISOString();
-		const applied = await apply('claude', 'claude-sonnet-4-5');
+		const applied = await apply('claude', 'claude-sonnet-4-6');
 		assert.deepEqual(applied.files.map(file => [file.path, file.set]), [[join(home, '.claude', 'settings.json'), ['env.ANTHROPIC_BASE_URL', 'env.ANTHROPIC_AUTH_TOKEN', 'env.ANTHROPIC_MODEL', 'env.ANTHROPIC_DEFAULT_HAIKU_MODEL']]]);
 		const settings = JSON.parse(readHome(userConfig.claude.path)!) as {includeCoAuthoredBy: boolean; env: Record<string, string>};
 		assert.equal(settings.includeCoAuthoredBy, false);
@@ -254,7 +254,7 @@ describe('Claude Code: `claude -p` after `takeover apply claude`', () => {
 		toolRan(ran, 'claude -p');
 		assert.equal(ran.stdout.trim(), 'Hello from fake-anthropic');
 		assertReached(providers.anthropic, 'Say hello', /^\/v1\/messages$/);
-		await logged({keyName: 'takeover-claude', model: 'claude-sonnet-4-5', channelName: 'anthropic', inboundFormat: 'anthropic', outboundFormat: 'anthropic', status: 200, path: '/v1/messages'}, since);
+		await logged({keyName: 'takeover-claude', model: 'claude-sonnet-4-6', channelName: 'anthropic', inboundFormat: 'anthropic', outboundFormat: 'anthropic', status: 200, path: '/v1/messages'}, since);
 	});
 
 	test('on an OpenAI channel: translated both ways, with a Read tool round trip', testTimeout, async t => {
@@ -321,7 +321,7 @@ describe('Gemini CLI: `gemini -p` after `takeover apply gemini`', () => {
 	test('on an Anthropic channel: translated both ways, with a read_file tool round trip', testTimeout, async t => {
 		if (skipped(t, 'gemini')) return;
 		const since = new Date().toISOString();
-		await apply('gemini', 'claude-sonnet-4-5');
+		await apply('gemini', 'claude-sonnet-4-6');
 		const anthropic = providers.anthropic;
 		anthropic.reset();
 		anthropic.enqueue({toolCalls: [{id: 'toolu_read1', name: 'read_file', args: {file_path: 'notes.txt'}}]}, {text: 'The notes say gateway-e2e-secret-42.'});
@@ -334,7 +334,7 @@ describe('Gemini CLI: `gemini -p` after `takeover apply gemini`', () => {
 		const result = messages.at(-1)!.content.find(block => block.type === 'tool_result');
 		assert.equal(result?.tool_use_id, 'toolu_read1');
 		assert.match(JSON.stringify(result), /gateway-e2e-secret-42/);
-		await logged({keyName: 'takeover-gemini', model: 'claude-sonnet-4-5', channelName: 'anthropic', inboundFormat: 'gemini', outboundFormat: 'anthropic', status: 200}, since);
+		await logged({keyName: 'takeover-gemini', model: 'claude-sonnet-4-6', channelName: 'anthropic', inboundFormat: 'gemini', outboundFormat: 'anthropic', status: 200}, since);
 	});
 
 	test('takeover undo gemini removes .env and puts settings.json back', testTimeout, async t => {

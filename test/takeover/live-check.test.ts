@@ -11,7 +11,7 @@ import {homes} from './setup.js';
 
 type Seen = {method?: string; url?: string; headers: IncomingMessage['headers']; body: unknown};
 
-/** A stand-in for the gateway: 200 for claude-sonnet-4-5, a 404 in Anthropic's shape for any other model. */
+/** A stand-in for the gateway: 200 for claude-sonnet-4-6, a 404 in Anthropic's shape for any other model. */
 async function fakeGateway(): Promise<{url: string; seen: Seen[]; close(): Promise<void>}> {
 	const seen: Seen[] = [];
 	const server = createServer((request, response) => {
@@ -20,7 +20,7 @@ async function fakeGateway(): Promise<{url: string; seen: Seen[]; close(): Promi
 		request.on('end', () => {
 			const body = JSON.parse(text) as {model?: string};
 			seen.push({method: request.method, url: request.url, headers: request.headers, body});
-			const ok = body.model === undefined || body.model === 'claude-sonnet-4-5';
+			const ok = body.model === undefined || body.model === 'claude-sonnet-4-6';
 			response.writeHead(ok ? 200 : 404, {'content-type': 'application/json'});
 			response.end(JSON.stringify(ok ? {ok: true} : {type: 'error', error: {type: 'not_found_error', message: `No enabled channel serves the model "${body.model}".`}}));
 		});

@@ -133,7 +133,7 @@ test('a prompt that mentions a tokenizer\'s special tokens (<|endoftext|>) is co
 test('a history with empty text blocks beside thinking reaches Gemini and Anthropic without them', async () => {
 	const anthropic = await startFakeProvider('anthropic');
 	try {
-		await cc.gateway.addProvider(anthropic, {name: 'anthropic', models: 'oa-anthropic=claude-sonnet-4-5'});
+		await cc.gateway.addProvider(anthropic, {name: 'anthropic', models: 'oa-anthropic=claude-sonnet-4-6'});
 		// Claude Code's history of a turn another gateway answered: a thinking block, then an empty text block, then a call.
 		cc.gemini.enqueue({text: 'Done.'});
 		await anthropicClient(cc.gateway.url, cc.secret).messages.create({

@@ -50,7 +50,7 @@ async function setup(listen: ListenState = {url: 'http://127.0.0.1:4321', error:
 }
 
 const finished = (id: string, extra: Partial<RequestFinished> = {}): RequestFinished => ({
-	id, time: new Date().toISOString(), method: 'POST', path: '/v1/messages', keyId: 'key_x', keyName: 'laptop', model: 'claude-sonnet-4-5', upstreamModel: 'claude-sonnet-4-5', channelId: 'ch', channelName: 'claude',
+	id, time: new Date().toISOString(), method: 'POST', path: '/v1/messages', keyId: 'key_x', keyName: 'laptop', model: 'claude-sonnet-4-6', upstreamModel: 'claude-sonnet-4-6', channelId: 'ch', channelName: 'claude',
 	inboundFormat: 'anthropic', outboundFormat: 'anthropic', stream: true, status: 200, outcome: 'ok', latencyMs: 42, ttfbMs: 10, usage: {inputTokens: 30, outputTokens: 5}, error: null, warnings: [], eventType: 'routed', attempts: ['claude'], costUsd: 0, unpriced: false, ...extra,
 });
 
@@ -79,7 +79,7 @@ test('1-4, Tab and Shift+Tab switch panes; ? lists the keys of the pane; the foo
 test('the first frame shows the keys and channels the TUI read before it took the screen, never an empty store', async () => {
 	const home = tempHome();
 	const store = await Store.open(home);
-	await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-4-5'});
+	await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-4-6'});
 	const laptop = await createKey(store, {name: 'laptop'});
 	await recordLastUsed(store, new Map([[laptop.id, new Date(Date.now() - 5 * 60_000).toISOString()]]));
 	const model = createModel(store, new EventBus(), {initial: {keys: await listKeys(store), channels: await listChannels(store), lastUsed: await lastUsed(store)}});
@@ -104,7 +104,7 @@ test('the first frame shows the keys and channels the TUI read before it took th
 test('the first frame counts the requests the store holds and what limited keys used, never zeros; the live log opens with the stored requests', async () => {
 	const home = tempHome();
 	const store = await Store.open(home);
-	const channel = await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-4-5'});
+	const channel = await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-4-6'});
 	const laptop = await createKey(store, {name: 'laptop', rpd: '100'});
 	const recorder = new UsageRecorder(store, {adopt: false});
 	for (let index = 0; index < 3; index++) recorder.record(usageEvent({keyId: laptop.id, keyName: 'laptop', channelId: channel.id, channelName: 'claude'}, channel));
@@ -138,7 +138,7 @@ test('the first frame counts the requests the store holds and what limited keys 
 
 test('store changes show up; finished requests reach the live log and the status bar', async () => {
 	const {store, events, model, stdin, lastFrame} = await setup();
-	await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-4-5'});
+	await addChannel(store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', models: 'claude-sonnet-4-6'});
 	await createKey(store, {name: 'laptop'});
 	await model.data.reload();
 	await frameWith(lastFrame, /laptop\s+sk-gtui-/);
@@ -147,7 +147,7 @@ test('store changes show up; finished requests reach the live log and the status
 	await press(stdin, '4');
 	const frame = await frameWith(lastFrame, /Today: 3 requests, 0 failed, 90 in, 15 out/);
 	assert.match(frame, /3 requests today  ·/);
-	assert.match(frame, /laptop\s+claude-sonnet-4-5\s+claude\s+anthropic\s+200\s+42ms\s+30\/5/);
+	assert.match(frame, /laptop\s+claude-sonnet-4-6\s+claude\s+anthropic\s+200\s+42ms\s+30\/5/);
 });
 
 test('the status bar and the Usage pane count the same requests and failures at the same moment', async () => {
@@ -306,7 +306,7 @@ test('a failed-over request\'s details name every channel it tried, and its warn
 	const {events, stdin, lastFrame} = await setup();
 	await press(stdin, '4');
 	await frameWith(lastFrame, /Live requests/);
-	const warning = 'channel "claude" has no model "claude-sonnet-4-5" any more (its provider answered HTTP 404), so the next channel serving "sonnet" took the request';
+	const warning = 'channel "claude" has no model "claude-sonnet-4-6" any more (its provider answered HTTP 404), so the next channel serving "sonnet" took the request';
 	events.emit('request:finished', finished('r1', {channelName: 'backup', attempts: ['claude', 'backup'], eventType: 'failover', warnings: [warning]}));
 	await frameWith(lastFrame, /laptop/);
 	await press(stdin, keys.enter);

@@ -82,7 +82,7 @@ test('n: a preset fills format and base URL; the key is masked; addChannel gets 
 		assert.ok(!masked.includes('sk-ant-secret'), 'the key is masked while typed');
 		await press(stdin, keys.enter);
 		await frameWith(lastFrame, /Models\s+claude-sonnet-5-5,claude-haiku-5-5/); // the preset's models, a real value
-		await press(stdin, '\u0015', ...'sonnet=claude-sonnet-4-5,haiku=claude-haiku-4-5', keys.enter); // Ctrl+U clears it first
+		await press(stdin, '\u0015', ...'sonnet=claude-sonnet-4-6,haiku=claude-haiku-4-5', keys.enter); // Ctrl+U clears it first
 		await frameWith(lastFrame, /Prices\s+none \(see anthropic\.com\/pricing\)/);
 		await press(stdin, ...'sonnet=3/15/0.3, haiku=1/5', keys.enter, '3', keys.enter, keys.enter);
 		await frameWith(() => status.last()?.text, /Channel "anthropic" added/);
@@ -91,7 +91,7 @@ test('n: a preset fills format and base URL; the key is masked; addChannel gets 
 			name: 'anthropic',
 			format: 'anthropic',
 			baseUrl: 'https://api.anthropic.com',
-			models: 'sonnet=claude-sonnet-4-5,haiku=claude-haiku-4-5',
+			models: 'sonnet=claude-sonnet-4-6,haiku=claude-haiku-4-5',
 			priority: '3',
 			apiKey: 'sk-ant-secret-1234',
 			prices: ['sonnet=3/15/0.3', 'haiku=1/5'],
@@ -262,8 +262,8 @@ test("a failed test names the channel once and says what to press to change it, 
 });
 
 test("a test that found models to change says which in the status bar's two lines at 80 columns, the rest in the details", () => {
-	const text = probeWarningText('claude', {ok: true, latencyMs: 9, models: 5, unlisted: ['claude-opus-9'], retiring: [{model: 'claude-sonnet-4-5', retiresAt: '2026-11-30T00:00:00Z'}]});
-	assert.equal(text, 'Channel "claude" answered, but its provider does not list claude-opus-9 and retires claude-sonnet-4-5 on 2026-11-30: e edits them, Enter shows all.');
+	const text = probeWarningText('claude', {ok: true, latencyMs: 9, models: 5, unlisted: ['claude-opus-9'], retiring: [{model: 'claude-sonnet-4-6', retiresAt: '2026-11-30T00:00:00Z'}]});
+	assert.equal(text, 'Channel "claude" answered, but its provider does not list claude-opus-9 and retires claude-sonnet-4-6 on 2026-11-30: e edits them, Enter shows all.');
 	assert.ok(text.length <= 2 * 77, 'two lines of the status bar at 80 columns');
 	assert.match(probeWarningText('claude', {ok: true, latencyMs: 9, models: 5, unlisted: [], retiring: [{model: 'claude-x', retiresAt: null}]}), /its provider retires claude-x \(no date given\): e edits/);
 });

@@ -13,7 +13,7 @@ import {keyOptions} from '../../source/ui/takeover-choices.js';
 afterEach(() => cleanup());
 
 const key = (name: string, extra: Partial<KeyRecord> = {}): KeyRecord => ({v: 1, id: `key_${name}`, name, description: '', secret: `sk-gtui-secret-of-${name}`, hash: '0'.repeat(64), models: [], channels: [], expiresAt: null, revokedAt: null, createdAt: '2026-01-01T00:00:00.000Z', ...extra});
-const anthropic: ChannelRecord = {v: 1, id: 'ch_a', name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: null, models: [{name: 'sonnet', upstream: 'claude-sonnet-4-5'}], enabled: true, priority: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z'};
+const anthropic: ChannelRecord = {v: 1, id: 'ch_a', name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: null, models: [{name: 'sonnet', upstream: 'claude-sonnet-4-6'}], enabled: true, priority: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z'};
 
 /** Takeover actions that find no tool installed (the takeover tests use the real ones). */
 const noTools: EndpointsPaneProps['actions'] = {

@@ -114,7 +114,7 @@ test('the help lists every key of each pane whole at 80×24, and on the Usage pa
 	assert.match(usage, /PgDn Space\s+Down a page/);
 });
 
-const channel = (name: string, baseUrl: string): ChannelRecord => ({v: 1, id: `ch_${name}`, name, format: 'anthropic', baseUrl, apiKey: null, models: [{name: 'claude-sonnet-4-5', upstream: 'claude-sonnet-4-5'}], enabled: true, priority: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z'});
+const channel = (name: string, baseUrl: string): ChannelRecord => ({v: 1, id: `ch_${name}`, name, format: 'anthropic', baseUrl, apiKey: null, models: [{name: 'claude-sonnet-4-6', upstream: 'claude-sonnet-4-6'}], enabled: true, priority: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z'});
 
 test("a channel's name is not cut at 80 columns while the priority and sparkline columns can give way", () => {
 	const columns = channelColumns(new Map(), {lastHour: {requests: [], errors: [], p50: [], p95: [], total: {requests: 0, errors: 0, refused: 0, p50: null, p95: null}}, channels: new Map()});
@@ -144,7 +144,7 @@ test('a long subtitle gives way in whole parts, never cut mid-word', () => {
 const usage = {
 	today: {
 		byKey: [{...emptyRow('laptop'), requests: 40, failed: 6, inputTokens: 374, outputTokens: 238, costUsd: 0.0007, unpriced: true}],
-		byModel: [{...emptyRow('claude-sonnet-4-5'), requests: 7, costUsd: 0, unpriced: true}, {...emptyRow('gpt-4o-mini'), requests: 7, costUsd: 0.00004}],
+		byModel: [{...emptyRow('claude-sonnet-4-6'), requests: 7, costUsd: 0, unpriced: true}, {...emptyRow('gpt-4o-mini'), requests: 7, costUsd: 0.00004}],
 	},
 	all: {byKey: [], byModel: []},
 	lastDay: [],
@@ -154,7 +154,7 @@ const usage = {
 test('at 80 columns a cost is never cut: "$0.0007+" where "$0.0007 + no price" does not fit; model names whole', () => {
 	const narrow = renderTui(<UsagePane usage={usage} log={[]} source="stored" active width={80} height={19} />).lastFrame()!;
 	assert.match(narrow, /laptop\s+40\s+6\s+(238\s+)?\$0\.0007\+ /);
-	assert.match(narrow, /claude-sonnet-4-5\s+7\s+0\s+no price/);
+	assert.match(narrow, /claude-sonnet-4-6\s+7\s+0\s+no price/);
 	assert.match(narrow, /gpt-4o-mini\s+7\s+0\s+<\$0\.0001/);
 	assert.doesNotMatch(narrow.split('Live requests')[0]!.split('\n').slice(1).join('\n'), /…/, 'nothing cut above the log');
 	cleanup();
@@ -163,7 +163,7 @@ test('at 80 columns a cost is never cut: "$0.0007+" where "$0.0007 + no price" d
 });
 
 const event: RequestFinished = {
-	id: 'req_1', time: new Date().toISOString(), method: 'POST', path: '/v1/messages', keyId: 'key_x', keyName: 'laptop', model: 'claude-sonnet-4-5', upstreamModel: 'claude-sonnet-4-5', channelId: 'ch', channelName: 'claude',
+	id: 'req_1', time: new Date().toISOString(), method: 'POST', path: '/v1/messages', keyId: 'key_x', keyName: 'laptop', model: 'claude-sonnet-4-6', upstreamModel: 'claude-sonnet-4-6', channelId: 'ch', channelName: 'claude',
 	inboundFormat: 'anthropic', outboundFormat: 'anthropic', stream: false, status: 200, outcome: 'ok', latencyMs: 42, ttfbMs: 10, usage: {inputTokens: 30, outputTokens: 5, cachedTokens: 0, reasoningTokens: 0}, error: null, warnings: [], eventType: 'routed', attempts: ['claude'], costUsd: 0, unpriced: false,
 };
 

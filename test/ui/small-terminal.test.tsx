@@ -98,7 +98,7 @@ test("the Usage pane's request details fit their frame at every size", async () 
 });
 
 const key = (name: string, extra: Partial<KeyRecord> = {}): KeyRecord => ({v: 1, id: `key_${name}`, name, description: 'a key for the team', secret: `sk-gtui-secret-of-${name}-0123456789abcdefghijkl`, hash: '0'.repeat(64), models: [], channels: [], expiresAt: null, revokedAt: null, createdAt: '2026-01-01T00:00:00.000Z', ...extra});
-const channel = (name: string): ChannelRecord => ({v: 1, id: `ch_${name}`, name, format: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant-real-0123456789abcdef', models: [{name: 'sonnet', upstream: 'claude-sonnet-4-5'}, {name: 'haiku', upstream: 'claude-haiku-4-5'}], enabled: true, priority: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z'});
+const channel = (name: string): ChannelRecord => ({v: 1, id: `ch_${name}`, name, format: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant-real-0123456789abcdef', models: [{name: 'sonnet', upstream: 'claude-sonnet-4-6'}, {name: 'haiku', upstream: 'claude-haiku-4-5'}], enabled: true, priority: 0, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z'});
 const manyKeys = Array.from({length: 20}, (_, index) => key(`key-${index}`, {models: ['sonnet'], limits: {rpm: 60, budget: {usd: 20, period: 'monthly'}}}));
 const manyChannels = Array.from({length: 20}, (_, index) => channel(`channel-${index}`));
 

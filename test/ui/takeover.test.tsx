@@ -36,11 +36,11 @@ afterEach(() => {
 	for (const dir of ['.claude', '.codex', '.gemini']) rmSync(join(home, dir), {recursive: true, force: true});
 });
 
-const answered: LiveCheck = {ok: true, status: 200, latencyMs: 12, model: 'claude-sonnet-4-5', text: 'answered in 12 ms'};
+const answered: LiveCheck = {ok: true, status: 200, latencyMs: 12, model: 'claude-sonnet-4-6', text: 'answered in 12 ms'};
 
 async function setup(check: LiveCheck = answered, overrides: Partial<EndpointsPaneProps> = {}) {
 	const real = await recordedActions();
-	await addChannel(real.store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant-real', models: 'claude-sonnet-4-5,claude-haiku-4-5'});
+	await addChannel(real.store, {name: 'claude', format: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant-real', models: 'claude-sonnet-4-6,claude-haiku-4-5'});
 	await addChannel(real.store, {name: 'openai', format: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-real', models: 'gpt-4o-mini'});
 	const status = statusLog();
 	const checks: string[] = [];
@@ -65,7 +65,7 @@ test('a opens a form with its own key, the models it may use and a preview; subm
 		await press(stdin, ...down(7));
 		await frameWith(lastFrame, /a takes it over \(choose its key and model\)/);
 		await press(stdin, 'a');
-		const form = await frameWith(lastFrame, 'env.ANTHROPIC_MODEL = claude-sonnet-4-5');
+		const form = await frameWith(lastFrame, 'env.ANTHROPIC_MODEL = claude-sonnet-4-6');
 		assert.match(form, /Take over Claude Code/);
 		assert.match(form, /takeover-claude \(its own, made now\)/);
 		assert.match(form, /Writes ~\/\.claude\/settings\.json/);
@@ -74,20 +74,20 @@ test('a opens a form with its own key, the models it may use and a preview; subm
 		assert.doesNotMatch(form, /--model|--key/);
 
 		await press(stdin, keys.enter);
-		const models = await frameWith(lastFrame, /› Model\s+› claude-sonnet-4-5/);
+		const models = await frameWith(lastFrame, /› Model\s+› claude-sonnet-4-6/);
 		assert.match(models, /^│\s+claude-haiku-4-5\s+│$/m);
 		assert.match(models, /^│\s+gpt-4o-mini\s+│$/m);
 		await press(stdin, keys.enter, keys.enter, keys.enter);
 		await frameWith(() => status.last()?.text, /answered/);
-		assert.equal(status.last()!.text, 'Claude Code now uses the gateway (key takeover-claude, just created, model claude-sonnet-4-5) and answered in 12 ms. Backup: ~/.claude/settings.json.bak.');
+		assert.equal(status.last()!.text, 'Claude Code now uses the gateway (key takeover-claude, just created, model claude-sonnet-4-6) and answered in 12 ms. Backup: ~/.claude/settings.json.bak.');
 		assert.deepEqual(checks, ['claude']);
 		const [key] = await listKeys(real.store);
 		const settings = JSON.parse(read('.claude/settings.json')) as {env: Record<string, string>};
-		assert.deepEqual(settings.env, {FOO: 'bar', ANTHROPIC_BASE_URL: gateway, ANTHROPIC_AUTH_TOKEN: key!.secret, ANTHROPIC_MODEL: 'claude-sonnet-4-5', ANTHROPIC_DEFAULT_HAIKU_MODEL: 'claude-haiku-4-5'});
+		assert.deepEqual(settings.env, {FOO: 'bar', ANTHROPIC_BASE_URL: gateway, ANTHROPIC_AUTH_TOKEN: key!.secret, ANTHROPIC_MODEL: 'claude-sonnet-4-6', ANTHROPIC_DEFAULT_HAIKU_MODEL: 'claude-haiku-4-5'});
 		assert.equal(read('.claude/settings.json.bak'), original);
 		assert.equal(statSync(join(home, '.claude', 'settings.json.bak')).mode & 0o777, 0o600);
 		const shown = await frameWith(lastFrame, /live check\s+answered in 12 ms/);
-		assert.match(shown, /model\s+claude-sonnet-4-5/);
+		assert.match(shown, /model\s+claude-sonnet-4-6/);
 		assert.doesNotMatch(shown, /No model is set/);
 
 		await press(stdin, 'u');
@@ -125,14 +125,14 @@ test('←/→ does not change the takeover key; the form does, and limits the mo
 test('a failed live check says so in red with what to do next; a tool connected elsewhere is replaced from the form', async () => {
 	mkdirSync(join(home, '.gemini'));
 	writeFileSync(join(home, '.gemini', '.env'), '# my own proxy\nGOOGLE_GEMINI_BASE_URL=http://proxy.example:8080\n');
-	const failed: LiveCheck = {ok: false, status: 404, latencyMs: 5, model: 'claude-sonnet-4-5', text: '404: No enabled channel serves the model "x"'};
+	const failed: LiveCheck = {ok: false, status: 404, latencyMs: 5, model: 'claude-sonnet-4-6', text: '404: No enabled channel serves the model "x"'};
 	const {real, status, props} = await setup(failed);
 	try {
 		const channels = await (await import('../../source/store/channels.js')).listChannels(real.store);
 		const {stdin, lastFrame} = renderTui(<EndpointsPane {...props} channels={channels} />);
 		await frameWith(lastFrame, 'Gemini CLI: elsewhere');
 		await press(stdin, ...down(9), 'a');
-		const form = await frameWith(lastFrame, 'GEMINI_MODEL = claude-sonnet-4-5');
+		const form = await frameWith(lastFrame, 'GEMINI_MODEL = claude-sonnet-4-6');
 		assert.match(form, /Gemini CLI points at http:\/\/proxy\.example:8080 now: this replaces it/);
 		assert.match(form, /Folders\s+trusted folders only/);
 		await press(stdin, keys.enter, keys.enter, keys.down, keys.enter);
@@ -140,7 +140,7 @@ test('a failed live check says so in red with what to do next; a tool connected 
 		await press(stdin, keys.enter);
 		await frameWith(() => status.last()?.text, /live check failed/);
 		assert.equal(status.last()!.kind, 'error');
-		assert.match(status.last()!.text, /^Gemini CLI now points at the gateway \(key takeover-gemini, just created, model claude-sonnet-4-5\), but the live check failed \(HTTP 404\): see the tool's details here\./);
+		assert.match(status.last()!.text, /^Gemini CLI now points at the gateway \(key takeover-gemini, just created, model claude-sonnet-4-6\), but the live check failed \(HTTP 404\): see the tool's details here\./);
 		assert.match(read('.gemini/.env'), /^# my own proxy\nGOOGLE_GEMINI_BASE_URL=http:\/\/127\.0\.0\.1:11580\nGEMINI_API_KEY=sk-gtui-/);
 		assert.deepEqual(JSON.parse(read('.gemini/settings.json')), {security: {auth: {selectedType: 'gemini-api-key'}, folderTrust: {enabled: false}}});
 		const shown = await frameWith(lastFrame, /live check\s+404: No enabled channel serves the model "x"\. Press a/);
@@ -183,11 +183,11 @@ test('the no-model warning comes from the file: shown after a takeover without a
 		const warned = await frameWith(lastFrame, /No model is set/);
 		assert.match(warned, /Press a to choose/);
 		assert.doesNotMatch(warned, /--model/);
-		await applyTakeover(real.store, 'claude', {gatewayUrl: gateway, dataDir: real.store.home, model: 'claude-sonnet-4-5'});
+		await applyTakeover(real.store, 'claude', {gatewayUrl: gateway, dataDir: real.store.home, model: 'claude-sonnet-4-6'});
 		// The pane re-reads the files each time it is shown.
 		rerender(<EndpointsPane {...props} channels={channels} active={false} />);
 		rerender(<EndpointsPane {...props} channels={channels} />);
-		await frameWith(lastFrame, frame => /model\s+claude-sonnet-4-5/.test(frame) && !frame.includes('No model is set'));
+		await frameWith(lastFrame, frame => /model\s+claude-sonnet-4-6/.test(frame) && !frame.includes('No model is set'));
 	} finally {
 		await real.close();
 	}

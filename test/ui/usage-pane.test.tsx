@@ -47,15 +47,15 @@ test('one request is "1 request", not "1 requests"', () => {
 
 test('the log shows time, key, model, channel, formats, status, latency and tokens, newest first', () => {
 	const log = [
-		loggedRequest('b', {model: 'claude-sonnet-4-5', inboundFormat: 'openai', outboundFormat: 'anthropic', channelName: 'claude', status: 502, outcome: 'error', latencyMs: 2300, usage: null, error: 'Channel "claude" could not be reached'}),
+		loggedRequest('b', {model: 'claude-sonnet-4-6', inboundFormat: 'openai', outboundFormat: 'anthropic', channelName: 'claude', status: 502, outcome: 'error', latencyMs: 2300, usage: null, error: 'Channel "claude" could not be reached'}),
 		loggedRequest('a'),
 	];
 	const frame = renderTui(<UsagePane usage={usage} log={log} source="session" active width={110} height={22} />).lastFrame()!;
 	const lines = frame.split('\n');
-	const first = lines.findIndex(line => line.includes('claude-sonnet-4-5'));
+	const first = lines.findIndex(line => line.includes('claude-sonnet-4-6'));
 	const second = lines.findIndex(line => /gpt-4o-mini\s+openai\s+openai\s+200/.test(line));
 	assert.ok(first > 0 && second > first, 'newest first');
-	assert.match(lines[first]!, /laptop\s+claude-sonnet-4-5\s+claude\s+openai→anthropic\s+502\s+2\.3s\s+-/);
+	assert.match(lines[first]!, /laptop\s+claude-sonnet-4-6\s+claude\s+openai→anthropic\s+502\s+2\.3s\s+-/);
 	assert.match(lines[second]!, /\d\d:\d\d:\d\d\s+laptop\s+gpt-4o-mini\s+openai\s+openai\s+200\s+120ms\s+11\/7/);
 });
 
@@ -142,7 +142,7 @@ test('the log follows the newest until the user moves; then it stays put, counts
 });
 
 test('/ filters the log by key, model, channel or status; Esc clears the filter', async () => {
-	const log = [loggedRequest('a', {status: 429, outcome: 'error', model: 'gpt-4o'}), loggedRequest('b', {keyName: 'ci', model: 'claude-sonnet-4-5', channelName: 'anthropic'}), loggedRequest('c', {model: 'gemini-2.5-flash'})];
+	const log = [loggedRequest('a', {status: 429, outcome: 'error', model: 'gpt-4o'}), loggedRequest('b', {keyName: 'ci', model: 'claude-sonnet-4-6', channelName: 'anthropic'}), loggedRequest('c', {model: 'gemini-2.5-flash'})];
 	const captured: Capture[] = [];
 	const {stdin, lastFrame} = renderTui(<UsagePane usage={usage} log={log} source="stored" active width={110} height={22} onCapture={on => captured.push(on)} />);
 	await press(stdin, '/', ...'4xx');
@@ -151,7 +151,7 @@ test('/ filters the log by key, model, channel or status; Esc clears the filter'
 	assert.doesNotMatch(filtered, /claude-sonnet|gemini-2\.5/);
 	await press(stdin, '\u0015', ...'ci anthropic', keys.enter);
 	const byKey = await frameWith(lastFrame, 'filter "ci anthropic": 1 of 3');
-	assert.match(byKey, /claude-sonnet-4-5/);
+	assert.match(byKey, /claude-sonnet-4-6/);
 	assert.doesNotMatch(byKey, /gemini-2\.5|429/);
 	await press(stdin, '/', keys.escape);
 	const cleared = await frameWith(lastFrame, /Live requests, newest first\s/);

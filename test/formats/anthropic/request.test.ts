@@ -7,7 +7,7 @@ import {GatewayError} from '../../../source/base/errors.js';
 import {validateAnthropicBody} from '../../helpers/fake-providers/anthropic-validate.js';
 import {loadJson, recordingContext} from './fixtures.js';
 
-const target: UpstreamTarget = {model: 'claude-sonnet-4-5', stream: false, baseUrl: 'https://api.anthropic.com', defaultMaxTokens: 4096};
+const target: UpstreamTarget = {model: 'claude-sonnet-4-6', stream: false, baseUrl: 'https://api.anthropic.com', defaultMaxTokens: 4096};
 
 const base: IRRequest = {model: 'm', system: [], messages: [{role: 'user', parts: [{type: 'text', text: 'Hi'}]}], tools: [], stream: false};
 
@@ -26,7 +26,7 @@ describe('decodeRequest', () => {
 	test('a Claude Code request becomes IR with system, cache markers, thinking and user id', () => {
 		const ctx = recordingContext();
 		const ir = anthropicAdapter.decodeRequest(loadJson('request-claude-code'), {}, ctx);
-		assert.equal(ir.model, 'claude-sonnet-4-5-20250929');
+		assert.equal(ir.model, 'claude-sonnet-4-6-20250929');
 		assert.equal(ir.stream, true);
 		assert.equal(ir.maxTokens, 32000);
 		assert.equal(ir.temperature, 1);
@@ -175,7 +175,7 @@ describe('encodeRequest', () => {
 		assert.equal(path, '/v1/messages');
 		assertAccepted(body);
 		const original = loadJson('request-claude-code') as Record<string, unknown>;
-		assert.equal(body.model, 'claude-sonnet-4-5');
+		assert.equal(body.model, 'claude-sonnet-4-6');
 		assert.deepEqual(body.thinking, original.thinking);
 		assert.deepEqual(body.metadata, original.metadata);
 		assert.equal(body.temperature, 1);
@@ -356,7 +356,7 @@ describe('encodeRequest', () => {
 describe('round trip', () => {
 	test('decode(encode(ir)) keeps the supported subset', async () => {
 		const ir: IRRequest = {
-			model: 'claude-sonnet-4-5',
+			model: 'claude-sonnet-4-6',
 			system: [{text: 'You are terse.', cache: {type: 'ephemeral', ttl: '1h'}}],
 			messages: [
 				{role: 'user', parts: [{type: 'text', text: 'Look', cache: {type: 'ephemeral'}}, {type: 'image', source: {kind: 'url', url: 'https://example.com/x.png'}}]},

@@ -13,7 +13,7 @@ describe('decodeResponse', () => {
 	test('text', () => {
 		assert.deepEqual(decode('text'), {
 			id: 'msg_01QC4g3HwBThD4BaNtBckFDJ',
-			model: 'claude-sonnet-4-5-20250929',
+			model: 'claude-sonnet-4-6-20250929',
 			parts: [{type: 'text', text: "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?"}],
 			finishReason: 'stop',
 			usage: {inputTokens: 12, outputTokens: 30},

@@ -37,7 +37,7 @@ describe('decodeStream', () => {
 	test('text: start, one block with each delta as it came, usage, finish', async () => {
 		const events = await decode('text');
 		assert.deepEqual(events.slice(0, 3), [
-			{type: 'start', id: 'msg_01QC4g3HwBThD4BaNtBckFDJ', model: 'claude-sonnet-4-5-20250929', usage: {inputTokens: 12, outputTokens: 1}},
+			{type: 'start', id: 'msg_01QC4g3HwBThD4BaNtBckFDJ', model: 'claude-sonnet-4-6-20250929', usage: {inputTokens: 12, outputTokens: 1}},
 			{type: 'block-start', index: 0, block: {kind: 'text'}},
 			{type: 'text-delta', index: 0, text: 'Hello'},
 		]);
@@ -88,7 +88,7 @@ describe('decodeStream', () => {
 	test('usage with caching: cache reads and writes are added to the input', async () => {
 		const events = await decode('usage-cache');
 		const total = 3 + 21_400 + 1874;
-		assert.deepEqual(events[0], {type: 'start', id: 'msg_01Wz3vFZ7mP1yKcQh8dYtR2x', model: 'claude-sonnet-4-5-20250929', usage: {inputTokens: total, outputTokens: 1, cachedTokens: 21_400, cacheCreationTokens: 1874}});
+		assert.deepEqual(events[0], {type: 'start', id: 'msg_01Wz3vFZ7mP1yKcQh8dYtR2x', model: 'claude-sonnet-4-6-20250929', usage: {inputTokens: total, outputTokens: 1, cachedTokens: 21_400, cacheCreationTokens: 1874}});
 		assert.deepEqual(events.at(-1), {type: 'finish', reason: 'stop', usage: {inputTokens: total, outputTokens: 5, cachedTokens: 21_400, cacheCreationTokens: 1874}});
 	});
 

@@ -69,7 +69,7 @@ describe('gemini decodeResponse', () => {
 describe('gemini encodeResponse', () => {
 	const response: IRResponse = {
 		id: 'msg_01',
-		model: 'claude-sonnet-4-5',
+		model: 'claude-sonnet-4-6',
 		parts: [
 			{type: 'reasoning', text: 'Thinking…', signature: {format: 'anthropic', value: 'EqQB'}},
 			{type: 'text', text: 'Calling the tool.'},

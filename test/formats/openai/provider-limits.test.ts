@@ -15,7 +15,7 @@ const at = (baseUrl: string, model = 'm'): UpstreamTarget => ({model, stream: fa
 
 /** What Claude Code sends, as the IR: a marked system prompt, a marked tool, the newest user turn marked. */
 const claudeCodeIR: IRRequest = {
-	model: 'claude-sonnet-4-5',
+	model: 'claude-sonnet-4-6',
 	system: [{text: "You are Claude Code, Anthropic's official CLI for Claude."}, {text: 'Follow the rules.', cache: {type: 'ephemeral'}}],
 	messages: [
 		{role: 'user', parts: [{type: 'text', text: 'Read /a'}]},

@@ -72,7 +72,7 @@ describe('openai decodeResponse', () => {
 
 const answer: IRResponse = {
 	id: 'msg_01XFDUDYJgAACzvnptvVoYEL',
-	model: 'claude-sonnet-4-5',
+	model: 'claude-sonnet-4-6',
 	parts: [
 		{type: 'reasoning', text: 'Let me look it up.', signature: {format: 'anthropic', value: 'EqQBCgIYAhIM'}},
 		{type: 'text', text: 'Checking the weather.'},

@@ -5,7 +5,7 @@ import {openaiAdapter} from '../../../source/formats/openai/index.js';
 import {collect, events, framePayloads, testContext, type TestContext} from './helpers.js';
 
 const textEvents: IRStreamEvent[] = [
-	{type: 'start', id: 'msg_01', model: 'claude-sonnet-4-5'},
+	{type: 'start', id: 'msg_01', model: 'claude-sonnet-4-6'},
 	{type: 'block-start', index: 0, block: {kind: 'text'}},
 	{type: 'text-delta', index: 0, text: 'Hel'},
 	{type: 'text-delta', index: 0, text: 'lo'},

@@ -47,7 +47,7 @@ const encodeFrames = (items: AsyncIterable<IRStreamEvent>) => collect(responsesA
 /** Anthropic SSE lines → IR: a real upstream stream with thinking, text and a tool call. */
 async function* anthropicStream(): AsyncGenerator<{event: string; data: string}> {
 	const frames: Array<Record<string, unknown>> = [
-		{type: 'message_start', message: {id: 'msg_01', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, usage: {input_tokens: 20, output_tokens: 1, cache_read_input_tokens: 30}}},
+		{type: 'message_start', message: {id: 'msg_01', type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [], stop_reason: null, usage: {input_tokens: 20, output_tokens: 1, cache_read_input_tokens: 30}}},
 		{type: 'content_block_start', index: 0, content_block: {type: 'thinking', thinking: '', signature: ''}},
 		{type: 'content_block_delta', index: 0, delta: {type: 'thinking_delta', thinking: 'Paris weather: '}},
 		{type: 'content_block_delta', index: 0, delta: {type: 'thinking_delta', thinking: 'call the tool.'}},

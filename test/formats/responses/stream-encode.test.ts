@@ -9,7 +9,7 @@ async function encode(items: readonly IRStreamEvent[], request: unknown = {}, ct
 }
 
 const textEvents: IRStreamEvent[] = [
-	{type: 'start', id: 'msg_01', model: 'claude-sonnet-4-5'},
+	{type: 'start', id: 'msg_01', model: 'claude-sonnet-4-6'},
 	{type: 'block-start', index: 0, block: {kind: 'text'}},
 	{type: 'text-delta', index: 0, text: 'Hel'},
 	{type: 'text-delta', index: 0, text: 'lo'},

@@ -24,7 +24,7 @@ import {
 } from './common.js';
 import {ANTHROPIC_VERSIONS, validateAnthropicBody, type AnthropicError} from './anthropic-validate.js';
 
-export const ANTHROPIC_DEFAULT_MODELS = ['claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-1'];
+export const ANTHROPIC_DEFAULT_MODELS = ['claude-sonnet-4-6', 'claude-haiku-4-5', 'claude-opus-4-1'];
 const STOP_REASONS = {stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use', content_filter: 'refusal'} as const;
 const ERROR_TYPES: Record<number, [string, string]> = {
 	400: ['invalid_request_error', 'Invalid request'],
