@@ -94,7 +94,7 @@ export function registerLogs(program: Command): void {
 		.option('-n, --tail <n>', 'how many of the newest requests to print', '20')
 		.option('-f, --follow', 'keep printing requests as gateways record them')
 		.option('--json', 'print JSON (an array; with --follow one object per line)')
-		.option('--filter <words>', 'only requests matching every word: key, model, channel, formats, status or outcome (429, 5xx, aborted, stream, "gpt-4o laptop"), as the TUI\'s / filter')
+		.option('--filter <words>', 'only requests matching every word: key, model, channel, formats, status or outcome (429, 5xx, aborted, stream, failover, "gpt-4o laptop"), as the TUI\'s / filter')
 		.action(async (options: {tail: string; follow?: boolean; json?: boolean; filter?: string}, command: Command) => {
 			const tail = parseTail(options.tail);
 			const filter = options.filter?.trim() ?? '';
