@@ -11,5 +11,13 @@ export type ProbeResult =
 			readonly unlisted: readonly string[];
 			/** The channel's models its provider lists as deprecated. */
 			readonly retiring: readonly RetiringModel[];
+			/** For a model unlisted or retiring: the listed models of its family the provider does not deprecate, newest first (at most three; none: no entry). */
+			readonly alternatives: Readonly<Record<string, readonly string[]>>;
 	  }
 	| {readonly ok: false; readonly latencyMs: number; readonly status?: number; readonly error: string};
+
+/** ` (it lists claude-sonnet-5-5, claude-sonnet-4-6)`: the provider's models of the same family, the names to move to; empty where it lists none. */
+export function listsAlike(result: Extract<ProbeResult, {ok: true}>, model: string): string {
+	const alike = result.alternatives[model];
+	return alike && alike.length > 0 ? ` (it lists ${alike.join(', ')})` : '';
+}

@@ -7,7 +7,7 @@
  */
 import type {EventBus} from '../base/events.js';
 import type {ChannelRecord} from '../base/records.js';
-import type {ProbeResult} from '../base/probe-result.js';
+import {listsAlike, type ProbeResult} from '../base/probe-result.js';
 import type {ChannelHealth} from './health.js';
 import type {Registry} from './registry.js';
 import {probeChannel} from './probe.js';
@@ -47,10 +47,10 @@ export function startHealthProbe(registry: Registry, health: ChannelHealth, pool
 function modelWarnings(channel: ChannelRecord, result: Extract<ProbeResult, {ok: true}>, warn: (channel: ChannelRecord, what: string, message: string) => void): void {
 	const edit = `\`gateway-tui channels edit ${channel.name}\``;
 	for (const model of result.unlisted) {
-		warn(channel, `unlisted\n${model}`, `channel "${channel.name}": its provider's model list no longer names ${model} — requests for it fail if it was retired or the key may not use it; change the channel's models with ${edit}.`);
+		warn(channel, `unlisted\n${model}`, `channel "${channel.name}": its provider's model list no longer names ${model}${listsAlike(result, model)} — requests for it fail if it was retired or the key may not use it; change the channel's models with ${edit}.`);
 	}
 	for (const {model, retiresAt} of result.retiring) {
 		const when = retiresAt ? `retirement date ${retiresAt.slice(0, 10)}` : 'no retirement date given yet';
-		warn(channel, `retiring\n${model}\n${retiresAt ?? ''}`, `channel "${channel.name}": its provider lists ${model} as deprecated (${when}) — move to a newer model with ${edit}.`);
+		warn(channel, `retiring\n${model}\n${retiresAt ?? ''}`, `channel "${channel.name}": its provider lists ${model} as deprecated (${when}) — move to a newer model${listsAlike(result, model)} with ${edit}.`);
 	}
 }

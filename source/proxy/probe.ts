@@ -34,8 +34,11 @@ export async function probeChannel(channel: ChannelRecord, pools?: UpstreamPools
 		if (response.statusCode >= 400) {
 			return {ok: false, latencyMs: elapsed(), status: response.statusCode, error: scrubber.scrub(`HTTP ${response.statusCode}: ${providerMessage(text)}`)};
 		}
-		const compared = compareModels(channel, list.read(parseJson(text)));
-		return {ok: true, latencyMs: elapsed(), ...(compared.unlisted.length === 0 ? compared : await askEach(pools, channel, compared))};
+		const listed = list.read(parseJson(text));
+		const compared = compareModels(channel, listed);
+		const found = compared.unlisted.length === 0 ? compared : await askEach(pools, channel, compared);
+		const alternatives = alternativesFor([...found.unlisted, ...found.retiring.map(item => item.model)], listed);
+		return {ok: true, latencyMs: elapsed(), ...found, alternatives};
 	} catch (error) {
 		return {ok: false, latencyMs: elapsed(), error: scrubber.scrub(error instanceof Error ? error.message : String(error))};
 	}
@@ -103,3 +106,36 @@ export function compareModels(channel: Pick<ChannelRecord, 'models'>, listed: Li
 }
 
 const sameModel = (listed: string, configured: string): boolean => nameMatch(listed, configured) > 0 || listed === `${configured}:latest` || configured === `${listed}:latest`;
+
+/** A name's tokens that only number it: a version (`4`, `5.4`, `4o`, `v2`), a date (`20250929`), or a stage (`latest`, `preview`, `exp`). */
+const versionToken = /^(v?\d+(\.\d+)*[a-z]?|latest|preview|exp)$/;
+
+/** A model's family: its name without what numbers it (`claude-sonnet-4-5` and `claude-sonnet-5-5` are `claude-sonnet`; `gemini-2.5-flash`, `gemini-flash`). */
+export function modelFamily(name: string): string {
+	return name
+		.toLowerCase()
+		.split('-')
+		.filter(token => !versionToken.test(token))
+		.join('-');
+}
+
+/** A dated snapshot's alias: `claude-sonnet-4-5-20250929` → `claude-sonnet-4-5`, `gpt-4o-2024-08-06` → `gpt-4o`. */
+const undated = (id: string) => id.replace(/-(\d{8}|\d{4}-\d{2}-\d{2})$/, '');
+
+/**
+ * For each of `models` (unlisted or retiring), the listed models of its family that the provider
+ * does not deprecate — the names to move to — newest first (by their numbers), three at most, a
+ * dated snapshot left out where its alias is listed too.
+ */
+export function alternativesFor(models: readonly string[], listed: ListedModels): Record<string, string[]> {
+	const out: Record<string, string[]> = {};
+	for (const model of models) {
+		const family = modelFamily(model);
+		if (family === '') continue;
+		const alike = listed.ids.filter(id => modelFamily(id) === family && !listed.deprecated.has(id) && !sameModel(id, model) && undated(id) !== undated(model));
+		const kept = alike.filter(id => undated(id) === id || !alike.includes(undated(id)));
+		const newest = kept.sort((a, b) => b.localeCompare(a, 'en', {numeric: true})).slice(0, 3);
+		if (newest.length > 0) out[model] = newest;
+	}
+	return out;
+}

@@ -10,7 +10,7 @@ import type {ChannelRecord, KeyRecord} from '../base/records.js';
 import {maskSecret} from '../base/secrets.js';
 import {channels, listChannels} from '../store/channels.js';
 import {keyState, listKeys} from '../store/keys.js';
-import type {ProbeResult} from '../base/probe-result.js';
+import {listsAlike, type ProbeResult} from '../base/probe-result.js';
 import {relative} from '../base/relative-time.js';
 import {parseBaseUrl, parseDuration, parseInteger, parseModels} from './parse.js';
 import {applyPrices, parsePriceSpecs} from '../base/prices.js';
@@ -205,14 +205,16 @@ function modelWarnings(result: Extract<ProbeResult, {ok: true}>, edit: string, n
 	if (result.unlisted.length > 0) {
 		const one = result.unlisted.length === 1;
 		const [them, requests, names] = one ? ['it', 'a request for it fails', 'name'] : ['them', 'requests for them fail', 'names'];
-		out.push(`Its list does not name ${result.unlisted.join(', ')}: ${requests} if the provider retired ${them} or the key may not use ${them} — check the ${names} and change the channel's models ${edit}.`);
+		const named = result.unlisted.map(model => `${model}${listsAlike(result, model)}`).join(', ');
+		out.push(`Its list does not name ${named}: ${requests} if the provider retired ${them} or the key may not use ${them} — check the ${names} and change the channel's models ${edit}.`);
 	}
 	for (const {model, retiresAt} of result.retiring) {
 		const when = retiresAt === null ? 'is deprecated (no retirement date given yet)' : Date.parse(retiresAt) > now ? `is deprecated: the provider retires it on ${retiresAt.slice(0, 10)} (${relative(retiresAt, now)})` : `is deprecated and past its retirement date (${retiresAt.slice(0, 10)})`;
-		out.push(`${model} ${when} — move to a newer model ${edit}.`);
+		out.push(`${model} ${when} — move to a newer model${listsAlike(result, model)} ${edit}.`);
 	}
 	return out.map(line => ` ${line}`).join('');
 }
+
 
 /** One cheap call (the provider's model list) through `probe`: latency, or the provider's own error. */
 export async function testChannel(store: Store, ref: string, probe: (channel: ChannelRecord) => Promise<ProbeResult>): Promise<{channel: ChannelRecord; result: ProbeResult}> {

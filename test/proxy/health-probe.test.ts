@@ -29,7 +29,7 @@ test('probes every interval: a refused key opens the circuit; a model the list d
 		assert.equal(gateway.health.stateOf(claude), 'healthy');
 		assert.deepEqual(warnings, [
 			'channel "claude": its provider\'s model list no longer names claude-opus-9 — requests for it fail if it was retired or the key may not use it; change the channel\'s models with `gateway-tui channels edit claude`.',
-			'channel "claude": its provider lists claude-sonnet-4-5 as deprecated (retirement date 2026-11-30) — move to a newer model with `gateway-tui channels edit claude`.',
+			'channel "claude": its provider lists claude-sonnet-4-5 as deprecated (retirement date 2026-11-30) — move to a newer model (it lists claude-sonnet-5-5) with `gateway-tui channels edit claude`.',
 		]);
 		assert.ok(!warnings.some(message => message.includes(anthropic.apiKey)), 'no real key in a warning');
 	} finally {

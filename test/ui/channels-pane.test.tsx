@@ -242,7 +242,7 @@ test('after adding, "Press t to test it" tests the new channel, wherever the cur
 	const actions: ChannelsPaneProps['actions'] = {
 		...props({}).actions,
 		addChannel: async () => added,
-		testChannel: async ref => (tested.push(ref), {channel: added, result: {ok: true, latencyMs: 5, models: 1, unlisted: [], retiring: []}}),
+		testChannel: async ref => (tested.push(ref), {channel: added, result: {ok: true, latencyMs: 5, models: 1, unlisted: [], retiring: [], alternatives: {}}}),
 	};
 	const {stdin, lastFrame, rerender} = renderTui(<ChannelsPane {...props({channels: existing, actions, onStatus: status.report})} />);
 	await press(stdin, keys.down, 'n');
@@ -262,10 +262,10 @@ test("a failed test names the channel once and says what to press to change it, 
 });
 
 test("a test that found models to change says which in the status bar's two lines at 80 columns, the rest in the details", () => {
-	const text = probeWarningText('claude', {ok: true, latencyMs: 9, models: 5, unlisted: ['claude-opus-9'], retiring: [{model: 'claude-sonnet-4-6', retiresAt: '2026-11-30T00:00:00Z'}]});
+	const text = probeWarningText('claude', {ok: true, latencyMs: 9, models: 5, unlisted: ['claude-opus-9'], retiring: [{model: 'claude-sonnet-4-6', retiresAt: '2026-11-30T00:00:00Z'}], alternatives: {'claude-sonnet-4-6': ['claude-sonnet-5-5']}});
 	assert.equal(text, 'Channel "claude" answered, but its provider does not list claude-opus-9 and retires claude-sonnet-4-6 on 2026-11-30: e edits them, Enter shows all.');
 	assert.ok(text.length <= 2 * 77, 'two lines of the status bar at 80 columns');
-	assert.match(probeWarningText('claude', {ok: true, latencyMs: 9, models: 5, unlisted: [], retiring: [{model: 'claude-x', retiresAt: null}]}), /its provider retires claude-x \(no date given\): e edits/);
+	assert.match(probeWarningText('claude', {ok: true, latencyMs: 9, models: 5, unlisted: [], retiring: [{model: 'claude-x', retiresAt: null}], alternatives: {}}), /its provider retires claude-x \(no date given\): e edits/);
 });
 
 test("a channel's details taller than the pane scroll by PgUp/PgDn, their keys and position on the last line", async () => {
