@@ -14,7 +14,7 @@ import {Scrubber} from '../base/secrets.js';
 import {defaultStreamTimeouts} from '../proxy/attempt.js';
 
 type JsonFlag = {json?: boolean};
-type ChannelFlags = {name?: string; format?: string; baseUrl?: string; apiKey?: string; models?: string; priority?: string; price?: string[]; responsesApi?: string; firstByteTimeout?: string; streamIdleTimeout?: string};
+type ChannelFlags = {name?: string; format?: string; baseUrl?: string; apiKey?: string; models?: string; addModels?: string; removeModels?: string; priority?: string; price?: string[]; responsesApi?: string; firstByteTimeout?: string; streamIdleTimeout?: string};
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 const priceHelp = 'USD per 1M tokens for one model: MODEL=IN/OUT or MODEL=IN/OUT/CACHED (repeatable; MODEL= clears)';
@@ -118,6 +118,8 @@ export function registerChannels(program: Command): void {
 		.option('--base-url <url>', 'the base URL')
 		.option('--api-key <key>', 'the real key ("" to remove it)')
 		.option('--models <list>', 'the full model list, replacing the old one')
+		.option('--add-models <list>', 'models to add, comma-separated (alias=upstream to rename)')
+		.option('--remove-models <list>', 'models to take out, by client-facing or upstream name (before --add-models: both swap a retired model)')
 		.option('--priority <n>', 'higher is tried first')
 		.option('--price <model=in/out[/cached]>', priceHelp, collect, [])
 		.option('--responses-api <on|off>', responsesApiHelp)

@@ -79,7 +79,7 @@ export function mapUpstreamError(route: Route, decoded: IRError, retryAfter: str
 	const kind = decoded.kind === 'upstream' || decoded.kind === 'internal' ? 'invalid_request' : decoded.kind;
 	if (modelMissing(decoded, route.upstreamModel)) {
 		const what = `The provider of channel "${channel.name}" has no model "${route.upstreamModel}" (retired or renamed?): HTTP ${status}: ${message.replace(/\.$/, '')}.`;
-		const next = `\`gateway-tui channels test ${channel.name}\` names the channel's models its provider no longer lists; \`gateway-tui channels edit ${channel.name} --models …\` changes them.`;
+		const next = `\`gateway-tui channels test ${channel.name}\` names the models its provider lists instead; \`gateway-tui channels edit ${channel.name} --remove-models ${route.upstreamModel} --add-models NEW\` swaps it.`;
 		return new GatewayError(kind, status, `${what} ${next}`, {code: 'model_not_found', param: 'model'});
 	}
 	return new GatewayError(kind, status, `The provider of channel "${channel.name}" rejected the request: ${message}`, {code: decoded.code, param: decoded.param});

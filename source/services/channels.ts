@@ -6,13 +6,13 @@ import {UserError} from '../base/errors.js';
 import {InvalidRecordError} from '../store/errors.js';
 import {formats, type Format} from '../base/ir.js';
 import type {Store} from '../store/index.js';
-import type {ChannelRecord, KeyRecord} from '../base/records.js';
+import type {ChannelModel, ChannelRecord, KeyRecord} from '../base/records.js';
 import {maskSecret} from '../base/secrets.js';
 import {channels, listChannels} from '../store/channels.js';
 import {keyState, listKeys} from '../store/keys.js';
 import {listsAlike, type ProbeResult} from '../base/probe-result.js';
 import {relative} from '../base/relative-time.js';
-import {parseBaseUrl, parseDuration, parseInteger, parseModels} from './parse.js';
+import {formatModels, parseBaseUrl, parseDuration, parseInteger, parseList, parseModels} from './parse.js';
 import {applyPrices, parsePriceSpecs} from '../base/prices.js';
 import {speaksResponsesApi} from '../base/responses-api.js';
 
@@ -56,7 +56,36 @@ export type AddChannelInput = {
 	streamIdleTimeout?: string | number;
 };
 
-export type EditChannelInput = Partial<Omit<AddChannelInput, 'format'>> & {format?: string; enabled?: boolean};
+export type EditChannelInput = Partial<Omit<AddChannelInput, 'format'>> & {
+	format?: string;
+	enabled?: boolean;
+	/** Models to add to the list (`NAME` or `ALIAS=UPSTREAM`, comma-separated), after `removeModels` are taken out. */
+	addModels?: string | readonly string[];
+	/** Models to take out of the list, by client-facing or upstream name. */
+	removeModels?: string | readonly string[];
+};
+
+/**
+ * The channel's models after an edit: the full list given (`models`), else the old one; then those
+ * `removeModels` names (client-facing or upstream) taken out and `addModels` added at the end — the
+ * day a provider retires a model, one edit swaps it without retyping the rest.
+ */
+function editedModels(channel: ChannelRecord, input: Pick<EditChannelInput, 'models' | 'addModels' | 'removeModels'>): ChannelModel[] {
+	const base = input.models === undefined ? channel.models : parseModels(input.models);
+	const remove = parseList(input.removeModels);
+	const unknown = remove.filter(name => !base.some(model => model.name === name || model.upstream === name));
+	if (unknown.length > 0) throw new UserError(`Channel "${channel.name}" has no model ${unknown.map(name => `"${name}"`).join(', ')} to remove (its models: ${formatModels(base)}).`);
+	const kept = base.filter(model => !remove.includes(model.name) && !remove.includes(model.upstream));
+	const added = input.addModels === undefined ? [] : parseModels(input.addModels);
+	const twice = added.filter(model => kept.some(other => other.name === model.name));
+	if (twice.length > 0) {
+		const [first] = twice;
+		throw new UserError(`Channel "${channel.name}" serves ${twice.map(model => `"${model.name}"`).join(', ')} already: take ${twice.length === 1 ? 'it' : 'them'} out first in the same edit (--remove-models ${first!.name} --add-models ${formatModels([first!])}), or leave ${twice.length === 1 ? 'it' : 'them'} out.`);
+	}
+	const models = [...kept, ...added];
+	if (models.length === 0) throw new UserError(`That would leave channel "${channel.name}" with no model: add one with --add-models, or remove the channel with \`gateway-tui channels remove ${channel.name}\`.`);
+	return models;
+}
 
 export async function findChannel(store: Store, ref: string): Promise<ChannelRecord> {
 	const all = await listChannels(store);
@@ -103,7 +132,7 @@ export async function editChannel(store: Store, ref: string, input: EditChannelI
 		if (!name) throw new UserError('A channel name cannot be empty.');
 		if ((await listChannels(store)).some(other => other.name === name)) throw new UserError(`A channel named "${name}" exists already: choose another name.`);
 	}
-	const models = input.models === undefined ? channel.models : parseModels(input.models);
+	const models = editedModels(channel, input);
 	const prices = input.prices === undefined ? channel.prices : applyPrices(channel.prices, models, parsePriceSpecs(input.prices));
 	const {prices: _old, responsesApi: _setting, firstByteTimeoutMs: _first, streamIdleTimeoutMs: _idle, ...unpriced} = channel;
 	const format = input.format === undefined ? channel.format : parseFormat(input.format);

@@ -2,7 +2,7 @@ import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {createServer, type AddressInfo} from 'node:net';
 import {rmSync} from 'node:fs';
-import {assertRefused, runCli, startServe, stopChild} from '../helpers/cli.js';
+import {assertRefused, ok, runCli, startServe, stopChild} from '../helpers/cli.js';
 import {tempHome} from '../helpers/gateway.js';
 import {startFakeProvider, type FakeProvider} from '../helpers/fake-providers.js';
 import {openaiClient, eventually} from '../helpers/sdks.js';
@@ -295,5 +295,31 @@ test('a budget over models with no price warns on create and edit (their request
 test('--probe-every takes a duration, for serve and for the TUI alike; anything else is a one-line error', async () => {
 	for (const command of [['serve', '--port', '0', '--probe-every', 'soon'], ['--port', '0', '--probe-every', 'soon']]) {
 		assertRefused(await runCli(command, env), /^gateway-tui: Invalid --probe-every interval "soon": use a number and a unit, like 30d, 12h, 45m or 10s\.$/);
+	}
+});
+
+test('channels edit --remove-models and --add-models swap a retired model without retyping the list; a name it lacks, a name it has, or an empty list is refused', async () => {
+	const own = tempHome();
+	const ownEnv = {GATEWAY_TUI_HOME: own};
+	const models = async () => (JSON.parse(ok(await runCli(['channels', 'show', 'claude', '--json'], ownEnv))) as {models: Array<{name: string; upstream: string}>}).models.map(model => (model.name === model.upstream ? model.name : `${model.name}=${model.upstream}`));
+	try {
+		await runCli(['channels', 'add', '--name', 'claude', '--format', 'anthropic', '--base-url', 'http://127.0.0.1:9', '--models', 'claude-sonnet-4-5,sonnet=claude-sonnet-4-5,claude-haiku-5-5', '--price', 'claude-haiku-5-5=1/5'], ownEnv);
+		// By upstream name: the alias goes too; the new ones go at the end, an alias among them.
+		const swapped = await runCli(['channels', 'edit', 'claude', '--remove-models', 'claude-sonnet-4-5', '--add-models', 'claude-sonnet-5-5,sonnet=claude-sonnet-5-5'], ownEnv);
+		assert.equal(swapped.code, 0, swapped.stderr);
+		assert.deepEqual(await models(), ['claude-haiku-5-5', 'claude-sonnet-5-5', 'sonnet=claude-sonnet-5-5']);
+		// By client-facing name; the price of a model kept stays.
+		ok(await runCli(['channels', 'edit', 'claude', '--remove-models', 'sonnet'], ownEnv));
+		assert.deepEqual(await models(), ['claude-haiku-5-5', 'claude-sonnet-5-5']);
+		assert.match(ok(await runCli(['channels', 'show', 'claude'], ownEnv)), /^prices\s+claude-haiku-5-5=1\/5$/m);
+		assertRefused(await runCli(['channels', 'edit', 'claude', '--remove-models', 'claude-opus-9,claude-haiku-5-5'], ownEnv), /^gateway-tui: Channel "claude" has no model "claude-opus-9" to remove \(its models: claude-haiku-5-5,claude-sonnet-5-5\)\.$/);
+		assertRefused(await runCli(['channels', 'edit', 'claude', '--add-models', 'claude-haiku-5-5=claude-haiku-6'], ownEnv), /serves "claude-haiku-5-5" already: take it out first in the same edit \(--remove-models claude-haiku-5-5 --add-models claude-haiku-5-5=claude-haiku-6\), or leave it out\./);
+		assertRefused(await runCli(['channels', 'edit', 'claude', '--remove-models', 'claude-haiku-5-5,claude-sonnet-5-5'], ownEnv), /would leave channel "claude" with no model: add one with --add-models, or remove the channel with `gateway-tui channels remove claude`\./);
+		assert.deepEqual(await models(), ['claude-haiku-5-5', 'claude-sonnet-5-5'], 'a refused edit changes nothing');
+		// Both in one edit, as the refusal says: the model is replaced.
+		ok(await runCli(['channels', 'edit', 'claude', '--remove-models', 'claude-haiku-5-5', '--add-models', 'claude-haiku-5-5=claude-haiku-6'], ownEnv));
+		assert.deepEqual(await models(), ['claude-sonnet-5-5', 'claude-haiku-5-5=claude-haiku-6']);
+	} finally {
+		rmSync(own, {recursive: true, force: true});
 	}
 });

@@ -6,7 +6,7 @@ import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {spawn} from 'node:child_process';
 import {rmSync} from 'node:fs';
-import {assertRefused, cliArgs, runCli, type Ran} from '../helpers/cli.js';
+import {assertRefused, cliArgs, ok, runCli, type Ran} from '../helpers/cli.js';
 import {tempHome} from '../helpers/gateway.js';
 import {eventually} from '../helpers/sdks.js';
 import {Store} from '../../source/store/index.js';
@@ -47,11 +47,6 @@ function followLogs(...args: string[]) {
 			assert.equal(await closed, 0, stderr);
 		},
 	};
-}
-
-function ok(result: Ran): string {
-	assert.equal(result.code, 0, result.stderr);
-	return result.stdout;
 }
 
 before(async () => {

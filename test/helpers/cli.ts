@@ -48,6 +48,12 @@ export async function stopChild(child: ChildProcess): Promise<number | null> {
 }
 
 /** A refused command: exit code 1, nothing on stdout, and one line on stderr that matches `message`. */
+/** A command that succeeded: its stdout (else the test fails with its stderr). */
+export function ok(result: Ran): string {
+	assert.equal(result.code, 0, result.stderr);
+	return result.stdout;
+}
+
 export function assertRefused(result: Ran, message: RegExp): void {
 	assert.equal(result.code, 1, result.stderr);
 	assert.equal(result.stdout, '');

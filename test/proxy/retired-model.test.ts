@@ -62,7 +62,7 @@ async function failure(client: Format, model: string): Promise<{status: number; 
 	assert.fail(`${client} client: the request for ${model} succeeded`);
 }
 
-const hint = (format: Format) => new RegExp(`The provider of channel "ch-${format}" has no model "retired-${format}-1" \\(retired or renamed\\?\\): HTTP 404: .*\`gateway-tui channels test ch-${format}\` names the channel's models its provider no longer lists; \`gateway-tui channels edit ch-${format} --models …\` changes them\\.`);
+const hint = (format: Format) => new RegExp(`The provider of channel "ch-${format}" has no model "retired-${format}-1" \\(retired or renamed\\?\\): HTTP 404: .*\`gateway-tui channels test ch-${format}\` names the models its provider lists instead; \`gateway-tui channels edit ch-${format} --remove-models retired-${format}-1 --add-models NEW\` swaps it\\.`);
 
 for (const client of formats) {
 	for (const channel of formats) {
