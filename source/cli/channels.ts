@@ -1,6 +1,6 @@
 /** `gateway-tui channels …` */
 import type {Command} from 'commander';
-import {addChannel, afterChannelRemoved, channelView, editChannel, findChannel, removeChannel, removeUnreadableChannel, probeOutcome, setChannelEnabled, testChannel, type ChannelView} from '../services/channels.js';
+import {addChannel, afterChannelRemoved, channelView, editChannel, findChannel, removeChannel, removeUnreadableChannel, probeOutcome, setChannelEnabled, swapCommand, testChannel, type ChannelView} from '../services/channels.js';
 import {formatModels} from '../services/parse.js';
 import {formatPrices} from '../base/prices.js';
 import {channelHealthAcross, readPublishedHealth, type ChannelHealthAcross} from '../store/published-health.js';
@@ -170,7 +170,7 @@ export function registerChannels(program: Command): void {
 				}
 				const views = tested.map(({channel, result}) => ({channel: channel.name, ...result}));
 				if (options.json) printJson(ref === undefined ? views : views[0]);
-				else print(tested.map(({channel, result}) => probeOutcome(channel.name, result, `with \`gateway-tui channels edit ${channel.name}\``)).join('\n'));
+				else print(tested.map(({channel, result}) => probeOutcome(channel.name, result, `with \`gateway-tui channels edit ${channel.name}\``, Date.now(), swapCommand(channel))).join('\n'));
 				if (tested.some(({result}) => !result.ok)) process.exitCode = 1;
 			});
 		});

@@ -216,9 +216,9 @@ export async function removeUnreadableChannel(store: Store, ref: string, error: 
  * advice is where the channel is changed (`edit`: "with `gateway-tui channels edit NAME`" on the
  * command line, the key that edits it in the TUI).
  */
-export function probeOutcome(name: string, result: ProbeResult, edit: string, now = Date.now()): string {
+export function probeOutcome(name: string, result: ProbeResult, edit: string, now = Date.now(), swap?: Swap): string {
 	const subject = `Channel "${name}" `;
-	if (result.ok) return `${subject}answered in ${result.latencyMs} ms (${result.models} model${result.models === 1 ? '' : 's'} listed).${modelWarnings(result, edit, now)}`;
+	if (result.ok) return `${subject}answered in ${result.latencyMs} ms (${result.models} model${result.models === 1 ? '' : 's'} listed).${modelWarnings(result, edit, now, swap)}`;
 	const error = (result.error.startsWith(subject) ? result.error.slice(subject.length) : result.error).replace(/ ?Check its base URL with `gateway-tui channels test [^`]*`\./, ` Check its base URL and key ${edit}.`);
 	return `${subject}failed after ${result.latencyMs} ms: ${error}`;
 }
@@ -229,19 +229,39 @@ export function probeWarns(result: ProbeResult): boolean {
 }
 
 /** What the provider's model list says of the channel's models: those it does not name, those it retires. */
-function modelWarnings(result: Extract<ProbeResult, {ok: true}>, edit: string, now: number): string {
+function modelWarnings(result: Extract<ProbeResult, {ok: true}>, edit: string, now: number, swap: Swap | undefined): string {
+	// Where the list has a model to move to, the edit that moves to the newest (the command line's words for it).
+	const editFor = (model: string) => {
+		const to = result.alternatives[model]?.[0];
+		return to && swap ? swap(model, to) : edit;
+	};
 	const out: string[] = [];
 	if (result.unlisted.length > 0) {
+		const [only] = result.unlisted;
 		const one = result.unlisted.length === 1;
 		const [them, requests, names] = one ? ['it', 'a request for it fails', 'name'] : ['them', 'requests for them fail', 'names'];
 		const named = result.unlisted.map(model => `${model}${listsAlike(result, model)}`).join(', ');
-		out.push(`Its list does not name ${named}: ${requests} if the provider retired ${them} or the key may not use ${them} — check the ${names} and change the channel's models ${edit}.`);
+		out.push(`Its list does not name ${named}: ${requests} if the provider retired ${them} or the key may not use ${them} — check the ${names} and change the channel's models ${one ? editFor(only!) : edit}.`);
 	}
 	for (const {model, retiresAt} of result.retiring) {
 		const when = retiresAt === null ? 'is deprecated (no retirement date given yet)' : Date.parse(retiresAt) > now ? `is deprecated: the provider retires it on ${retiresAt.slice(0, 10)} (${relative(retiresAt, now)})` : `is deprecated and past its retirement date (${retiresAt.slice(0, 10)})`;
-		out.push(`${model} ${when} — move to a newer model${listsAlike(result, model)} ${edit}.`);
+		out.push(`${model} ${when} — move to a newer model${listsAlike(result, model)} ${editFor(model)}.`);
 	}
 	return out.map(line => ` ${line}`).join('');
+}
+
+/** The words for the edit that moves a channel's `model` (upstream name) to `to`. */
+export type Swap = (model: string, to: string) => string;
+
+/**
+ * `with \`gateway-tui channels edit claude --remove-models claude-sonnet-4-5 --add-models claude-sonnet-5-5,sonnet=claude-sonnet-5-5\``:
+ * each of the channel's names for `model` (itself, or an alias of it) moved to `to`.
+ */
+export function swapCommand(channel: Pick<ChannelRecord, 'name' | 'models'>): Swap {
+	return (model, to) => {
+		const names = channel.models.filter(item => item.upstream === model).map(item => (item.name === model ? to : `${item.name}=${to}`));
+		return `with \`gateway-tui channels edit ${channel.name} --remove-models ${model} --add-models ${[...new Set(names.length > 0 ? names : [to])].join(',')}\``;
+	};
 }
 
 

@@ -71,6 +71,13 @@ test('channels: add, list (ls; key masked), show, edit, disable/enable, test, re
 	assert.equal(stale.code, 0, stale.stderr);
 	assert.match(stale.stdout, /\(4 models listed\)\. Its list does not name gpt-3\.5-gone: a request for it fails if the provider retired it or the key may not use it — check the name and change the channel's models with `gateway-tui channels edit stale`\.\n$/);
 	assert.deepEqual((JSON.parse((await runCli(['channels', 'test', 'stale', '--json'], env)).stdout) as {unlisted: string[]}).unlisted, ['gpt-3.5-gone']);
+	// Where the list has a model of the same family, the test names it and gives the edit that moves to it, aliases kept.
+	await runCli(['channels', 'add', '--name', 'older', '--format', 'openai', '--base-url', provider.url, '--api-key', provider.apiKey, '--models', 'gpt-3.5-mini,mini=gpt-3.5-mini'], env);
+	const older = await runCli(['channels', 'test', 'older'], env);
+	assert.match(older.stdout, /Its list does not name gpt-3\.5-mini \(it lists gpt-4o-mini\): a request for it fails if the provider retired it or the key may not use it — check the name and change the channel's models with `gateway-tui channels edit older --remove-models gpt-3\.5-mini --add-models gpt-4o-mini,mini=gpt-4o-mini`\.\n$/);
+	ok(await runCli(['channels', 'edit', 'older', '--remove-models', 'gpt-3.5-mini', '--add-models', 'gpt-4o-mini,mini=gpt-4o-mini'], env));
+	assert.match((await runCli(['channels', 'test', 'older'], env)).stdout, /^Channel "older" answered in \d+ ms \(4 models listed\)\.\n$/, 'the edit it gave leaves nothing to say');
+	assert.match((await runCli(['channels', 'rm', 'older'], env)).stdout, /Removed/);
 	// Without a name: every enabled channel, a line each (an array with --json).
 	const every = await runCli(['channels', 'test'], env);
 	assert.equal(every.code, 0, every.stderr);
