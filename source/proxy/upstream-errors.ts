@@ -27,10 +27,11 @@ export function headerValue(headers: Record<string, string | string[] | undefine
 	return Array.isArray(value) ? value[0] : value;
 }
 
-type Headers = Record<string, string | string[] | undefined>;
+/** A response's headers as undici gives them. */
+type ResponseHeaders = Record<string, string | string[] | undefined>;
 
 /** Decode an error answer in the wire it came in (`wire`), then map it for the client. */
-export function upstreamError(route: Route, wire: Pick<InboundAdapter, 'decodeError'>, status: number, text: string, headers: Headers): GatewayError {
+export function upstreamError(route: Route, wire: Pick<InboundAdapter, 'decodeError'>, status: number, text: string, headers: ResponseHeaders): GatewayError {
 	return mapUpstreamError(route, wire.decodeError(status, jsonOrText(text)), headerValue(headers, 'retry-after'));
 }
 
@@ -39,7 +40,7 @@ export function upstreamError(route: Route, wire: Pick<InboundAdapter, 'decodeEr
  * goes on to the next channel that serves the model, if there is one — without counting against
  * this channel, whose other models still work.
  */
-export function errorFailure(attempt: Attempt, wire: Pick<InboundAdapter, 'decodeError'>, status: number, text: string, headers: Headers, fault: ChannelFault | null): AttemptResult {
+export function errorFailure(attempt: Attempt, wire: Pick<InboundAdapter, 'decodeError'>, status: number, text: string, headers: ResponseHeaders, fault: ChannelFault | null): AttemptResult {
 	const decoded = wire.decodeError(status, jsonOrText(text));
 	return failOverMissingModel(attempt, decoded) ?? failed(mapUpstreamError(attempt.route, decoded, headerValue(headers, 'retry-after')), false, fault);
 }
@@ -50,7 +51,7 @@ export function failOverMissingModel(attempt: Attempt, decoded: IRError): Attemp
 	if (!canFailOver || !modelMissing(decoded, route.upstreamModel)) return null;
 	const name = route.channel.name;
 	attempt.services.health.modelMissing(route.channel, route.upstreamModel);
-	attempt.ctx.warn(`channel "${name}" has no model "${route.upstreamModel}" any more (its provider answered HTTP 404), so the next channel serving "${attempt.call.model}" took the request: \`gateway-tui channels test ${name}\` names its missing models`);
+	attempt.ctx.warn(`channel "${name}" has no model "${route.upstreamModel}" any more (its provider answered HTTP 404), so the request went on to the next channel serving "${attempt.call.model}": \`gateway-tui channels test ${name}\` names its missing models`);
 	return failed(mapUpstreamError(route, decoded, undefined), true);
 }
 

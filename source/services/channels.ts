@@ -264,7 +264,6 @@ export function swapCommand(channel: Pick<ChannelRecord, 'name' | 'models'>): Sw
 	};
 }
 
-
 /** One cheap call (the provider's model list) through `probe`: latency, or the provider's own error. */
 export async function testChannel(store: Store, ref: string, probe: (channel: ChannelRecord) => Promise<ProbeResult>): Promise<{channel: ChannelRecord; result: ProbeResult}> {
 	const channel = await findChannel(store, ref);

@@ -306,7 +306,7 @@ test('a failed-over request\'s details name every channel it tried, and its warn
 	const {events, stdin, lastFrame} = await setup();
 	await press(stdin, '4');
 	await frameWith(lastFrame, /Live requests/);
-	const warning = 'channel "claude" has no model "claude-sonnet-4-6" any more (its provider answered HTTP 404), so the next channel serving "sonnet" took the request';
+	const warning = 'channel "claude" has no model "claude-sonnet-4-6" any more (its provider answered HTTP 404), so the request went on to the next channel serving "sonnet"';
 	events.emit('request:finished', finished('r1', {channelName: 'backup', attempts: ['claude', 'backup'], eventType: 'failover', warnings: [warning]}));
 	await frameWith(lastFrame, /laptop/);
 	await press(stdin, keys.enter);

@@ -9,7 +9,7 @@ import {cleanup, render} from 'ink-testing-library';
 import {HelpOverlay} from '../../source/ui/components/help-overlay.js';
 import {globalBindings, helpSections, keyLabel, panes, type PaneId} from '../../source/ui/commands.js';
 import {frameWith, keys, press, renderTui} from './helpers.js';
-import {messageLines as barLines} from '../../source/ui/components/chrome.js';
+import {statusMessageLines as barLines} from '../../source/ui/components/chrome.js';
 import {recentMessages, withMessage} from '../../source/ui/hooks/use-status.js';
 
 afterEach(() => cleanup());

@@ -98,10 +98,6 @@ type StatusProps = {
 
 const notListening = (error: string) => `${error} Keys and channels still work here.`;
 
-/**
- * A listen error or a message after its symbol, in at most two lines (the second indented under
- * the first): cut there with …, so the bar never takes more lines than statusBarHeight counted.
- */
 /** Where a message needs more than the bar's two lines, the second ends saying where it is whole. */
 const cutHint = '… (? shows all)';
 
@@ -109,7 +105,7 @@ const cutHint = '… (? shows all)';
 const barLines = (text: string, columns: number) => wrapLines(text, columns - 4, 2);
 
 /** A status message's lines: two at most, the second ending with `cutHint` where it is cut (the help shows it whole). */
-export function messageLines(text: string, columns: number): string[] {
+export function statusMessageLines(text: string, columns: number): string[] {
 	const room = columns - 4;
 	const lines = wrapLines(text, room);
 	if (lines.length <= 2) return lines;
@@ -119,9 +115,13 @@ export function messageLines(text: string, columns: number): string[] {
 
 /** Lines the status bar needs at this width: a listen error and the message may take two each. */
 export function statusBarHeight(listen: ListenState, message: StatusMessage | null, columns: number): number {
-	return (listen.error ? barLines(notListening(listen.error), columns).length : 1) + (message ? messageLines(message.text, columns).length : 1);
+	return (listen.error ? barLines(notListening(listen.error), columns).length : 1) + (message ? statusMessageLines(message.text, columns).length : 1);
 }
 
+/**
+ * A listen error or a message after its symbol, in at most two lines (the second indented under
+ * the first), so the bar never takes more lines than statusBarHeight counted.
+ */
 function BarText({symbol, lines, color}: {readonly symbol: string; readonly lines: readonly string[]; readonly color: string}) {
 	return (
 		<>
@@ -176,5 +176,5 @@ export function StatusBar({listen, requests, failed, inFlight, channels, message
 /** At most two lines (statusBarHeight counts on it): a longer message is cut, and the help (`?`) shows it whole. */
 function StatusLine({message, columns}: {readonly message: StatusMessage | null; readonly columns: number}) {
 	if (!message) return <Text color={theme.muted}> press ? for every key of this pane</Text>;
-	return <BarText symbol={statusSymbols[message.kind]} lines={messageLines(message.text, columns)} color={statusColors[message.kind]} />;
+	return <BarText symbol={statusSymbols[message.kind]} lines={statusMessageLines(message.text, columns)} color={statusColors[message.kind]} />;
 }

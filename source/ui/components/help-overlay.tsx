@@ -24,7 +24,7 @@ export type HelpLine =
 	| {readonly kind: 'blank'};
 
 /** The messages' lines: a title, then each message wrapped beside the time it was shown, and a blank line; none without messages. */
-export function messageLines(messages: readonly ShownMessage[], width: number): HelpLine[] {
+export function messageHelpLines(messages: readonly ShownMessage[], width: number): HelpLine[] {
 	if (messages.length === 0) return [];
 	const lines: HelpLine[] = [{kind: 'title', text: 'Messages, newest first'}];
 	const timeWidth = 10;
@@ -82,7 +82,7 @@ export type HelpLayout =
 
 export function helpLayout(sections: readonly Section[], width: number, rows: number, messages: readonly ShownMessage[] = []): HelpLayout {
 	const global = everywhereLines(width);
-	const told = messageLines(messages, width);
+	const told = messageHelpLines(messages, width);
 	const room = rows - global.length - told.length;
 	const one = columnLines(sections, width);
 	if (one.length <= room) return {kind: 'columns', messages: told, columns: [one], columnWidth: width, global};
