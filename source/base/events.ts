@@ -18,6 +18,8 @@ export type ChannelHealthView = {
 	readonly since: string;
 	/** While unavailable: when the next trial request may go through. */
 	readonly retryAt: string | null;
+	/** Models (upstream names) its provider lately answered 404 for: tried after the other channels serving them, for a while. */
+	readonly lacking?: readonly string[];
 };
 
 export type BudgetWarning = {

@@ -79,11 +79,10 @@ export class ChannelHealth {
 	 * not wait out the cooldown its mistake started. Told as healthy where it was not.
 	 */
 	reset(channel: ChannelRecord): void {
-		this.missing.delete(channel.id);
+		const lacked = this.missing.delete(channel.id);
 		const entry = this.entries.get(channel.id);
-		if (!entry) return;
 		this.entries.delete(channel.id);
-		if (entry.view.state !== 'healthy') this.events?.emit('channel:health', {channelId: channel.id, channelName: channel.name, state: 'healthy', reason: null, since: new Date(this.clock.now()).toISOString(), retryAt: null});
+		if (lacked || (entry && entry.view.state !== 'healthy')) this.events?.emit('channel:health', {channelId: channel.id, channelName: channel.name, state: 'healthy', reason: null, since: new Date(this.clock.now()).toISOString(), retryAt: null});
 	}
 
 	/**
@@ -100,7 +99,25 @@ export class ChannelHealth {
 		}
 		let models = this.missing.get(channel.id);
 		if (!models) this.missing.set(channel.id, (models = new Map()));
+		const known = models.has(model);
 		models.set(model, this.clock.now() + ms);
+		if (!known) this.publishLacking(channel);
+	}
+
+	/** The models the channel lately lacked, for its view (none: no field). */
+	private lackingOf(channel: ChannelRecord): {lacking?: readonly string[]} {
+		const models = this.missing.get(channel.id);
+		return models && models.size > 0 ? {lacking: [...models.keys()]} : {};
+	}
+
+	/** Tell the UI the channel's view with what it lacks now (its state unchanged). */
+	private publishLacking(channel: ChannelRecord): void {
+		const entry = this.entries.get(channel.id);
+		// A channel with no trouble yet has no "since" to tell (empty: not shown).
+		const {lacking: _old, ...view} = entry?.view ?? {channelId: channel.id, channelName: channel.name, state: 'healthy' as const, reason: null, since: '', retryAt: null};
+		const next: ChannelHealthView = {...view, ...this.lackingOf(channel)};
+		if (entry) entry.view = next;
+		this.events?.emit('channel:health', next);
 	}
 
 	/** Whether any channel lately lacked a model (so that ordering routes costs nothing otherwise). */
@@ -116,6 +133,7 @@ export class ChannelHealth {
 		if (this.clock.now() < until) return true;
 		models!.delete(model);
 		if (models!.size === 0) this.missing.delete(channel.id);
+		this.publishLacking(channel);
 		return false;
 	}
 
@@ -163,6 +181,7 @@ export class ChannelHealth {
 			reason: reason === null || !this.options.scrub ? reason : this.options.scrub(reason),
 			since: changed ? new Date(this.clock.now()).toISOString() : entry.view.since,
 			retryAt: state === 'unavailable' ? new Date(entry.openUntil).toISOString() : null,
+			...this.lackingOf(channel),
 		};
 		if (changed) this.events?.emit('channel:health', entry.view);
 	}

@@ -15,6 +15,8 @@ export type HealthInfo = {
 	readonly since?: string;
 	/** While unavailable: when the next trial request may go through. */
 	readonly retryAt?: string | null;
+	/** Models its provider lately answered 404 for (this process's requests): other channels serving them go first. */
+	readonly lacking?: readonly string[];
 	/** Measured by the gateways serving on the store, not this process: how many, and how many of them do not see it healthy. */
 	readonly elsewhere?: {readonly gateways: number; readonly affected: number};
 };

@@ -134,6 +134,9 @@ test('another channel serving the model takes the request when the first one\'s 
 	};
 	const warnings: string[] = [];
 	const stop = gateway.events.on('warning', ({message}) => warnings.push(message));
+	// The Channels pane is told what the channel lacks, and when it no longer does.
+	const lacking: Array<readonly string[] | undefined> = [];
+	const stopHealth = gateway.events.on('channel:health', view => view.channelName === 'first' && lacking.push(view.lacking));
 	for (const name of Object.keys(calls)) {
 		// Each kind of request fails over once; after it, "first" goes last for that model until it is forgotten.
 		gateway.health.reset(first());
@@ -150,6 +153,9 @@ test('another channel serving the model takes the request when the first one\'s 
 	await failedOver('openai');
 	assert.equal(warnings.length, 4, 'told again once it was forgotten and found again');
 	stop();
+	// Found three times (each after gateway.health.reset, which says it lacks nothing), forgotten once, found again.
+	assert.deepEqual(lacking, [['retired-openai-2'], undefined, ['retired-openai-2'], undefined, ['retired-openai-2'], undefined, ['retired-openai-2']]);
+	stopHealth();
 	// A change to the channel's models forgets it at once.
 	await editChannel(gateway.store, 'first', {models: 'moving=retired-openai-2,spare'});
 	await gateway.registry.refresh();

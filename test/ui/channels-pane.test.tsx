@@ -278,3 +278,13 @@ test("a channel's details taller than the pane scroll by PgUp/PgDn, their keys a
 	const bottom = await frameWith(lastFrame, /updated +2026/);
 	assert.match(bottom, /PgUp\/PgDn: lines \d+–(\d+) of \1 /, bottom);
 });
+
+test('details of a healthy channel that lacks a model say which, and what happens to its requests', async () => {
+	// As the core tells it when a 404 for the model sent a request on: healthy, no "since" of its own.
+	const health = {state: 'healthy' as const, reason: null, since: '', retryAt: null, lacking: ['claude-sonnet-4-5']};
+	const {stdin, lastFrame} = renderTui(<ChannelsPane {...props({channels: [channel('claude')], health: new Map([['ch_claude', health]])})} />);
+	await press(stdin, keys.enter);
+	const frame = await frameWith(lastFrame, /lacks/);
+	assert.match(frame, /health\s+healthy\s+│/, 'no "since" where none is known');
+	assert.match(frame.replaceAll(/[│\s]+/g, ' '), /lacks claude-sonnet-4-5: its provider answered 404 \(retired or renamed\?\), so other channels serving it go first for 10 min \(t tests the channel, e edits it\)/);
+});

@@ -61,6 +61,10 @@ export function healthRows(health: HealthInfo | undefined, now = Date.now()): De
 	const rows: Detail[] = [['health', `${health.state}${health.since ? ` since ${clock(health.since)} (${relative(health.since, now)})` : ''}`, healthColors[health.state]]];
 	if (health.elsewhere) rows.push(['measured by', measuredBy(health.state, health.elsewhere)]);
 	if (health.reason) rows.push(['reason', health.reason]);
+	if (health.lacking && health.lacking.length > 0) {
+		const them = health.lacking.length === 1 ? 'it' : 'them';
+		rows.push(['lacks', `${health.lacking.join(', ')}: its provider answered 404 (retired or renamed?), so other channels serving ${them} go first for 10 min (t tests the channel, e edits it)`, theme.warn]);
+	}
 	if (health.retryAt) rows.push(['retry at', `${clock(health.retryAt)} (${relative(health.retryAt, now)}): one trial request, then healthy again if it succeeds`]);
 	return rows;
 }
