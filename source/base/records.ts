@@ -91,3 +91,13 @@ export const channelRecordSchema = z.object({
 	updatedAt: isoDate,
 });
 export type ChannelRecord = z.infer<typeof channelRecordSchema>;
+
+/** A key's allow-list of models (client-facing names; empty: every model). */
+export function keyAllowsModel(key: Pick<KeyRecord, 'models'>, model: string): boolean {
+	return key.models.length === 0 || key.models.includes(model);
+}
+
+/** A key's allow-list of channels (ids; empty: every channel). */
+export function keyAllowsChannel(key: Pick<KeyRecord, 'channels'>, channel: Pick<ChannelRecord, 'id'>): boolean {
+	return key.channels.length === 0 || key.channels.includes(channel.id);
+}

@@ -25,7 +25,8 @@ export type HealthOptions = {
 };
 
 export const defaultHealthOptions: HealthOptions = {threshold: 3, cooldownMs: 30_000};
-const defaultMissingModelMs = 10 * 60_000;
+/** How long a model a channel lacked is remembered unless the options say otherwise. */
+export const defaultMissingModelMs = 10 * 60_000;
 
 type Entry = {view: ChannelHealthView; failures: number; openUntil: number; trialInFlight: boolean};
 

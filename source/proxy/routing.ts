@@ -6,21 +6,13 @@
  */
 import {GatewayError} from '../base/errors.js';
 import type {InboundAdapter} from '../formats/adapter.js';
-import type {ChannelRecord, KeyRecord} from '../base/records.js';
+import {keyAllowsChannel, keyAllowsModel, type ChannelRecord, type KeyRecord} from '../base/records.js';
 import type {Snapshot} from './registry.js';
 import type {ChannelHealth} from './health.js';
 import {nameMatch} from './model-names.js';
 import {compareIso} from '../base/iso-time.js';
 
 export type Route = {readonly channel: ChannelRecord; readonly upstreamModel: string};
-
-export function keyAllowsModel(key: KeyRecord, model: string): boolean {
-	return key.models.length === 0 || key.models.includes(model);
-}
-
-export function keyAllowsChannel(key: KeyRecord, channel: ChannelRecord): boolean {
-	return key.channels.length === 0 || key.channels.includes(channel.id);
-}
 
 /** The channels' model entries that best match what the client asked (an exact name beats a suffix-free one). */
 function servingRoutes(snapshot: Snapshot, asked: string): Array<Route & {readonly name: string}> {

@@ -5,7 +5,7 @@ import {randomBytes} from 'node:crypto';
 import {UserError} from '../base/errors.js';
 import {InvalidRecordError} from '../store/errors.js';
 import type {Store} from '../store/index.js';
-import type {ChannelRecord, KeyLimits, KeyRecord} from '../base/records.js';
+import {keyAllowsChannel, keyAllowsModel, type ChannelRecord, type KeyLimits, type KeyRecord} from '../base/records.js';
 import {priceOf} from '../base/prices.js';
 import {channelLabel, findChannel} from './channels.js';
 import {listChannels} from '../store/channels.js';
@@ -143,8 +143,8 @@ export async function deleteUnreadableKey(store: Store, ref: string, error: unkn
 export function unpricedModels(key: Pick<KeyRecord, 'models' | 'channels'>, channels: readonly ChannelRecord[]): Array<{channel: ChannelRecord; models: string[]}> {
 	const out: Array<{channel: ChannelRecord; models: string[]}> = [];
 	for (const channel of channels) {
-		if (!channel.enabled || (key.channels.length > 0 && !key.channels.includes(channel.id))) continue;
-		const models = channel.models.filter(model => (key.models.length === 0 || key.models.includes(model.name)) && !priceOf(channel, model.name, model.upstream)).map(model => model.name);
+		if (!channel.enabled || !keyAllowsChannel(key, channel)) continue;
+		const models = channel.models.filter(model => keyAllowsModel(key, model.name) && !priceOf(channel, model.name, model.upstream)).map(model => model.name);
 		if (models.length > 0) out.push({channel, models});
 	}
 	return out;

@@ -11,6 +11,7 @@ import {channelSpark, sparkline} from '../components/sparkline.js';
 import type {Series, TrafficSnapshot} from '../traffic.js';
 import {theme} from '../theme.js';
 import {maskSecret} from '../../base/secrets.js';
+import {defaultMissingModelMs} from '../../proxy/health.js';
 import {type ProbeResult} from '../../base/probe-result.js';
 
 const healthColors = {healthy: theme.ok, degraded: theme.warn, unavailable: theme.error} as const;
@@ -63,7 +64,7 @@ export function healthRows(health: HealthInfo | undefined, now = Date.now()): De
 	if (health.reason) rows.push(['reason', health.reason]);
 	if (health.lacking && health.lacking.length > 0) {
 		const them = health.lacking.length === 1 ? 'it' : 'them';
-		rows.push(['lacks', `${health.lacking.join(', ')}: its provider answered 404 (retired or renamed?), so other channels serving ${them} go first for 10 min (t tests the channel, e edits it)`, theme.warn]);
+		rows.push(['lacks', `${health.lacking.join(', ')}: its provider answered 404 (retired or renamed?), so other channels serving ${them} go first for ${defaultMissingModelMs / 60_000} min (t tests the channel, e edits it)`, theme.warn]);
 	}
 	if (health.retryAt) rows.push(['retry at', `${clock(health.retryAt)} (${relative(health.retryAt, now)}): one trial request, then healthy again if it succeeds`]);
 	return rows;
