@@ -18,9 +18,21 @@ export type ChannelHealthView = {
 	readonly since: string;
 	/** While unavailable: when the next trial request may go through. */
 	readonly retryAt: string | null;
-	/** Models (upstream names) its provider lately answered 404 for: tried after the other channels serving them, for a while. */
-	readonly lacking?: readonly string[];
+	/**
+	 * Models (upstream names) its provider lately answered 404 for, each with the ISO time it is
+	 * remembered until: till then the channel is tried after the other channels serving it. Readers
+	 * leave out those past their time (the gateway forgets them on its next lookup).
+	 */
+	readonly lacking?: readonly LackedModel[];
 };
+
+/** A model a channel's provider lately said it does not have, and until when (ISO time) that is remembered. */
+export type LackedModel = {readonly model: string; readonly until: string};
+
+/** The models of `lacking` still remembered at `now` (epoch ms). */
+export function lackingAt(lacking: readonly LackedModel[] | undefined, now: number): readonly LackedModel[] {
+	return lacking ? lacking.filter(lacked => Date.parse(lacked.until) > now) : [];
+}
 
 export type BudgetWarning = {
 	readonly keyId: string;

@@ -45,11 +45,20 @@ const seconds = (ms: number | undefined, fallback: number) => (ms === undefined 
 const {firstByteMs, idleMs} = defaultStreamTimeouts;
 
 /** The channel's health across the running gateways (store/published-health.ts); null when none runs. */
-function healthText(health: ChannelHealthAcross | null): string {
+/** The health column of `channels list` (`withLacks`: what the channel lacks at its end, which `channels show` says on a line of its own). */
+function healthText(health: ChannelHealthAcross | null, withLacks = true): string {
 	if (!health) return '- (gateway not running)';
-	if (health.state === 'healthy') return health.gateways > 1 ? `healthy (${health.gateways} gateways)` : 'healthy';
+	const lacks = withLacks && health.lacking.length > 0 ? `; lacks ${health.lacking.map(({model}) => model).join(', ')}` : '';
+	if (health.state === 'healthy') return `${health.gateways > 1 ? `healthy (${health.gateways} gateways)` : 'healthy'}${lacks}`;
 	const where = health.gateways > 1 ? ` (on ${health.affected} of ${health.gateways} gateways)` : '';
-	return `${health.state}${where} since ${health.since}${health.reason ? `: ${health.reason}` : ''}${health.retryAt ? `; retry at ${health.retryAt}` : ''}`;
+	return `${health.state}${where} since ${health.since}${health.reason ? `: ${health.reason}` : ''}${health.retryAt ? `; retry at ${health.retryAt}` : ''}${lacks}`;
+}
+
+/** `channels show`'s line for what the channel lately lacked: which models, until when, and what it means. */
+function lackingText(health: ChannelHealthAcross, name: string): string {
+	const them = health.lacking.length === 1 ? 'it' : 'them';
+	const models = health.lacking.map(({model, until}) => `${model} until ${until}`).join(', ');
+	return `${models}: its provider answered 404 (retired or renamed?), so requests for ${them} try the other channels serving ${them} first till then. \`gateway-tui channels test ${name}\` names the models it lists.`;
 }
 
 export function registerChannels(program: Command): void {
@@ -106,7 +115,7 @@ export function registerChannels(program: Command): void {
 				const channel = await findChannel(store, ref);
 				const view = {...channelView(channel), health: channelHealthAcross(await readPublishedHealth(store), channel.id)};
 				if (options.json) printJson(view);
-				else print(`${describe(view)}\n${'health'.padEnd(10)}${healthText(view.health)}`);
+				else print(`${describe(view)}\n${'health'.padEnd(10)}${healthText(view.health, false)}${view.health && view.health.lacking.length > 0 ? `\n${'lacks'.padEnd(10)}${lackingText(view.health, channel.name)}` : ''}`);
 			});
 		});
 

@@ -114,8 +114,9 @@ export async function serve(where: StoreChoice, host: string, port: number, json
 		process.stdout.write(`${jsonLogs ? JSON.stringify(line) : `${line.time}  key=${warning.keyName}  budget warning: ${warning.percent}% spent (${budgetDollars(warning.spentUsd, warning.budgetUsd)} of ${budgetDollars(warning.budgetUsd, warning.budgetUsd)} ${periodWords[warning.period]})`}\n`);
 	});
 	gateway.events.on('channel:health', view => {
-		const line = {time: new Date().toISOString(), channel: view.channelName, health: view.state, reason: view.reason, retryAt: view.retryAt};
-		process.stdout.write(`${jsonLogs ? JSON.stringify(line) : `${line.time}  channel=${view.channelName}  health=${view.state}${view.reason ? `  reason="${view.reason}"` : ''}${view.retryAt ? `  retry-at=${view.retryAt}` : ''}`}\n`);
+		const lacks = view.lacking && view.lacking.length > 0 ? view.lacking.map(({model}) => model).join(',') : null;
+		const line = {time: new Date().toISOString(), channel: view.channelName, health: view.state, reason: view.reason, retryAt: view.retryAt, ...(lacks ? {lacking: view.lacking} : {})};
+		process.stdout.write(`${jsonLogs ? JSON.stringify(line) : `${line.time}  channel=${view.channelName}  health=${view.state}${view.reason ? `  reason="${view.reason}"` : ''}${view.retryAt ? `  retry-at=${view.retryAt}` : ''}${lacks ? `  lacks=${lacks}` : ''}`}\n`);
 	});
 	if (!isLoopback(host)) {
 		process.stderr.write(`warning: listening on ${host}: other machines can now reach the gateway. Every request still needs a virtual key; requests must be addressed to an IP of this machine or a name given with --allow-host.\n`);

@@ -6,7 +6,7 @@
  * (half-open) and its success closes the circuit. A 429 marks the channel degraded (still used, but
  * after healthy channels of the same rank); any success makes it healthy again.
  */
-import type {ChannelHealthView, EventBus, HealthState} from '../base/events.js';
+import type {ChannelHealthView, EventBus, HealthState, LackedModel} from '../base/events.js';
 import type {ChannelRecord} from '../base/records.js';
 import {systemClock, type Clock} from '../base/clock.js';
 
@@ -100,15 +100,15 @@ export class ChannelHealth {
 		}
 		let models = this.missing.get(channel.id);
 		if (!models) this.missing.set(channel.id, (models = new Map()));
-		const known = models.has(model);
+		// Told each time (rare: the channel goes last while remembered), so the view's time moves on too.
 		models.set(model, this.clock.now() + ms);
-		if (!known) this.publishLacking(channel);
+		this.publishLacking(channel);
 	}
 
-	/** The models the channel lately lacked, for its view (none: no field). */
-	private lackingOf(channel: ChannelRecord): {lacking?: readonly string[]} {
+	/** The models the channel lately lacked and until when, for its view (none: no field). */
+	private lackingOf(channel: ChannelRecord): {lacking?: readonly LackedModel[]} {
 		const models = this.missing.get(channel.id);
-		return models && models.size > 0 ? {lacking: [...models.keys()]} : {};
+		return models && models.size > 0 ? {lacking: [...models].map(([model, until]) => ({model, until: new Date(until).toISOString()}))} : {};
 	}
 
 	/** Tell the UI the channel's view with what it lacks now (its state unchanged). */

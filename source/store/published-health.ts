@@ -8,6 +8,7 @@
  */
 import * as z from 'zod/mini';
 import type {Store} from './index.js';
+import {lackingAt, type LackedModel} from '../base/events.js';
 
 const healthSchema = z.object({
 	v: z.literal(1),
@@ -22,6 +23,8 @@ const healthSchema = z.object({
 			reason: z.nullable(z.string()),
 			since: z.string(),
 			retryAt: z.nullable(z.string()),
+			// Since the forty-sixth session; records of earlier versions have none.
+			lacking: z.optional(z.readonly(z.array(z.object({model: z.string(), until: z.string()})))),
 		}),
 	),
 });
@@ -71,14 +74,28 @@ export type ChannelHealthAcross = {
 	readonly gateways: number;
 	/** How many of them do not see it healthy. */
 	readonly affected: number;
+	/** Models the channel's provider lately answered 404 for on any of them, each until the latest time one remembers it (none past it). */
+	readonly lacking: readonly LackedModel[];
 };
 
 const severity = {healthy: 0, degraded: 1, unavailable: 2} as const;
 
 /** null when no gateway runs: health is only known while serving. A gateway that never saw trouble on the channel counts it healthy. */
-export function channelHealthAcross(records: readonly PublishedHealth[], channelId: string): ChannelHealthAcross | null {
+export function channelHealthAcross(records: readonly PublishedHealth[], channelId: string, now = Date.now()): ChannelHealthAcross | null {
 	if (records.length === 0) return null;
 	const views = records.map(record => record.channels[channelId] ?? {state: 'healthy' as const, reason: null, since: record.updatedAt, retryAt: null});
 	const worst = views.reduce((a, b) => (severity[b.state] > severity[a.state] ? b : a));
-	return {state: worst.state, reason: worst.reason, since: worst.since, retryAt: worst.retryAt, gateways: records.length, affected: views.filter(view => view.state !== 'healthy').length};
+	return {state: worst.state, reason: worst.reason, since: worst.since, retryAt: worst.retryAt, gateways: records.length, affected: views.filter(view => view.state !== 'healthy').length, lacking: lackingAcross(views, now)};
+}
+
+/** What the gateways' views say a channel lacks now: each model once, until the latest of their times, soonest to end first. */
+function lackingAcross(views: ReadonlyArray<{readonly lacking?: readonly LackedModel[]}>, now: number): LackedModel[] {
+	const until = new Map<string, string>();
+	for (const view of views) {
+		for (const {model, until: time} of lackingAt(view.lacking, now)) {
+			const known = until.get(model);
+			if (known === undefined || Date.parse(time) > Date.parse(known)) until.set(model, time);
+		}
+	}
+	return [...until].map(([model, time]) => ({model, until: time})).sort((a, b) => Date.parse(a.until) - Date.parse(b.until));
 }

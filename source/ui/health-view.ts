@@ -7,7 +7,7 @@ import type {EventBus} from '../base/events.js';
 import type {ChannelRecord} from '../base/records.js';
 import {ExternalStore} from './external-store.js';
 import {channelHealthAcross, type PublishedHealth} from '../store/published-health.js';
-import {type ChannelHealthView, type HealthState} from '../base/events.js';
+import {type ChannelHealthView, type HealthState, type LackedModel} from '../base/events.js';
 
 export type HealthInfo = {
 	readonly state: HealthState;
@@ -15,8 +15,8 @@ export type HealthInfo = {
 	readonly since?: string;
 	/** While unavailable: when the next trial request may go through. */
 	readonly retryAt?: string | null;
-	/** Models its provider lately answered 404 for (this process's requests): other channels serving them go first. */
-	readonly lacking?: readonly string[];
+	/** Models its provider lately answered 404 for, and until when: other channels serving them go first (readers leave out those past their time). */
+	readonly lacking?: readonly LackedModel[];
 	/** Measured by the gateways serving on the store, not this process: how many, and how many of them do not see it healthy. */
 	readonly elsewhere?: {readonly gateways: number; readonly affected: number};
 };
@@ -75,10 +75,10 @@ export function publishedHealthOf(channels: readonly ChannelRecord[], records: r
 	if (records.length === 0) return undefined;
 	return new Map(
 		channels.map(channel => {
-			const {state, reason, since, retryAt, gateways, affected} = channelHealthAcross(records, channel.id)!;
-			// A channel no gateway had trouble with has no "since" of its own (only the records' heartbeat).
-			const reported = records.some(record => record.channels[channel.id]);
-			return [channel.id, {state, reason, since: reported ? since : undefined, retryAt, elsewhere: {gateways, affected}}];
+			const {state, reason, since, retryAt, gateways, affected, lacking} = channelHealthAcross(records, channel.id)!;
+			// A channel no gateway had trouble with has no "since" of its own (only the records' heartbeat; a view told only what it lacks has an empty one).
+			const reported = records.some(record => Boolean(record.channels[channel.id]?.since));
+			return [channel.id, {state, reason, since: reported ? since : undefined, retryAt, lacking, elsewhere: {gateways, affected}}];
 		}),
 	);
 }

@@ -262,6 +262,35 @@ test('several gateways on one store each publish their own channel health: one t
 	}
 });
 
+test('a model a channel lately lacked shows in channels list, show and --json from the gateway serving on the store, until its time', async () => {
+	const home = tempHome();
+	const homeEnv = {GATEWAY_TUI_HOME: home};
+	// Two channels serve "moving"; the first (tried first) names a model its provider does not have.
+	await runCli(['channels', 'add', '--name', 'first', '--format', 'openai', '--base-url', provider.url, '--api-key', provider.apiKey, '--models', 'moving=retired-model-1', '--priority', '10'], homeEnv);
+	await runCli(['channels', 'add', '--name', 'second', '--format', 'openai', '--base-url', provider.url, '--api-key', provider.apiKey, '--models', 'moving=gpt-4o-mini'], homeEnv);
+	const serve = await startServe(['--port', '0'], homeEnv);
+	try {
+		const key = JSON.parse((await runCli(['keys', 'create', '--name', 'l', '--json'], homeEnv)).stdout) as {key: string};
+		const sent = Date.now();
+		const answer = await openaiClient(serve.url, key.key).chat.completions.create({model: 'moving', messages: [{role: 'user', content: 'hi'}]});
+		assert.ok(answer.choices[0]?.message.content, 'the second channel answered');
+		await eventually(async () => /^first .*healthy; lacks retired-model-1$/m.test((await runCli(['channels', 'list'], homeEnv)).stdout), 3000, 'channels list to say what the first channel lacks');
+		assert.match((await runCli(['channels', 'list'], homeEnv)).stdout, /^second .*healthy$/m, 'the other channel lacks nothing');
+		const shown = (await runCli(['channels', 'show', 'first'], homeEnv)).stdout;
+		assert.match(shown, /^health {4}healthy$/m);
+		assert.match(serve.stdout(), /channel=first  health=healthy  lacks=retired-model-1\n/, "serve's line says what the channel lacks");
+		assert.match(shown, /^lacks {5}retired-model-1 until \S+Z: its provider answered 404 \(retired or renamed\?\), so requests for it try the other channels serving it first till then\. `gateway-tui channels test first` names the models it lists\.$/m);
+		const [view] = (JSON.parse((await runCli(['channels', 'list', '--json'], homeEnv)).stdout) as Array<{name: string; health: {lacking: Array<{model: string; until: string}>}}>).filter(item => item.name === 'first');
+		assert.equal(view!.health.lacking.length, 1);
+		assert.equal(view!.health.lacking[0]!.model, 'retired-model-1');
+		const remembered = Date.parse(view!.health.lacking[0]!.until) - sent;
+		assert.ok(remembered > 9 * 60_000 && remembered <= 10 * 60_000 + 5000, `remembered for 10 minutes from the request (${remembered} ms)`);
+	} finally {
+		await stopChild(serve.child);
+		rmSync(home, {recursive: true, force: true});
+	}
+});
+
 test('keys create/edit with limits; keys list and show display them; bad limits are refused', async () => {
 	const created = JSON.parse((await runCli(['keys', 'create', '--name', 'limited', '--rpm', '60', '--budget', '20/month', '--budget-warn', '80%', '--json'], env)).stdout) as {limits: unknown};
 	assert.deepEqual(created.limits, {rpm: 60, budget: {usd: 20, period: 'monthly'}, budgetWarnPercent: 80});

@@ -135,8 +135,9 @@ test('another channel serving the model takes the request when the first one\'s 
 	const warnings: string[] = [];
 	const stop = gateway.events.on('warning', ({message}) => warnings.push(message));
 	// The Channels pane is told what the channel lacks, and when it no longer does.
-	const lacking: Array<readonly string[] | undefined> = [];
-	const stopHealth = gateway.events.on('channel:health', view => view.channelName === 'first' && lacking.push(view.lacking));
+	// Each model with how long it is remembered from then (the view carries the time, so readers leave it out once past).
+	const lacking: Array<Array<[string, number]> | undefined> = [];
+	const stopHealth = gateway.events.on('channel:health', view => view.channelName === 'first' && lacking.push(view.lacking?.map(({model, until}) => [model, Date.parse(until) - now])));
 	for (const name of Object.keys(calls)) {
 		// Each kind of request fails over once; after it, "first" goes last for that model until it is forgotten.
 		gateway.health.reset(first());
@@ -154,7 +155,8 @@ test('another channel serving the model takes the request when the first one\'s 
 	assert.equal(warnings.length, 4, 'told again once it was forgotten and found again');
 	stop();
 	// Found three times (each after gateway.health.reset, which says it lacks nothing), forgotten once, found again.
-	assert.deepEqual(lacking, [['retired-openai-2'], undefined, ['retired-openai-2'], undefined, ['retired-openai-2'], undefined, ['retired-openai-2']]);
+	const found: Array<[string, number]> = [['retired-openai-2', 10 * 60_000]];
+	assert.deepEqual(lacking, [found, undefined, found, undefined, found, undefined, found]);
 	stopHealth();
 	// A change to the channel's models forgets it at once.
 	await editChannel(gateway.store, 'first', {models: 'moving=retired-openai-2,spare'});

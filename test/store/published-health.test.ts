@@ -39,7 +39,7 @@ for (const kind of kinds) {
 			await eventually(async () => (await readPublishedHealth(store)).length === 2, 3000, 'both records');
 			await eventually(async () => (await allPublishedHealth(store)).length === 2 && (await publishedHealth(store).get(legacyHealthKey)) === undefined, 3000, 'the stale records removed');
 			assert.equal(await store.raw('meta').has(publishedHealthKey('future')), true, 'a record this version cannot read is not its to remove');
-			assert.deepEqual(channelHealthAcross(await readPublishedHealth(store), 'ch_1'), {state: 'degraded', reason: null, since: '2026-11-28T10:00:00.000Z', retryAt: null, gateways: 2, affected: 1});
+			assert.deepEqual(channelHealthAcross(await readPublishedHealth(store), 'ch_1'), {state: 'degraded', reason: null, since: '2026-11-28T10:00:00.000Z', retryAt: null, gateways: 2, affected: 1, lacking: []});
 			b.emit('channel:health', view('unavailable', 'HTTP 500'));
 			await eventually(async () => channelHealthAcross(await readPublishedHealth(store), 'ch_1')?.state === 'unavailable', 3000, 'the worst view');
 			assert.equal(channelHealthAcross(await readPublishedHealth(store), 'ch_1')?.affected, 2);
@@ -48,7 +48,7 @@ for (const kind of kinds) {
 			await eventually(async () => (await allPublishedHealth(store)).every(([, record]) => record.updatedAt > before.updatedAt), 3000, 'a heartbeat');
 			assert.equal((await readPublishedHealth(store, Date.now() + staleAfterMs + 1000)).length, 0);
 			await publishers[1]!.close();
-			assert.deepEqual(channelHealthAcross(await readPublishedHealth(store), 'ch_1'), {state: 'degraded', reason: null, since: '2026-11-28T10:00:00.000Z', retryAt: null, gateways: 1, affected: 1});
+			assert.deepEqual(channelHealthAcross(await readPublishedHealth(store), 'ch_1'), {state: 'degraded', reason: null, since: '2026-11-28T10:00:00.000Z', retryAt: null, gateways: 1, affected: 1, lacking: []});
 			await publishers[0]!.close();
 			assert.deepEqual(await allPublishedHealth(store), []);
 			assert.equal(await store.raw('meta').has(publishedHealthKey('future')), true);
@@ -58,3 +58,29 @@ for (const kind of kinds) {
 		}
 	});
 }
+
+test('what a channel lately lacked is published with its time: readers take each model once, until the latest time a gateway remembers it, and none past it', async () => {
+	const store = await Store.open(await kinds[0]!.freshUrl(), {home: tempDir()});
+	const [a, b] = [new EventBus(), new EventBus()];
+	const publishers = [new HealthPublisher(store, a, {delayMs: 5, heartbeatMs: 40}), new HealthPublisher(store, b, {delayMs: 5, heartbeatMs: 40})];
+	try {
+		for (const publisher of publishers) publisher.start();
+		const now = Date.now();
+		const at = (ms: number) => new Date(now + ms).toISOString();
+		// Told only what it lacks: healthy, with no "since" of its own (health.ts publishes such a view).
+		a.emit('channel:health', {...view('healthy'), since: '', lacking: [{model: 'claude-sonnet-4-5', until: at(10 * 60_000)}]});
+		b.emit('channel:health', {...view('degraded', 'HTTP 429'), lacking: [{model: 'claude-sonnet-4-5', until: at(4 * 60_000)}, {model: 'gpt-4o', until: at(2 * 60_000)}, {model: 'forgotten', until: at(-1000)}]});
+		await eventually(async () => (await readPublishedHealth(store)).filter(record => record.channels.ch_1).length === 2, 3000, 'both views');
+		const records = await readPublishedHealth(store);
+		assert.deepEqual(channelHealthAcross(records, 'ch_1', now)?.lacking, [
+			{model: 'gpt-4o', until: at(2 * 60_000)},
+			{model: 'claude-sonnet-4-5', until: at(10 * 60_000)},
+		]);
+		assert.deepEqual(channelHealthAcross(records, 'ch_1', now + 5 * 60_000)?.lacking, [{model: 'claude-sonnet-4-5', until: at(10 * 60_000)}]);
+		assert.deepEqual(channelHealthAcross(records, 'ch_1', now + 11 * 60_000)?.lacking, []);
+		assert.deepEqual(channelHealthAcross(records, 'ch_2', now)?.lacking, [], 'another channel lacks nothing');
+	} finally {
+		for (const publisher of publishers) await publisher.close();
+		await store.close();
+	}
+});

@@ -2,6 +2,7 @@
 /** The whole App over a real store and event bus: panes, global keys, live log, status bar. */
 import {test, afterEach} from 'node:test';
 import assert from 'node:assert/strict';
+import {clock} from '../../source/ui/text.js';
 import {rmSync} from 'node:fs';
 import {cleanup} from 'ink-testing-library';
 import {App} from '../../source/ui/app.js';
@@ -227,6 +228,11 @@ test('a TUI whose port another gateway holds shows the channel health the gatewa
 	assert.match(details, /health unavailable since/);
 	assert.match(details, /measured by the 2 gateways serving on this store \(this process does not serve\); 1 of them sees it unavailable/);
 	assert.match(details, /reason HTTP 500 \(3 failures in a row\)/);
+	// The other gateway's provider lately answered 404 for the channel's model: the details say so, with its time.
+	const until = new Date(Date.now() + 8.5 * 60_000).toISOString();
+	await publishedHealth(store).set(publishedHealthKey('gw_b'), {v: 1, updatedAt: new Date().toISOString(), pid: 2, channels: {[channel.id]: {...view, state: 'healthy', reason: null, since: '', lacking: [{model: 'm', until}]}}});
+	const lacks = (await frameWith(lastFrame, /lacks/)).replaceAll(/[\s│]+/g, ' ');
+	assert.match(lacks, new RegExp(`lacks m until ${clock(until)} \\(in 8m\\): its provider answered 404`));
 });
 
 test('while the core is starting the status bar says so and health is not shown; a core that then cannot listen shows what the store\'s gateways publish', async () => {

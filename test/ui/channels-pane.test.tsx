@@ -13,6 +13,7 @@ import {frameWith, keys, press, recordedActions, statusLog, renderTui} from './h
 import {listChannels} from '../../source/store/channels.js';
 import {probeText, probeWarningText} from '../../source/ui/panes/channel-views.js';
 import {channelFormFields, initialChannelValues} from '../../source/ui/panes/channel-form.js';
+import {clock} from '../../source/ui/text.js';
 
 afterEach(() => cleanup());
 
@@ -279,12 +280,23 @@ test("a channel's details taller than the pane scroll by PgUp/PgDn, their keys a
 	assert.match(bottom, /PgUp\/PgDn: lines \d+–(\d+) of \1 /, bottom);
 });
 
-test('details of a healthy channel that lacks a model say which, and what happens to its requests', async () => {
+test('details of a healthy channel that lacks a model say which, until when, and what happens to its requests; a model past its time is left out, and drops out while shown', async () => {
 	// As the core tells it when a 404 for the model sent a request on: healthy, no "since" of its own.
-	const health = {state: 'healthy' as const, reason: null, since: '', retryAt: null, lacking: ['claude-sonnet-4-5']};
+	const now = Date.now();
+	const lacking = [
+		{model: 'gpt-3.5-turbo', until: new Date(now - 1000).toISOString()},
+		{model: 'claude-sonnet-4-5', until: new Date(now + 9.5 * 60_000).toISOString()},
+		{model: 'claude-opus-4-1', until: new Date(now + 1500).toISOString()},
+	];
+	const health = {state: 'healthy' as const, reason: null, since: '', retryAt: null, lacking};
 	const {stdin, lastFrame} = renderTui(<ChannelsPane {...props({channels: [channel('claude')], health: new Map([['ch_claude', health]])})} />);
 	await press(stdin, keys.enter);
 	const frame = await frameWith(lastFrame, /lacks/);
 	assert.match(frame, /health\s+healthy\s+│/, 'no "since" where none is known');
-	assert.match(frame.replaceAll(/[│\s]+/g, ' '), /lacks claude-sonnet-4-5: its provider answered 404 \(retired or renamed\?\), so other channels serving it go first for 10 min \(t tests the channel, e edits it\)/);
+	const flat = (text: string) => text.replaceAll(/[│\s]+/g, ' ');
+	assert.match(flat(frame), new RegExp(`lacks claude-sonnet-4-5 until ${clock(lacking[1]!.until)} \\(in 9m\\), claude-opus-4-1 until ${clock(lacking[2]!.until)} \\(in [01]s\\): its provider answered 404 \\(retired or renamed\\?\\), so other channels serving them go first till then \\(t tests the channel, e edits it\\)`));
+	assert.doesNotMatch(frame, /gpt-3.5-turbo/, 'remembered no more');
+	// Its time passes while the details are shown: the pane redraws without it.
+	const later = await frameWith(lastFrame, frame => /lacks claude-sonnet-4-5 until [\d:]+ \(in 9m\): its provider answered 404 \(retired or renamed\?\), so other channels serving it go/.test(flat(frame)), 4000);
+	assert.doesNotMatch(later, /claude-opus-4-1/);
 });

@@ -11,7 +11,7 @@ import {channelSpark, sparkline} from '../components/sparkline.js';
 import type {Series, TrafficSnapshot} from '../traffic.js';
 import {theme} from '../theme.js';
 import {maskSecret} from '../../base/secrets.js';
-import {defaultMissingModelMs} from '../../proxy/health.js';
+import {lackingAt} from '../../base/events.js';
 import {type ProbeResult} from '../../base/probe-result.js';
 
 const healthColors = {healthy: theme.ok, degraded: theme.warn, unavailable: theme.error} as const;
@@ -62,9 +62,11 @@ export function healthRows(health: HealthInfo | undefined, now = Date.now()): De
 	const rows: Detail[] = [['health', `${health.state}${health.since ? ` since ${clock(health.since)} (${relative(health.since, now)})` : ''}`, healthColors[health.state]]];
 	if (health.elsewhere) rows.push(['measured by', measuredBy(health.state, health.elsewhere)]);
 	if (health.reason) rows.push(['reason', health.reason]);
-	if (health.lacking && health.lacking.length > 0) {
-		const them = health.lacking.length === 1 ? 'it' : 'them';
-		rows.push(['lacks', `${health.lacking.join(', ')}: its provider answered 404 (retired or renamed?), so other channels serving ${them} go first for ${defaultMissingModelMs / 60_000} min (t tests the channel, e edits it)`, theme.warn]);
+	const lacking = lackingAt(health.lacking, now);
+	if (lacking.length > 0) {
+		const them = lacking.length === 1 ? 'it' : 'them';
+		const models = lacking.map(({model, until}) => `${model} until ${clock(until)} (${relative(until, now)})`).join(', ');
+		rows.push(['lacks', `${models}: its provider answered 404 (retired or renamed?), so other channels serving ${them} go first till then (t tests the channel, e edits it)`, theme.warn]);
 	}
 	if (health.retryAt) rows.push(['retry at', `${clock(health.retryAt)} (${relative(health.retryAt, now)}): one trial request, then healthy again if it succeeds`]);
 	return rows;
