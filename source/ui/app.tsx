@@ -67,7 +67,7 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 	const measured = useExternalStore(model.health?.views ?? noHealth);
 	const published = useExternalStore((!measuredHere && model.publishedHealth) || noPublished);
 	const health = healthProp ?? (serving === null ? undefined : measuredHere ? healthOf(data.channels, measured) : publishedHealthOf(data.channels, published));
-	const {message, recent, report: setMessage, clearResult} = useStatus(model.events, initialStatus ?? null);
+	const {message, recent, report: setMessage, leftPane} = useStatus(model.events, initialStatus ?? null);
 	// Which pane is shown and whether the help is: they decide who gets the next key.
 	const shown = useKeyState<PaneId>(initialPane, {moves: true});
 	const helpShown = useKeyState(false, {moves: true});
@@ -92,7 +92,7 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 		const next = command === 'next-pane' ? panes[(index + 1) % panes.length]! : command === 'prev-pane' ? panes[(index + panes.length - 1) % panes.length]! : undefined;
 		helpShown.set(false);
 		const target = next ? next.id : (command.slice('pane:'.length) as PaneId);
-		if (target !== current) clearResult();
+		if (target !== current) leftPane();
 		shown.set(target);
 	};
 	// Ctrl+C quits from anywhere: a form or a question never keeps it (the terminal is in raw mode, so no SIGINT).

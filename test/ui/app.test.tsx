@@ -25,6 +25,7 @@ import type {UsageSource} from '../../source/ui/session-usage.js';
 import {finished as usageEvent} from '../usage/events.js';
 import type {ListenState} from '../../source/ui/components/chrome.js';
 import {fakeClipboard, frameWith, keys, press, renderTui} from './helpers.js';
+import {startFakeProvider} from '../helpers/fake-providers.js';
 
 /** A time in the middle of a minute, a day and a month, for a limiter whose windows must not turn over during a test. */
 const midMinute = new Date(2026, 5, 15, 12, 0, 30).getTime();
@@ -306,6 +307,33 @@ test('a result in the status bar ("copied …") goes when another pane is shown;
 	assert.doesNotMatch(usage, /copied/);
 	for (let index = 0; index < 3; index++) events.emit('request:finished', finished(`r${index}`));
 	await frameWith(lastFrame, /req\/min\s+[▁-█] 3 in 1h/);
+});
+
+test('what a pane reported (a test\'s warning naming that pane\'s keys) goes when another pane is shown; the gateway\'s warnings stay; ? keeps both', async () => {
+	const provider = await startFakeProvider('openai', {models: ['gpt-4o']});
+	try {
+		const {store, model, events, stdin, lastFrame} = await setup();
+		await addChannel(store, {name: 'old', format: 'openai', baseUrl: provider.url, apiKey: provider.apiKey, models: 'gpt-4o,gpt-3.5-turbo'});
+		await model.data.reload();
+		await press(stdin, '2');
+		await frameWith(lastFrame, /old\s+openai/);
+		await press(stdin, 't');
+		const tested = await frameWith(lastFrame, /does not list gpt-3\.5-turbo/, 5000);
+		assert.match(tested.replaceAll(/\s+/g, ' '), /e edits them, Enter shows all\./);
+		// On the Keys pane "e" edits a key: the Channels pane's hint is not shown there.
+		await press(stdin, '1');
+		assert.doesNotMatch(await frameWith(lastFrame, /Virtual keys/), /does not list/);
+		events.emit('warning', {message: 'could not reload keys and channels after a change (store locked); still serving what was read before'});
+		await frameWith(lastFrame, /could not reload keys/);
+		await press(stdin, '3');
+		assert.match(await frameWith(lastFrame, /Endpoints/), /could not reload keys/, 'the gateway\'s warning is no pane\'s');
+		await press(stdin, '?');
+		const help = (await frameWith(lastFrame, /Messages, newest first/)).replaceAll(/[│\s]+/g, ' ');
+		assert.match(help, /could not reload keys/);
+		assert.match(help, /does not list gpt-3\.5-turbo/);
+	} finally {
+		await provider.close();
+	}
 });
 
 test('a failed-over request\'s details name every channel it tried, and its warnings', async () => {

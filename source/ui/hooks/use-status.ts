@@ -1,9 +1,11 @@
 /**
  * The status bar's message: the last action's result, or a warning from the gateway (a store that
  * could not be read, a key that crossed its budget's warning threshold …), which also goes to the
- * log file. A result (`ok`, `info`) is about the moment it happened: it goes when another pane is
- * shown, or after `transientMs`; warnings and errors stay until the next message. The bar has two
- * lines for it; the help (`?`) shows it whole, with the warnings and errors before it (`recent`).
+ * log file. What a pane reports is about what was done there, often with that pane's keys in it
+ * ("e edits them"): it goes when another pane is shown, and a result (`ok`, `info`) after
+ * `transientMs` too. The gateway's warnings stay until the next message. The bar has two lines for
+ * it; the help (`?`) shows it whole, with the warnings and errors before it (`recent`), gone from
+ * the bar or not.
  */
 import {useCallback, useEffect, useState} from 'react';
 import type {EventBus} from '../../base/events.js';
@@ -21,8 +23,8 @@ export type Status = {
 	/** The newest message shown (gone from the bar or not), then the warnings and errors shown before it, newest first. */
 	readonly recent: readonly ShownMessage[];
 	readonly report: (message: StatusMessage) => void;
-	/** Drops an `ok` or `info` message (another pane is shown: "copied …" no longer belongs). */
-	readonly clearResult: () => void;
+	/** Drops what a pane reported (another pane is shown: "copied …", "e edits them" no longer belong); the gateway's warnings stay. */
+	readonly leftPane: () => void;
 };
 
 const isResult = (message: StatusMessage | null) => message?.kind === 'ok' || message?.kind === 'info';
@@ -36,13 +38,20 @@ export function withMessage(recent: readonly ShownMessage[], message: StatusMess
 export function useStatus(events: EventBus, initial: StatusMessage | null = null, transientMs = 20_000, now: () => number = Date.now): Status {
 	const [message, setMessage] = useState<StatusMessage | null>(initial);
 	const [recent, setRecent] = useState<readonly ShownMessage[]>(() => (initial ? [{at: now(), message: initial}] : []));
+	// The gateway's messages (by identity): they are not any pane's, so showing another pane keeps them.
+	// The first one too where it warns (listening beyond this machine): it is about the gateway, not a pane.
+	const [fromGateway] = useState(() => new WeakSet<StatusMessage>(initial && !isResult(initial) ? [initial] : []));
 	const show = useCallback((next: StatusMessage) => {
 		setMessage(next);
 		setRecent(current => withMessage(current, next, now()));
 	}, []);
+	const gatewaySays = (next: StatusMessage) => {
+		fromGateway.add(next);
+		show(next);
+	};
 	useEffect(() => {
-		const offWarning = events.on('warning', warning => show({kind: 'warn', text: warning.message}));
-		const offBudget = events.on('key:budget', warning => show({kind: 'warn', text: `${budgetWarningText(warning)}. To raise it: 1, then e on the key.`}));
+		const offWarning = events.on('warning', warning => gatewaySays({kind: 'warn', text: warning.message}));
+		const offBudget = events.on('key:budget', warning => gatewaySays({kind: 'warn', text: `${budgetWarningText(warning)}. To raise it: 1, then e on the key.`}));
 		return () => {
 			offWarning();
 			offBudget();
@@ -57,6 +66,6 @@ export function useStatus(events: EventBus, initial: StatusMessage | null = null
 		message,
 		recent,
 		report: show,
-		clearResult: useCallback(() => setMessage(current => (isResult(current) ? null : current)), []),
+		leftPane: useCallback(() => setMessage(current => (current && !fromGateway.has(current) ? null : current)), []),
 	};
 }
