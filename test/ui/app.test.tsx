@@ -320,6 +320,9 @@ test('what a pane reported (a test\'s warning naming that pane\'s keys) goes whe
 		await press(stdin, 't');
 		const tested = await frameWith(lastFrame, /does not list gpt-3\.5-turbo/, 5000);
 		assert.match(tested.replaceAll(/\s+/g, ' '), /e edits them, Enter shows all\./);
+		// Tested again from its details, which are open: where in them the rest is.
+		await press(stdin, keys.enter, 't');
+		await frameWith(lastFrame, frame => /e edits them; "last test" says all\./.test(frame.replaceAll(/\s+/g, ' ')), 5000);
 		// On the Keys pane "e" edits a key: the Channels pane's hint is not shown there.
 		await press(stdin, '1');
 		assert.doesNotMatch(await frameWith(lastFrame, /Virtual keys/), /does not list/);

@@ -266,6 +266,10 @@ test("a test that found models to change says which in the status bar's two line
 	const text = probeWarningText('claude', {ok: true, latencyMs: 9, models: 5, unlisted: ['claude-opus-9'], retiring: [{model: 'claude-sonnet-4-6', retiresAt: '2026-11-30T00:00:00Z'}], alternatives: {'claude-sonnet-4-6': ['claude-sonnet-5-5']}});
 	assert.equal(text, 'Channel "claude" answered, but its provider does not list claude-opus-9 and retires claude-sonnet-4-6 on 2026-11-30: e edits them, Enter shows all.');
 	assert.ok(text.length <= 2 * 77, 'two lines of the status bar at 80 columns');
+	// Tested from the channel's details, which are open: where in them to look.
+	const open = probeWarningText('claude', {ok: true, latencyMs: 9, models: 5, unlisted: ['claude-opus-9'], retiring: [{model: 'claude-sonnet-4-6', retiresAt: '2026-11-30T00:00:00Z'}], alternatives: {}}, true);
+	assert.equal(open, 'Channel "claude" answered, but its provider does not list claude-opus-9 and retires claude-sonnet-4-6 on 2026-11-30: e edits them; "last test" says all.');
+	assert.ok(open.length <= 2 * 77, 'two lines of the status bar at 80 columns');
 	assert.match(probeWarningText('claude', {ok: true, latencyMs: 9, models: 5, unlisted: [], retiring: [{model: 'claude-x', retiresAt: null}], alternatives: {}}), /its provider retires claude-x \(no date given\): e edits/);
 });
 

@@ -41,13 +41,13 @@ export function probeText(name: string, result: ProbeResult): string {
 
 /**
  * A test that answered but found models to change, in the status bar's two lines: what, and where
- * the whole text is (the details' "last test").
+ * the whole text is (the details' "last test": Enter opens them, unless `inDetails` they are open).
  */
-export function probeWarningText(name: string, result: Extract<ProbeResult, {ok: true}>): string {
+export function probeWarningText(name: string, result: Extract<ProbeResult, {ok: true}>, inDetails = false): string {
 	const parts: string[] = [];
 	if (result.unlisted.length > 0) parts.push(`does not list ${result.unlisted.join(', ')}`);
 	if (result.retiring.length > 0) parts.push(`retires ${result.retiring.map(({model, retiresAt}) => (retiresAt ? `${model} on ${retiresAt.slice(0, 10)}` : `${model} (no date given)`)).join(', ')}`);
-	return `Channel "${name}" answered, but its provider ${parts.join(' and ')}: e edits them, Enter shows all.`;
+	return `Channel "${name}" answered, but its provider ${parts.join(' and ')}: e edits them${inDetails ? '; "last test" says all' : ', Enter shows all'}.`;
 }
 
 /** Who measured a health this process did not: the gateways serving on the store. */

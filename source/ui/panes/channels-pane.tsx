@@ -44,11 +44,11 @@ type Mode = {kind: 'list'} | {kind: 'details'} | {kind: 'form'; channel?: Channe
 /** Each channel's last test, with the version of the channel it tested (an edit since makes it stale). */
 type Tests = ReadonlyMap<string, {readonly updatedAt: string; readonly result: ProbeResult}>;
 
-async function test(actions: ChannelsPaneProps['actions'], onStatus: Report, target: ChannelRecord): Promise<ProbeResult | undefined> {
+async function test(actions: ChannelsPaneProps['actions'], onStatus: Report, target: ChannelRecord, inDetails: boolean): Promise<ProbeResult | undefined> {
 	onStatus({kind: 'info', text: `Testing channel "${target.name}"…`});
 	const tested = await attempt(onStatus, () => actions.testChannel(target.id), ({result}) => probeText(target.name, result));
 	if (tested && !tested.result.ok) onStatus({kind: 'error', text: probeText(target.name, tested.result)});
-	else if (tested?.result.ok && probeWarns(tested.result)) onStatus({kind: 'warn', text: probeWarningText(target.name, tested.result)});
+	else if (tested?.result.ok && probeWarns(tested.result)) onStatus({kind: 'warn', text: probeWarningText(target.name, tested.result, inDetails)});
 	return tested?.result;
 }
 
@@ -97,7 +97,7 @@ export function ChannelsPane(props: ChannelsPaneProps) {
 		if (command === 'edit-channel') return setMode({kind: 'form', channel});
 		if (command === 'remove-channel') return setMode({kind: 'confirm', channel});
 		if (command === 'test-channel') {
-			void test(actions, onStatus, channel).then(result => {
+			void test(actions, onStatus, channel, mode.current.kind === 'details').then(result => {
 				if (result) setTests(current => new Map(current).set(channel.id, {updatedAt: channel.updatedAt, result}));
 			});
 			return;
