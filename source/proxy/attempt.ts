@@ -75,13 +75,21 @@ export type ChannelFault = {readonly kind: FailureKind; readonly reason: string}
 export type AttemptResult =
 	| {readonly kind: 'answered'; readonly usage: IRUsage | null; readonly error: string | null; readonly firstByteAt: number | null; readonly fault: ChannelFault | null}
 	| {readonly kind: 'failed'; readonly error: GatewayError; readonly retryable: boolean; readonly fault: ChannelFault | null}
-	| {readonly kind: 'gone'};
+	/** `promptSent`: the provider had the request and was answering it (not refusing it) when the client left. */
+	| {readonly kind: 'gone'; readonly promptSent: boolean};
 
 export const answered = (usage: IRUsage | null, error: string | null, firstByteAt: number | null, fault: ChannelFault | null = null): AttemptResult => ({kind: 'answered', usage, error, firstByteAt, fault});
 
 export const failed = (error: unknown, retryable = false, fault: ChannelFault | null = null): AttemptResult => ({kind: 'failed', error: toGatewayError(error), retryable, fault});
 
-export const gone: AttemptResult = {kind: 'gone'};
+/** The client left before the provider was asked, or while it answered with an error: nothing it bills. */
+export const gone: AttemptResult = {kind: 'gone', promptSent: false};
+
+/**
+ * The client left while the provider answered (the request sent, no error back, nothing passed on
+ * yet): the provider bills the prompt at least, so the relay records it estimated.
+ */
+export const goneWhileAnswered: AttemptResult = {kind: 'gone', promptSent: true};
 
 /** The fault of a transport failure (a GatewayError from upstreamFailure); none for the gateway's own bug. */
 export function transportFault(error: GatewayError): ChannelFault | null {

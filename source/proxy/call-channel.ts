@@ -8,7 +8,7 @@
 import {setTimeout as sleep} from 'node:timers/promises';
 import {GatewayError} from '../base/errors.js';
 import type {InboundAdapter} from '../formats/adapter.js';
-import {defaultRetryPolicy, failed, gone, streamTimeoutsOf, transportFault, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
+import {defaultRetryPolicy, failed, gone, goneWhileAnswered, streamTimeoutsOf, transportFault, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
 import {toGatewayError} from './errors.js';
 import {Hangup} from './hangup.js';
 import {forgetClientBytes} from './json-body.js';
@@ -77,7 +77,8 @@ async function callOnce(attempt: Attempt, wire: Pick<InboundAdapter, 'decodeErro
 		const upstreamCall: UpstreamCall = {channel, method: call.method, path: call.path, query: call.query, headers: call.headers, body: call.body, abort: call.deadline?.hangup ?? call.hangup, timeouts: timeoutsOf(attempt, call.deadline !== undefined)};
 		response = await callUpstream(attempt.services.pools, upstreamCall);
 	} catch (error) {
-		if (call.hangup.aborted) return {ok: false, result: gone};
+		// Waiting for the provider's answer (a whole one comes only once generated): it had the request.
+		if (call.hangup.aborted) return {ok: false, result: goneWhileAnswered};
 		return {ok: false, result: failedBeforeAnswer(attempt, error, call.deadline)};
 	}
 	const status = response.statusCode;

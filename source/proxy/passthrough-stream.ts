@@ -7,7 +7,7 @@ import {GatewayError} from '../base/errors.js';
 import {SseFeed} from '../formats/sse.js';
 import type {StreamReading} from '../formats/stream-reader.js';
 import type {StreamHiding} from '../formats/adapter.js';
-import {answered, failed, gone, scrubberOf, type Attempt, type AttemptResult} from './attempt.js';
+import {answered, failed, goneWhileAnswered, scrubberOf, type Attempt, type AttemptResult} from './attempt.js';
 import {failedBeforeAnswer, type FirstByteDeadline} from './call-channel.js';
 import {ClientStream, forwardedHeaders} from './client-stream.js';
 import {toGatewayError} from './errors.js';
@@ -255,7 +255,7 @@ export async function pipeStream(attempt: Attempt, upstream: UpstreamResponse, h
 	});
 	if (!client) {
 		// Nothing reached the client: the attempt failed before its answer, and may fail over.
-		if (failure) return abort.aborted ? gone : failedBeforeAnswer(attempt, failure.error, deadline);
+		if (failure) return abort.aborted ? goneWhileAnswered : failedBeforeAnswer(attempt, failure.error, deadline);
 		const error = new GatewayError('upstream', 502, `Channel "${route.channel.name}" ended its stream before sending anything. Try again, or check it with \`gateway-tui channels test ${route.channel.name}\`.`, {code: 'upstream_empty_stream'});
 		return failed(error, attempt.canFailOver, {kind: 'server', reason: 'an empty stream'});
 	}

@@ -9,7 +9,7 @@
  * ends with the format's own error frame (see stream-end.ts), never silently.
  */
 import {GatewayError} from '../base/errors.js';
-import {answered, failed, gone, scrubberOf, streamTimeoutsOf, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
+import {answered, failed, gone, goneWhileAnswered, scrubberOf, streamTimeoutsOf, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
 import {callChannel, failedBeforeAnswer, FirstByteDeadline} from './call-channel.js';
 import {abortOnClientClose, forwardedHeaders} from './client-stream.js';
 import {pipeStream} from './passthrough-stream.js';
@@ -51,12 +51,15 @@ export function upstreamBody(attempt: Attempt, out: PassthroughRequest): BodyTex
 	return [text.slice(0, open), `${out.added.members},`, text.slice(open)];
 }
 
-/** Read an answer's whole body; a connection that breaks while it is read is the channel's failure. */
-async function readBody(attempt: Attempt, upstream: UpstreamResponse, client: Hangup): Promise<{text: string} | {result: AttemptResult}> {
+/**
+ * Read an answer's whole body; a connection that breaks while it is read is the channel's failure,
+ * and a client that leaves meanwhile is `whenGone` (an error answer bills nothing, an answer does).
+ */
+async function readBody(attempt: Attempt, upstream: UpstreamResponse, client: Hangup, whenGone: AttemptResult): Promise<{text: string} | {result: AttemptResult}> {
 	try {
 		return {text: await upstream.body.text()};
 	} catch (error) {
-		return {result: client.aborted ? gone : failedBeforeAnswer(attempt, error)};
+		return {result: client.aborted ? whenGone : failedBeforeAnswer(attempt, error)};
 	}
 }
 
@@ -67,7 +70,7 @@ async function readBody(attempt: Attempt, upstream: UpstreamResponse, client: Ha
  */
 async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, fault: ChannelFault | null, client: Hangup): Promise<AttemptResult> {
 	const {inbound, route, reply} = attempt;
-	const read = await readBody(attempt, upstream, client);
+	const read = await readBody(attempt, upstream, client, gone);
 	if ('result' in read) return read.result;
 	// A refused real key is the channel's problem, not the client's, whatever status the provider uses for it (Gemini: 400 API_KEY_INVALID).
 	const decoded = inbound.decodeError(upstream.statusCode, jsonOrText(read.text));
@@ -86,7 +89,7 @@ async function errorAnswer(attempt: Attempt, upstream: UpstreamResponse, fault: 
 
 async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client: Hangup): Promise<AttemptResult> {
 	const {inbound, call, route, reply, ctx} = attempt;
-	const read = await readBody(attempt, upstream, client);
+	const read = await readBody(attempt, upstream, client, goneWhileAnswered);
 	if ('result' in read) return read.result;
 	// The usage is read from the answer's end; only an answer where it cannot be is parsed whole (and refused if it is not JSON).
 	let usage = call.operation === 'generate' ? (usageFromTail(read.text, inbound.answerUsage) ?? null) : null;

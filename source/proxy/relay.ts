@@ -9,7 +9,7 @@
  */
 import type {FastifyReply} from 'fastify';
 import {GatewayError} from '../base/errors.js';
-import type {JsonObject} from '../base/ir.js';
+import type {IRUsage, JsonObject} from '../base/ir.js';
 import type {ChannelRecord, KeyRecord} from '../base/records.js';
 import type {InboundAdapter, InboundCall, WireRequest} from '../formats/adapter.js';
 import {adapters} from '../formats/index.js';
@@ -17,6 +17,7 @@ import {runAttempt, type Attempt, type AttemptResult, type AttemptServices} from
 import type {Settlement} from './exchange.js';
 import type {KeyLimiter} from './limits.js';
 import {embed, noEmbeddingsApi} from './embed.js';
+import {decodedRequest, interruptedUsage} from './interrupted-usage.js';
 import {passthrough} from './passthrough.js';
 import type {Registry} from './registry.js';
 import {conversationKey, type ConversationPins} from './conversation-pins.js';
@@ -89,7 +90,7 @@ export async function relay(deps: RelayDeps, input: RelayInput): Promise<RelayRe
 				return {route, attempts, warnings, usage: result.usage, error: result.error, firstByteAt: result.firstByteAt, failure: null, conversation: pin};
 			}
 			case 'gone':
-				return {route, attempts, warnings, usage: null, error: null, firstByteAt: null, failure: null};
+				return {route, attempts, warnings, usage: goneUsage(attempt, result.promptSent), error: null, firstByteAt: null, failure: null};
 			case 'failed':
 				last = {route, error: result.error};
 				if (result.retryable) continue;
@@ -99,6 +100,16 @@ export async function relay(deps: RelayDeps, input: RelayInput): Promise<RelayRe
 	if (last) return {route: last.route, attempts: tried, warnings, usage: null, error: last.error.message, firstByteAt: null, failure: last.error};
 	const channels = routes.map(route => route.channel);
 	throw allUnavailable(call.model, channels, deps.health.nextTrialInMs(channels));
+}
+
+/**
+ * What a request whose client left before its answer cost: nothing where the provider was not asked
+ * or refused, else its prompt — the provider had it and was answering — estimated and marked so, as
+ * for a stream that ends before any text (interrupted-usage.ts). Its output is not known: 0.
+ */
+function goneUsage(attempt: Attempt, promptSent: boolean): IRUsage | null {
+	if (!promptSent || attempt.call.operation !== 'generate') return null;
+	return interruptedUsage(attempt, null, 0, () => decodedRequest(attempt));
 }
 
 /** The 503 when every channel of the model is resting after failures: when the next trial may go, and what to check. */

@@ -9,7 +9,7 @@ import type {IRRequest, IRStreamEvent, IRUsage} from '../base/ir.js';
 import {parseSse} from '../formats/sse.js';
 import type {EncodeStreamOptions} from '../formats/adapter.js';
 import type {StreamDecoder, StreamEncoder} from '../formats/stream-steps.js';
-import {answered, failed, gone, scrubberOf, streamTimeoutsOf, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
+import {answered, failed, gone, goneWhileAnswered, scrubberOf, streamTimeoutsOf, type Attempt, type AttemptResult, type ChannelFault} from './attempt.js';
 import {callChannel, failedBeforeAnswer, FirstByteDeadline} from './call-channel.js';
 import {ClientStream, abortOnClientClose} from './client-stream.js';
 import {StepPipe, type StepOutcome} from './translated-stream.js';
@@ -73,7 +73,7 @@ async function wholeAnswer(attempt: Attempt, upstream: UpstreamResponse, client:
 	try {
 		answer = outbound.decodeResponse(JSON.parse(await upstream.body.text()), ctx);
 	} catch (error) {
-		if (client.aborted) return gone;
+		if (client.aborted) return goneWhileAnswered;
 		if (!(error instanceof SyntaxError) && !(error instanceof GatewayError)) return failedBeforeAnswer(attempt, error);
 		const unusable = new GatewayError('upstream', 502, `Channel "${route.channel.name}" answered HTTP ${upstream.statusCode} with a body the gateway cannot read (${error.message.slice(0, 200)}). Check it with \`gateway-tui channels test ${route.channel.name}\`.`, {code: 'upstream_invalid_response'});
 		return failed(unusable, attempt.canFailOver, {kind: 'server', reason: 'an answer that cannot be read'});
@@ -136,10 +136,10 @@ async function firstRead<T>(attempt: Attempt, abort: Hangup, deadline: FirstByte
 	try {
 		value = await read();
 	} catch (error) {
-		return {result: abort.aborted ? gone : failedBeforeAnswer(attempt, error, deadline)};
+		return {result: abort.aborted ? goneWhileAnswered : failedBeforeAnswer(attempt, error, deadline)};
 	}
 	deadline.clear();
-	if (abort.aborted) return {result: gone};
+	if (abort.aborted) return {result: goneWhileAnswered};
 	if (deadline.expired) return {result: failedBeforeAnswer(attempt, null, deadline)};
 	return {value};
 }

@@ -17,7 +17,7 @@ import {GatewayError} from '../base/errors.js';
 import type {IRStreamEvent} from '../base/ir.js';
 import {SseFeed, type SseMessage} from '../formats/sse.js';
 import type {StreamDecoder, StreamEncoder} from '../formats/stream-steps.js';
-import {gone, type Attempt, type AttemptResult} from './attempt.js';
+import {goneWhileAnswered, type Attempt, type AttemptResult} from './attempt.js';
 import {failedBeforeAnswer, type FirstByteDeadline} from './call-channel.js';
 import {ClientStream} from './client-stream.js';
 import {toGatewayError} from './errors.js';
@@ -143,7 +143,7 @@ export class StepPipe implements BodySink {
 		const first = this.pending[0];
 		if (!first && !this.decoded) return false;
 		this.deadline.clear();
-		if (this.abort.aborted) return this.done({kind: 'before', result: gone});
+		if (this.abort.aborted) return this.done({kind: 'before', result: goneWhileAnswered});
 		if (this.deadline.expired) return this.done({kind: 'before', result: failedBeforeAnswer(this.attempt, null, this.deadline)});
 		if (!first || first.type === 'error') {
 			this.release();
@@ -203,7 +203,7 @@ export class StepPipe implements BodySink {
 	private finishFailed(): void {
 		const error = this.failure!.error;
 		if (!this.out) {
-			this.done({kind: 'before', result: this.abort.aborted ? gone : failedBeforeAnswer(this.attempt, error, this.deadline)});
+			this.done({kind: 'before', result: this.abort.aborted ? goneWhileAnswered : failedBeforeAnswer(this.attempt, error, this.deadline)});
 			return;
 		}
 		this.done({kind: 'answered', out: this.out, broken: this.abort.aborted ? null : toGatewayError(upstreamFailure(this.attempt.route.channel, error))});

@@ -73,8 +73,13 @@ export function tokens(event: Pick<RequestFinished, 'usage'>): string {
 	return `${isEstimated(usage, 'input') ? '~' : ''}${compact(usage.inputTokens)}/${isEstimated(usage, 'output') ? '~' : ''}${compact(usage.outputTokens)}`;
 }
 
-/** Why a request's tokens are the gateway's estimate: a stream that ended before its usage came, or an answer with none (Gemini's embeddings). */
-export function estimatedWhy(event: Pick<RequestFinished, 'stream'>): string {
+/**
+ * Why a request's tokens are the gateway's estimate: its client left before any answer came (the
+ * provider had the prompt), a stream that ended before its usage came, or an answer with none
+ * (Gemini's embeddings).
+ */
+export function estimatedWhy(event: Pick<RequestFinished, 'stream' | 'outcome' | 'ttfbMs'>): string {
+	if (event.outcome === 'aborted' && event.ttfbMs === null) return 'estimated by the gateway: the client left before the answer came, while the provider had the prompt';
 	return event.stream ? 'estimated by the gateway: the stream ended before the provider reported its usage' : 'estimated by the gateway: the provider reports no usage for this request';
 }
 

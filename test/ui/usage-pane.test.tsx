@@ -100,6 +100,15 @@ test('an interrupted stream: "closed", its tokens marked as the gateway’s esti
 	assert.match(details.replace(/\s*│\s*/g, ' ').replace(/\s+/g, ' '), /tokens 12,500 in, about 20 out, 9,000 cached \(the output estimated by the gateway: the stream ended before the provider reported its usage\)/);
 });
 
+test('a request whose client left before its answer came: its prompt marked as the gateway\'s estimate, and why', async () => {
+	const log = [loggedRequest('a', {stream: false, outcome: 'aborted', latencyMs: 300, ttfbMs: null, error: 'client disconnected before the answer was complete', usage: {inputTokens: 15, outputTokens: 0, estimated: true, estimatedOnly: 'input'}})];
+	const {stdin, lastFrame} = renderTui(<UsagePane usage={usage} log={log} source="session" active width={110} height={22} />);
+	assert.match(lastFrame()!, /300ms\s+~15\/0/);
+	await press(stdin, keys.enter);
+	const details = await frameWith(lastFrame, 'estimated by the gateway');
+	assert.match(details.replace(/\s*│\s*/g, ' ').replace(/\s+/g, ' '), /tokens about 15 in, 0 out \(the prompt estimated by the gateway: the client left before the answer came, while the provider had the prompt\)/);
+});
+
 test('totals and tables show the cost; tokens without a price are marked "no price"', () => {
 	const priced = (group: string, costUsd: number, unpriced: boolean): UsageRow => ({...row(group, 2, 0, 1000, 100), costUsd, unpriced});
 	const costs: UsageSnapshot = {

@@ -100,6 +100,25 @@ test('a client that hangs up before any text still pays for its prompt: the prom
 	assertPromptEstimate(event);
 });
 
+test('a client that times out before its answer came still pays for its prompt — whole answers and streams, passed through and translated: estimated, no output', async () => {
+	// The provider takes longer than the client waits: it has the request and is answering it.
+	const late: FakeReply = {text, usage: {input: 40, output: 30}, hangMs: 1500};
+	const calls: Array<[string, FakeProvider, string, () => Promise<unknown>]> = [
+		['OpenAI client, passed through', openai, 'gpt-4o-mini', () => openaiClient(gateway.url, key.secret).chat.completions.create({model: 'gpt-4o-mini', messages: [{role: 'user', content: prompt}]}, {timeout: 300})],
+		['Anthropic client on the OpenAI channel', openai, 'gpt-4o-mini', () => anthropicClient(gateway.url, key.secret).messages.create({model: 'gpt-4o-mini', max_tokens: 100, messages: [{role: 'user', content: prompt}]}, {timeout: 300})],
+		['OpenAI client streaming, before its first chunk', openai, 'gpt-4o-mini', () => openaiClient(gateway.url, key.secret).chat.completions.create({model: 'gpt-4o-mini', messages: [{role: 'user', content: prompt}], stream: true}, {timeout: 300})],
+		['OpenAI client streaming on the Anthropic channel, before its first chunk', anthropic, 'claude-haiku-4-5', () => openaiClient(gateway.url, key.secret).chat.completions.create({model: 'claude-haiku-4-5', messages: [{role: 'user', content: prompt}], stream: true}, {timeout: 300})],
+	];
+	for (const [name, provider, model, call] of calls) {
+		provider.enqueue(late);
+		const start = gateway.finished.length;
+		await assert.rejects(call(), /timed out/i, name);
+		const event = await finishedOf(model, start);
+		assert.deepEqual([event.outcome, event.usage?.outputTokens, event.usage?.estimated, event.usage?.estimatedOnly], ['aborted', 0, true, 'input'], name);
+		assertPromptEstimate(event);
+	}
+});
+
 test('Anthropic client, passed through: message_start’s prompt is kept exact, the output estimated', async () => {
 	anthropic.enqueue(slow);
 	const start = gateway.finished.length;
