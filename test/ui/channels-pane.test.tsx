@@ -14,6 +14,7 @@ import {listChannels} from '../../source/store/channels.js';
 import {probeText, probeWarningText} from '../../source/ui/panes/channel-views.js';
 import {channelFormFields, initialChannelValues} from '../../source/ui/panes/channel-form.js';
 import {clock} from '../../source/ui/text.js';
+import type {HealthInfo} from '../../source/ui/health-view.js';
 
 afterEach(() => cleanup());
 
@@ -282,6 +283,17 @@ test("a channel's details taller than the pane scroll by PgUp/PgDn, their keys a
 	await press(stdin, '\u001B[6~', '\u001B[6~');
 	const bottom = await frameWith(lastFrame, /updated +2026/);
 	assert.match(bottom, /PgUp\/PgDn: lines \d+–(\d+) of \1 /, bottom);
+});
+
+test('the list\'s HEALTH of a healthy channel that lately lacked a model reads "lacks model" until its time, then healthy again', async () => {
+	const now = Date.now();
+	const health = {state: 'healthy' as const, reason: null, since: '', retryAt: null, lacking: [{model: 'claude-opus-4-1', until: new Date(now + 1200).toISOString()}]};
+	const {lastFrame} = renderTui(<ChannelsPane {...props({channels: [channel('claude'), channel('other')], health: new Map<string, HealthInfo>([['ch_claude', health], ['ch_other', {state: 'healthy'}]])})} />);
+	assert.match(await frameWith(lastFrame, /claude .*lacks model/), /other .*healthy/);
+	await frameWith(lastFrame, /claude .*healthy/, 4000);
+	const two = {...health, lacking: [{model: 'a', until: new Date(now + 60_000).toISOString()}, {model: 'b', until: new Date(now + 60_000).toISOString()}]};
+	const again = renderTui(<ChannelsPane {...props({channels: [channel('claude')], health: new Map([['ch_claude', two]])})} />);
+	await frameWith(again.lastFrame, /claude .*lacks 2/);
 });
 
 test('details of a healthy channel that lacks a model say which, until when, and what happens to its requests; a model past its time is left out, and drops out while shown', async () => {

@@ -24,15 +24,29 @@ export function channelColumns(health?: ReadonlyMap<string, HealthInfo>, traffic
 		{header: 'MODELS', width: 8, grow: 3, value: row => formatModels(row.models), priority: 1},
 		{header: 'ON', width: 3, value: row => (row.enabled ? 'on' : 'off'), color: row => (row.enabled ? theme.ok : theme.muted)},
 		{header: 'PRIO', width: 4, align: 'right', value: row => String(row.priority), priority: 4},
-		{header: 'HEALTH', width: 11, value: row => healthText(row, health), color: row => (row.enabled ? healthColors[health?.get(row.id)?.state ?? 'healthy'] : theme.muted), priority: 2},
+		{header: 'HEALTH', width: 11, value: row => healthText(row, health), color: row => healthColor(row, health), priority: 2},
 		...(traffic ? [{header: 'LAST HOUR', width: 12, value: (row: ChannelRecord) => channelSpark(traffic.channels.get(row.id), 12), color: () => theme.accent, priority: 5}] : []),
 	];
 }
 
-/** A disabled channel is not in use, whatever its last measured health. */
-function healthText(row: ChannelRecord, health: ReadonlyMap<string, HealthInfo> | undefined): string {
+/**
+ * A disabled channel is not in use, whatever its last measured health; a healthy one whose provider
+ * lately lacked one of its models says so (its details say which, and until when).
+ */
+export function healthText(row: ChannelRecord, health: ReadonlyMap<string, HealthInfo> | undefined, now = Date.now()): string {
 	if (!row.enabled) return 'not in use';
-	return health?.get(row.id)?.state ?? '-';
+	const info = health?.get(row.id);
+	if (info?.state === 'healthy') {
+		const lacking = lackingAt(info.lacking, now).length;
+		if (lacking > 0) return lacking === 1 ? 'lacks model' : `lacks ${lacking}`;
+	}
+	return info?.state ?? '-';
+}
+
+function healthColor(row: ChannelRecord, health: ReadonlyMap<string, HealthInfo> | undefined): string {
+	if (!row.enabled) return theme.muted;
+	const state = health?.get(row.id)?.state ?? 'healthy';
+	return state === 'healthy' && healthText(row, health).startsWith('lacks') ? theme.warn : healthColors[state];
 }
 
 export function probeText(name: string, result: ProbeResult): string {

@@ -16,7 +16,7 @@ import {wrapLines} from '../text.js';
 import {attempt, type Report} from '../status.js';
 import {ChannelForm} from './channel-form.js';
 import {detailsRoom, scrollDetails} from '../components/details.js';
-import {ChannelDetails, channelColumns, channelDetailRows, healthRows, probeText, probeWarningText} from './channel-views.js';
+import {ChannelDetails, channelColumns, channelDetailRows, healthRows, healthText, probeText, probeWarningText} from './channel-views.js';
 import {useTimeTexts} from '../hooks/use-time-texts.js';
 import type {HealthInfo} from '../health-view.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
@@ -146,9 +146,10 @@ type BodyProps = ChannelsPaneProps & {readonly mode: Mode; readonly index: numbe
 function ChannelsBody(props: BodyProps) {
 	const {channels, health, traffic, actions, onStatus, active, width, height, mode, index, detailsTop, tests, setMode, onSaved} = props;
 	const channel = channels[index];
-	// The details' "since 14:02 (3m ago)" and "retry at 14:05 (in 20s)".
+	// The details' "since 14:02 (3m ago)" and "retry at 14:05 (in 20s)"; the list's "lacks model" until its time.
 	const shownHealth = active && mode.kind === 'details' && channel ? health?.get(channel.id) : undefined;
-	useTimeTexts(shownHealth ? [(now: number) => healthRows(shownHealth, now).map(([, text]) => text).join('\n')] : []);
+	const listed = active && mode.kind === 'list' && health;
+	useTimeTexts(shownHealth ? [(now: number) => healthRows(shownHealth, now).map(([, text]) => text).join('\n')] : listed ? channels.map(row => (now: number) => healthText(row, health, now)) : []);
 	if (mode.kind === 'form') {
 		const onDone = (saved: ChannelRecord, verb: string) => {
 			onSaved(saved.id);
