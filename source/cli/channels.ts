@@ -9,6 +9,7 @@ import type {Store} from '../store/index.js';
 import {removalCommand, withStore} from './context.js';
 import {print, printJson, table} from './output.js';
 import {listChannels} from '../store/channels.js';
+import {readChannelTest, type StoredTest} from '../store/channel-tests.js';
 import {listKeys} from '../store/keys.js';
 import {Scrubber} from '../base/secrets.js';
 import {defaultStreamTimeouts} from '../proxy/attempt.js';
@@ -44,14 +45,23 @@ function describe(view: ChannelView): string {
 const seconds = (ms: number | undefined, fallback: number) => (ms === undefined ? `${fallback / 1000} s (default)` : `${ms / 1000} s`);
 const {firstByteMs, idleMs} = defaultStreamTimeouts;
 
-/** The channel's health across the running gateways (store/published-health.ts); null when none runs. */
-/** The health column of `channels list` (`withLacks`: what the channel lacks at its end, which `channels show` says on a line of its own). */
+/**
+ * The channel's health across the running gateways (store/published-health.ts; null when none runs):
+ * the column of `channels list` (`withLacks`: what the channel lacks at its end, which `channels show` says on a line of its own).
+ */
 function healthText(health: ChannelHealthAcross | null, withLacks = true): string {
 	if (!health) return '- (gateway not running)';
 	const lacks = withLacks && health.lacking.length > 0 ? `; lacks ${health.lacking.map(({model}) => model).join(', ')}` : '';
 	if (health.state === 'healthy') return `${health.gateways > 1 ? `healthy (${health.gateways} gateways)` : 'healthy'}${lacks}`;
 	const where = health.gateways > 1 ? ` (on ${health.affected} of ${health.gateways} gateways)` : '';
 	return `${health.state}${where} since ${health.since}${health.reason ? `: ${health.reason}` : ''}${health.retryAt ? `; retry at ${health.retryAt}` : ''}${lacks}`;
+}
+
+/** `channels show`'s line for the channel's last test: when, what it found, and whether the channel changed since. */
+function lastTestText(channel: ChannelRecord, tested: StoredTest | undefined): string {
+	if (!tested) return `none yet (\`gateway-tui channels test ${channel.name}\` runs one)`;
+	const since = tested.channelUpdatedAt === channel.updatedAt ? '' : ' (before the channel was last changed: test it again)';
+	return `${tested.at}${since}: ${probeOutcome(channel.name, tested.result, `with \`gateway-tui channels edit ${channel.name}\``, Date.now(), swapCommand(channel))}`;
 }
 
 /** `channels show`'s line for what the channel lately lacked: which models, until when, and what it means. */
@@ -113,9 +123,12 @@ export function registerChannels(program: Command): void {
 		.action(async (ref: string, options: JsonFlag, command: Command) => {
 			await withStore(command, async store => {
 				const channel = await findChannel(store, ref);
-				const view = {...channelView(channel), health: channelHealthAcross(await readPublishedHealth(store), channel.id)};
-				if (options.json) printJson(view);
-				else print(`${describe(view)}\n${'health'.padEnd(10)}${healthText(view.health, false)}${view.health && view.health.lacking.length > 0 ? `\n${'lacks'.padEnd(10)}${lackingText(view.health, channel.name)}` : ''}`);
+				const tested = await readChannelTest(store, channel.id);
+				const lastTest = tested ? {at: tested.at, current: tested.channelUpdatedAt === channel.updatedAt, ...tested.result} : null;
+				const view = {...channelView(channel), health: channelHealthAcross(await readPublishedHealth(store), channel.id), lastTest};
+				if (options.json) return printJson(view);
+				const lacks = view.health && view.health.lacking.length > 0 ? `\n${'lacks'.padEnd(10)}${lackingText(view.health, channel.name)}` : '';
+				print(`${describe(view)}\n${'health'.padEnd(10)}${healthText(view.health, false)}${lacks}\n${'last test'.padEnd(10)}${lastTestText(channel, tested)}`);
 			});
 		});
 
@@ -172,7 +185,8 @@ export function registerChannels(program: Command): void {
 				const scrubber = new Scrubber([...all.map(item => item.apiKey), ...(await listKeys(store)).map(key => key.secret)]);
 				const {probeChannel} = await import('../proxy/probe.js');
 				const probe = (channel: ChannelRecord) => probeChannel(channel, undefined, scrubber);
-				const tested = ref === undefined ? await Promise.all(all.filter(channel => channel.enabled).map(async channel => ({channel, result: await probe(channel)}))) : [await testChannel(store, ref, probe)];
+				// Each kept as the channel's last test (`channels show`, the TUI's details).
+				const tested = ref === undefined ? await Promise.all(all.filter(channel => channel.enabled).map(channel => testChannel(store, channel.id, probe))) : [await testChannel(store, ref, probe)];
 				if (ref === undefined && tested.length === 0) {
 					if (options.json) return printJson([]);
 					return print(all.length === 0 ? 'No channels yet. Add one with `gateway-tui channels add --name NAME --format FORMAT --base-url URL --models LIST`.' : 'No enabled channel to test: enable one with `gateway-tui channels enable NAME`.');

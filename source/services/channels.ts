@@ -9,6 +9,7 @@ import type {Store} from '../store/index.js';
 import type {ChannelModel, ChannelRecord, KeyRecord} from '../base/records.js';
 import {maskSecret} from '../base/secrets.js';
 import {channels, listChannels} from '../store/channels.js';
+import {deleteChannelTest, saveChannelTest} from '../store/channel-tests.js';
 import {keyState, listKeys} from '../store/keys.js';
 import {listsAlike, type ProbeResult} from '../base/probe-result.js';
 import {relative} from '../base/relative-time.js';
@@ -195,6 +196,7 @@ export async function afterChannelRemoved(store: Store, channel: ChannelRecord):
 export async function removeChannel(store: Store, ref: string): Promise<ChannelRecord> {
 	const channel = await findChannel(store, ref);
 	await channels(store).delete(channel.id);
+	await deleteChannelTest(store, channel.id);
 	await store.bumpRevision();
 	return channel;
 }
@@ -265,9 +267,13 @@ export function swapCommand(channel: Pick<ChannelRecord, 'name' | 'models'>): Sw
 }
 
 /** One cheap call (the provider's model list) through `probe`: latency, or the provider's own error. */
+/** Test a channel (`probe`: one call to its model list) and keep the result as its last test (channel-tests.ts). */
 export async function testChannel(store: Store, ref: string, probe: (channel: ChannelRecord) => Promise<ProbeResult>): Promise<{channel: ChannelRecord; result: ProbeResult}> {
 	const channel = await findChannel(store, ref);
-	return {channel, result: await probe(channel)};
+	const result = await probe(channel);
+	// Kept for later readers only: a store that cannot take it now must not hide what the test found.
+	await saveChannelTest(store, channel, result).catch(() => {});
+	return {channel, result};
 }
 
 /** A time-out flag: a duration (`60s`, `2m`) or milliseconds; `default` (or empty) returns to the gateway's default. */

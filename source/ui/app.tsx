@@ -141,7 +141,7 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 					</Box>
 					<Box display={show('channels')}>
 						{mounted('channels') ? (
-							<ChannelsPane {...shared('channels')} channels={data.channels} keys={data.keys} health={health} traffic={traffic} actions={model.actions} active={pane === 'channels' && !help} />
+							<ChannelsPane {...shared('channels')} channels={data.channels} keys={data.keys} health={health} traffic={traffic} storedTests={data.tests} actions={model.actions} active={pane === 'channels' && !help} />
 						) : null}
 					</Box>
 					<Box display={show('endpoints')}>

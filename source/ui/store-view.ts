@@ -15,12 +15,15 @@ import {onRequestsFinished} from './request-events.js';
 import {errorText} from './text.js';
 import {lastUsed, listKeys} from '../store/keys.js';
 import {listChannels} from '../store/channels.js';
+import {readChannelTests, type StoredTest} from '../store/channel-tests.js';
 
 export type StoreSnapshot = {
 	readonly keys: readonly KeyRecord[];
 	readonly channels: readonly ChannelRecord[];
 	/** Key id → ISO time. */
 	readonly lastUsed: ReadonlyMap<string, string>;
+	/** Channel id → its last test (store/channel-tests.ts), this TUI's or another process's, read with the channels. */
+	readonly tests: ReadonlyMap<string, StoredTest>;
 	readonly loaded: boolean;
 	readonly error: string | null;
 };
@@ -31,7 +34,7 @@ export type StoreView = {
 	reload(): Promise<void>;
 };
 
-export const emptyStoreSnapshot: StoreSnapshot = {keys: [], channels: [], lastUsed: new Map(), loaded: false, error: null};
+export const emptyStoreSnapshot: StoreSnapshot = {keys: [], channels: [], lastUsed: new Map(), tests: new Map(), loaded: false, error: null};
 
 export type StoreViewOptions = {
 	/**
@@ -56,7 +59,7 @@ export function createStoreView(store: Store, events: EventBus, options: StoreVi
 	/** What the next pass must read: everything, or only the last-used times (null: nothing asked). */
 	let wanted: 'all' | 'used' | null = null;
 	const {initial} = options;
-	const first: StoreSnapshot = initial ? {keys: initial.keys, channels: initial.channels, lastUsed: initial.lastUsed, loaded: true, error: null} : emptyStoreSnapshot;
+	const first: StoreSnapshot = initial ? {keys: initial.keys, channels: initial.channels, lastUsed: initial.lastUsed, tests: new Map(), loaded: true, error: null} : emptyStoreSnapshot;
 	const snapshot: ExternalStore<StoreSnapshot> = new ExternalStore<StoreSnapshot>(first, {intervalMs: 0, connect: () => connect(), frames: options.frames});
 
 	const load = async (what: 'all' | 'used'): Promise<void> => {
@@ -65,8 +68,8 @@ export function createStoreView(store: Store, events: EventBus, options: StoreVi
 				snapshot.set({...snapshot.current, lastUsed: await lastUsed(store)});
 				return;
 			}
-			const [keys, channels, used] = await Promise.all([listKeys(store), listChannels(store), lastUsed(store)]);
-			snapshot.setNow({keys, channels, lastUsed: used, loaded: true, error: null});
+			const [keys, channels, used, tests] = await Promise.all([listKeys(store), listChannels(store), lastUsed(store), readChannelTests(store)]);
+			snapshot.setNow({keys, channels, lastUsed: used, tests, loaded: true, error: null});
 		} catch (error) {
 			snapshot.setNow({...snapshot.current, loaded: true, error: errorText(error)});
 		}

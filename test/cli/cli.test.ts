@@ -65,12 +65,19 @@ test('channels: add, list (ls; key masked), show, edit, disable/enable, test, re
 	assert.match((await runCli(['channels', 'enable', 'fake'], env)).stdout, /Enabled/);
 	const tested = await runCli(['channels', 'test', 'fake'], env);
 	assert.match(tested.stdout, /Channel "fake" answered in \d+ ms \(4 models listed\)\.\n$/);
+	// Kept as the channel's last test: channels show says when and what it found.
+	assert.match((await runCli(['channels', 'show', 'fake'], env)).stdout, /^last test \d{4}-\d\d-\d\dT[\d:.]+Z: Channel "fake" answered in \d+ ms \(4 models listed\)\.$/m);
+	const shownJson = JSON.parse((await runCli(['channels', 'show', 'fake', '--json'], env)).stdout) as {lastTest: {ok: boolean; current: boolean; models: number}};
+	assert.deepEqual([shownJson.lastTest.ok, shownJson.lastTest.current, shownJson.lastTest.models], [true, true, 4]);
 	// A model the provider's list does not name (retired, misspelt): said, with where to change it; the channel still answers.
 	await runCli(['channels', 'add', '--name', 'stale', '--format', 'openai', '--base-url', provider.url, '--api-key', provider.apiKey, '--models', 'gpt-4o-mini,gpt-3.5-gone'], env);
 	const stale = await runCli(['channels', 'test', 'stale'], env);
 	assert.equal(stale.code, 0, stale.stderr);
 	assert.match(stale.stdout, /\(4 models listed\)\. Its list does not name gpt-3\.5-gone: a request for it fails if the provider retired it or the key may not use it — check the name and change the channel's models with `gateway-tui channels edit stale`\.\n$/);
 	assert.deepEqual((JSON.parse((await runCli(['channels', 'test', 'stale', '--json'], env)).stdout) as {unlisted: string[]}).unlisted, ['gpt-3.5-gone']);
+	// A test of settings changed since says so.
+	ok(await runCli(['channels', 'edit', 'stale', '--priority', '1'], env));
+	assert.match((await runCli(['channels', 'show', 'stale'], env)).stdout, /^last test \S+ \(before the channel was last changed: test it again\): Channel "stale" answered in \d+ ms \(4 models listed\)\. Its list does not name gpt-3\.5-gone/m);
 	// Where the list has a model of the same family, the test names it and gives the edit that moves to it, aliases kept.
 	await runCli(['channels', 'add', '--name', 'older', '--format', 'openai', '--base-url', provider.url, '--api-key', provider.apiKey, '--models', 'gpt-3.5-mini,mini=gpt-3.5-mini'], env);
 	const older = await runCli(['channels', 'test', 'older'], env);
@@ -94,6 +101,9 @@ test('channels: add, list (ls; key masked), show, edit, disable/enable, test, re
 	const failed = await runCli(['channels', 'test', 'bad-key'], env);
 	assert.equal(failed.code, 1);
 	assert.match(failed.stdout, /failed after \d+ ms: HTTP 401: Incorrect API key/);
+	const failedShown = (await runCli(['channels', 'show', 'bad-key'], env)).stdout;
+	assert.match(failedShown, /^last test \S+: Channel "bad-key" failed after \d+ ms: HTTP 401: Incorrect API key/m);
+	assert.ok(!failedShown.includes('sk-wrong-0000000000'), 'the kept result has the key masked, as it was shown');
 	const oneFailed = await runCli(['channels', 'test'], env);
 	assert.equal(oneFailed.code, 1, 'one channel of two failing fails the whole test');
 	assert.equal(oneFailed.stdout.trimEnd().split('\n').length, 2);

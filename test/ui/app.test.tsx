@@ -7,7 +7,8 @@ import {rmSync} from 'node:fs';
 import {cleanup} from 'ink-testing-library';
 import {App} from '../../source/ui/app.js';
 import {EventBus, type RequestFinished} from '../../source/base/events.js';
-import {addChannel} from '../../source/services/channels.js';
+import {addChannel, editChannel} from '../../source/services/channels.js';
+import {saveChannelTest} from '../../source/store/channel-tests.js';
 import {createKey} from '../../source/services/keys.js';
 import {Store} from '../../source/store/index.js';
 import {lastUsed, listKeys, recordLastUsed} from '../../source/store/keys.js';
@@ -337,6 +338,23 @@ test('what a pane reported (a test\'s warning naming that pane\'s keys) goes whe
 	} finally {
 		await provider.close();
 	}
+});
+
+test('a channel\'s last test kept in the store (an earlier run\'s, another process\'s) shows in its details, with when it ran', async () => {
+	const {store, model, stdin, lastFrame} = await setup();
+	const channel = await addChannel(store, {name: 'kept', format: 'openai', baseUrl: 'https://api.example.com/v1', apiKey: 'sk-real-0123456789abcdef', models: 'gpt-4o'});
+	const yesterday = new Date(Date.now() - 86_400_000);
+	await saveChannelTest(store, channel, {ok: true, latencyMs: 12, models: 3, unlisted: [], retiring: [], alternatives: {}}, yesterday);
+	await model.data.reload();
+	await press(stdin, '2');
+	await frameWith(lastFrame, /kept\s+openai/);
+	await press(stdin, keys.enter);
+	const day = `${['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][yesterday.getMonth()]} ${yesterday.getDate()}`;
+	await frameWith(lastFrame, frame => frame.replaceAll(/[│\s]+/g, ' ').includes(`last test Channel "kept" answered in 12 ms (3 models listed). (tested on ${day})`));
+	// The channel changed since: that test says nothing of its new settings.
+	await editChannel(store, 'kept', {priority: '2'});
+	await model.data.reload();
+	await frameWith(lastFrame, frame => frame.replaceAll(/[│\s]+/g, ' ').includes(`last test not tested since the channel was changed (last tested on ${day}) (press t)`));
 });
 
 test('a failed-over request\'s details name every channel it tried, and its warnings', async () => {

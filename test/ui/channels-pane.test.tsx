@@ -188,7 +188,7 @@ test('t tests the channel against the provider: latency and model count, a model
 		// Once the channel is changed (its models fixed, say), that test says nothing of it any more.
 		const fixed = {...stale, models: [{name: 'gpt-4o-mini', upstream: 'gpt-4o-mini'}], updatedAt: new Date(Date.parse(stale.updatedAt) + 1000).toISOString()};
 		rerender(<ChannelsPane {...props({channels: [good, bad, fixed], actions: real.actions, onStatus: status.report})} />);
-		await frameWith(lastFrame, /last test\s+not tested since the channel was changed \(press t\)/);
+		await frameWith(lastFrame, /last test\s+not tested since the channel was changed \(last tested at [\d:]+\) \(press t\)/);
 	} finally {
 		await real.close();
 		await provider.close();

@@ -6,7 +6,7 @@ import {probeOutcome, probeWarns} from '../../services/channels.js';
 import {formatPrices} from '../../base/prices.js';
 import type {ChannelRecord} from '../../base/records.js';
 import type {HealthInfo} from '../health-view.js';
-import {clock, latency, relative} from '../text.js';
+import {clock, latency, logTime, relative} from '../text.js';
 import {channelSpark, sparkline} from '../components/sparkline.js';
 import type {Series, TrafficSnapshot} from '../traffic.js';
 import {theme} from '../theme.js';
@@ -94,10 +94,20 @@ export function trafficText(series: Series | undefined): string {
 	return `${sparkline(series.requests, 30)}  ${requests} request${requests === 1 ? '' : 's'} (${rate}), ${Math.round((errors / requests) * 100)}% errors, p50 ${p50 === null ? '-' : latency(p50)}`;
 }
 
-/** `stale`: the channel was changed after its last test, whose result no longer says anything of it. */
-export type ChannelDetailsOf = {readonly channel: ChannelRecord; readonly health?: HealthInfo; readonly test?: ProbeResult; readonly stale?: boolean; readonly traffic?: Series};
+/**
+ * `stale`: the channel was changed after its last test, whose result no longer says anything of it.
+ * `testedAt`: when that test ran (ISO), this TUI's or one kept in the store from before.
+ */
+export type ChannelDetailsOf = {readonly channel: ChannelRecord; readonly health?: HealthInfo; readonly test?: ProbeResult; readonly testedAt?: string; readonly stale?: boolean; readonly traffic?: Series};
 
-export function channelDetailRows({channel, health, test, stale = false, traffic}: ChannelDetailsOf): Detail[] {
+/** " (tested at 14:03:07)" today, " (tested on Nov 27)" before. */
+const testedWhen = (at: string | undefined) => {
+	if (!at) return '';
+	const when = logTime(at);
+	return ` (tested ${when.includes(':') ? 'at' : 'on'} ${when})`;
+};
+
+export function channelDetailRows({channel, health, test, testedAt, stale = false, traffic}: ChannelDetailsOf): Detail[] {
 	return [
 		['name', channel.name],
 		['id', channel.id],
@@ -110,7 +120,7 @@ export function channelDetailRows({channel, health, test, stale = false, traffic
 		['priority', String(channel.priority)],
 		...healthRows(health),
 		['last hour', trafficText(traffic)],
-		stale || !test ? ['last test', stale ? 'not tested since the channel was changed (press t)' : 'not tested (press t)'] : ['last test', probeText(channel.name, test), !test.ok ? theme.error : probeWarns(test) ? theme.warn : theme.ok],
+		stale || !test ? ['last test', stale ? `not tested since the channel was changed${testedWhen(testedAt).replace('tested', 'last tested')} (press t)` : 'not tested (press t)'] : ['last test', `${probeText(channel.name, test)}${testedWhen(testedAt)}`, !test.ok ? theme.error : probeWarns(test) ? theme.warn : theme.ok],
 		['updated', channel.updatedAt],
 	];
 }

@@ -18,6 +18,7 @@ import {ChannelForm} from './channel-form.js';
 import {detailsRoom, scrollDetails} from '../components/details.js';
 import {ChannelDetails, channelColumns, channelDetailRows, healthRows, healthText, probeText, probeWarningText} from './channel-views.js';
 import {useTimeTexts} from '../hooks/use-time-texts.js';
+import type {StoredTest} from '../../store/channel-tests.js';
 import type {HealthInfo} from '../health-view.js';
 import {useKeypress, useKeyState} from '../hooks/use-keypress.js';
 import {type ProbeResult} from '../../base/probe-result.js';
@@ -32,6 +33,8 @@ export type ChannelsPaneProps = {
 	readonly actions: Pick<Actions, 'addChannel' | 'editChannel' | 'setChannelEnabled' | 'removeChannel' | 'testChannel'>;
 	/** Each channel's last hour (requests per minute, errors, latency), once it served here. */
 	readonly traffic?: TrafficSnapshot;
+	/** Each channel's last test kept in the store (store/channel-tests.ts): shown until this TUI tests it again. */
+	readonly storedTests?: ReadonlyMap<string, StoredTest>;
 	readonly onStatus: Report;
 	readonly onCapture: (captured: Capture) => void;
 	readonly active: boolean;
@@ -42,7 +45,7 @@ export type ChannelsPaneProps = {
 type Mode = {kind: 'list'} | {kind: 'details'} | {kind: 'form'; channel?: ChannelRecord} | {kind: 'confirm'; channel: ChannelRecord};
 
 /** Each channel's last test, with the version of the channel it tested (an edit since makes it stale). */
-type Tests = ReadonlyMap<string, {readonly updatedAt: string; readonly result: ProbeResult}>;
+type Tests = ReadonlyMap<string, {readonly updatedAt: string; readonly result: ProbeResult; readonly at: string}>;
 
 async function test(actions: ChannelsPaneProps['actions'], onStatus: Report, target: ChannelRecord, inDetails: boolean): Promise<ProbeResult | undefined> {
 	onStatus({kind: 'info', text: `Testing channel "${target.name}"…`});
@@ -98,7 +101,7 @@ export function ChannelsPane(props: ChannelsPaneProps) {
 		if (command === 'remove-channel') return setMode({kind: 'confirm', channel});
 		if (command === 'test-channel') {
 			void test(actions, onStatus, channel, mode.current.kind === 'details').then(result => {
-				if (result) setTests(current => new Map(current).set(channel.id, {updatedAt: channel.updatedAt, result}));
+				if (result) setTests(current => new Map(current).set(channel.id, {updatedAt: channel.updatedAt, result, at: new Date().toISOString()}));
 			});
 			return;
 		}
@@ -136,9 +139,11 @@ export function ChannelsPane(props: ChannelsPaneProps) {
 }
 
 /** What a channel's details show, from the pane's data. */
-const detailRows = ({health, traffic}: ChannelsPaneProps, channel: ChannelRecord, tests: Tests) => {
-	const tested = tests.get(channel.id);
-	return channelDetailRows({channel, health: health?.get(channel.id), test: tested?.result, stale: tested !== undefined && tested.updatedAt !== channel.updatedAt, traffic: traffic?.channels.get(channel.id)});
+const detailRows = ({health, traffic, storedTests}: ChannelsPaneProps, channel: ChannelRecord, tests: Tests) => {
+	// This TUI's own test, else the last one kept in the store (an earlier run's, another process's).
+	const stored = storedTests?.get(channel.id);
+	const tested = tests.get(channel.id) ?? (stored && {updatedAt: stored.channelUpdatedAt, result: stored.result, at: stored.at});
+	return channelDetailRows({channel, health: health?.get(channel.id), test: tested?.result, testedAt: tested?.at, stale: tested !== undefined && tested.updatedAt !== channel.updatedAt, traffic: traffic?.channels.get(channel.id)});
 };
 
 type BodyProps = ChannelsPaneProps & {readonly mode: Mode; readonly index: number; readonly detailsTop: number; readonly tests: Tests; readonly setMode: (mode: Mode) => void; readonly onSaved: (id: string) => void};

@@ -1,0 +1,37 @@
+/**
+ * A channel's last test is kept in the store (`test:<channel id>` in the meta namespace): read back
+ * by every reader, replaced by the next test, left out where another version wrote it in a form this
+ * one cannot read, and gone with its channel.
+ */
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {Store} from '../../source/store/index.js';
+import {addChannel, removeChannel, testChannel} from '../../source/services/channels.js';
+import {readChannelTest, readChannelTests} from '../../source/store/channel-tests.js';
+import {tempHome} from '../helpers/gateway.js';
+
+test('a channel test is kept as its last one, replaced by the next, unreadable ones left out, and removed with its channel', async () => {
+	const store = await Store.open(tempHome());
+	try {
+		const channel = await addChannel(store, {name: 'one', format: 'openai', baseUrl: 'https://api.example.com/v1', apiKey: 'sk-real-0123456789abcdef', models: 'gpt-4o'});
+		const other = await addChannel(store, {name: 'two', format: 'openai', baseUrl: 'https://api.example.org/v1', apiKey: 'sk-real-abcdef0123456789', models: 'gpt-4o'});
+		assert.deepEqual(await readChannelTests(store), new Map());
+		const before = Date.now();
+		await testChannel(store, 'one', async () => ({ok: false, latencyMs: 7, status: 401, error: 'HTTP 401: Incorrect API key provided: sk-…cdef'}));
+		await testChannel(store, 'one', async () => ({ok: true, latencyMs: 12, models: 3, unlisted: ['gpt-4o'], retiring: [{model: 'gpt-4o', retiresAt: null}], alternatives: {'gpt-4o': ['gpt-5.4']}}));
+		await testChannel(store, 'two', async () => ({ok: false, latencyMs: 3, error: 'could not be reached'}));
+		const kept = await readChannelTest(store, channel.id);
+		assert.deepEqual(kept?.result, {ok: true, latencyMs: 12, models: 3, unlisted: ['gpt-4o'], retiring: [{model: 'gpt-4o', retiresAt: null}], alternatives: {'gpt-4o': ['gpt-5.4']}}, 'the newest test');
+		assert.equal(kept?.channelUpdatedAt, channel.updatedAt);
+		assert.ok(Date.parse(kept!.at) >= before - 1000 && Date.parse(kept!.at) <= Date.now());
+		assert.deepEqual([...(await readChannelTests(store)).keys()].sort(), [channel.id, other.id].sort());
+		// Another version's form of the record: left out, never an error.
+		await store.raw('meta').set(`test:${other.id}`, {v: 2, outcome: 'elsewhere'});
+		assert.deepEqual([...(await readChannelTests(store)).keys()], [channel.id]);
+		assert.equal(await readChannelTest(store, other.id), undefined);
+		await removeChannel(store, 'one');
+		assert.equal(await readChannelTest(store, channel.id), undefined, 'gone with its channel');
+	} finally {
+		await store.close();
+	}
+});
