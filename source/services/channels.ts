@@ -266,8 +266,10 @@ export function swapCommand(channel: Pick<ChannelRecord, 'name' | 'models'>): Sw
 	};
 }
 
-/** One cheap call (the provider's model list) through `probe`: latency, or the provider's own error. */
-/** Test a channel (`probe`: one call to its model list) and keep the result as its last test (channel-tests.ts). */
+/**
+ * One cheap call (the provider's model list) through `probe`: latency, or the provider's own error;
+ * the result kept as the channel's last test (store/channel-tests.ts).
+ */
 export async function testChannel(store: Store, ref: string, probe: (channel: ChannelRecord) => Promise<ProbeResult>): Promise<{channel: ChannelRecord; result: ProbeResult}> {
 	const channel = await findChannel(store, ref);
 	const result = await probe(channel);

@@ -23,7 +23,7 @@ const healthSchema = z.object({
 			reason: z.nullable(z.string()),
 			since: z.string(),
 			retryAt: z.nullable(z.string()),
-			// Since the forty-sixth session; records of earlier versions have none.
+			// Optional: records written before gateways published it have none.
 			lacking: z.optional(z.readonly(z.array(z.object({model: z.string(), until: z.string()})))),
 		}),
 	),

@@ -100,11 +100,11 @@ export function trafficText(series: Series | undefined): string {
  */
 export type ChannelDetailsOf = {readonly channel: ChannelRecord; readonly health?: HealthInfo; readonly test?: ProbeResult; readonly testedAt?: string; readonly stale?: boolean; readonly traffic?: Series};
 
-/** " (tested at 14:03:07)" today, " (tested on Nov 27)" before. */
-const testedWhen = (at: string | undefined) => {
+/** " (tested at 14:03:07)" today, " (tested on Nov 27)" before; `words` for another phrase ("last tested"). */
+const testedWhen = (at: string | undefined, words = 'tested') => {
 	if (!at) return '';
 	const when = logTime(at);
-	return ` (tested ${when.includes(':') ? 'at' : 'on'} ${when})`;
+	return ` (${words} ${when.includes(':') ? 'at' : 'on'} ${when})`;
 };
 
 export function channelDetailRows({channel, health, test, testedAt, stale = false, traffic}: ChannelDetailsOf): Detail[] {
@@ -120,7 +120,7 @@ export function channelDetailRows({channel, health, test, testedAt, stale = fals
 		['priority', String(channel.priority)],
 		...healthRows(health),
 		['last hour', trafficText(traffic)],
-		stale || !test ? ['last test', stale ? `not tested since the channel was changed${testedWhen(testedAt).replace('tested', 'last tested')} (press t)` : 'not tested (press t)'] : ['last test', `${probeText(channel.name, test)}${testedWhen(testedAt)}`, !test.ok ? theme.error : probeWarns(test) ? theme.warn : theme.ok],
+		stale || !test ? ['last test', stale ? `not tested since the channel was changed${testedWhen(testedAt, 'last tested')} (press t)` : 'not tested (press t)'] : ['last test', `${probeText(channel.name, test)}${testedWhen(testedAt)}`, !test.ok ? theme.error : probeWarns(test) ? theme.warn : theme.ok],
 		['updated', channel.updatedAt],
 	];
 }
