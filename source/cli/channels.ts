@@ -9,7 +9,7 @@ import type {Store} from '../store/index.js';
 import {removalCommand, withStore} from './context.js';
 import {print, printJson, table} from './output.js';
 import {listChannels} from '../store/channels.js';
-import {readChannelTest, type StoredTest} from '../store/channel-tests.js';
+import {readChannelTest, readChannelTests, type StoredTest} from '../store/channel-tests.js';
 import {listKeys} from '../store/keys.js';
 import {Scrubber} from '../base/secrets.js';
 import {defaultStreamTimeouts} from '../proxy/attempt.js';
@@ -55,6 +55,11 @@ function healthText(health: ChannelHealthAcross | null, withLacks = true): strin
 	if (health.state === 'healthy') return `${health.gateways > 1 ? `healthy (${health.gateways} gateways)` : 'healthy'}${lacks}`;
 	const where = health.gateways > 1 ? ` (on ${health.affected} of ${health.gateways} gateways)` : '';
 	return `${health.state}${where} since ${health.since}${health.reason ? `: ${health.reason}` : ''}${health.retryAt ? `; retry at ${health.retryAt}` : ''}${lacks}`;
+}
+
+/** The channel's last test in `--json`: when, whether the channel is still as it was then, and what it found; null: none kept. */
+function lastTestView(channel: ChannelRecord, tested: StoredTest | undefined) {
+	return tested ? {at: tested.at, current: tested.channelUpdatedAt === channel.updatedAt, ...tested.result} : null;
 }
 
 /** `channels show`'s line for the channel's last test: when, what it found, and whether the channel changed since. */
@@ -104,8 +109,12 @@ export function registerChannels(program: Command): void {
 		.action(async (options: JsonFlag, command: Command) => {
 			await withStore(command, async store => {
 				const health = await readPublishedHealth(store);
-				const views = (await listChannels(store)).map(channel => ({...channelView(channel), health: channelHealthAcross(health, channel.id)}));
-				if (options.json) return printJson(views);
+				const channels = await listChannels(store);
+				if (options.json) {
+					const tests = await readChannelTests(store);
+					return printJson(channels.map(channel => ({...channelView(channel), health: channelHealthAcross(health, channel.id), lastTest: lastTestView(channel, tests.get(channel.id))})));
+				}
+				const views = channels.map(channel => ({...channelView(channel), health: channelHealthAcross(health, channel.id)}));
 				if (views.length === 0) return print('No channels yet. Add one with `gateway-tui channels add --name NAME --format openai --base-url URL --api-key KEY --models m1,m2`.');
 				print(
 					table(
@@ -124,8 +133,7 @@ export function registerChannels(program: Command): void {
 			await withStore(command, async store => {
 				const channel = await findChannel(store, ref);
 				const tested = await readChannelTest(store, channel.id);
-				const lastTest = tested ? {at: tested.at, current: tested.channelUpdatedAt === channel.updatedAt, ...tested.result} : null;
-				const view = {...channelView(channel), health: channelHealthAcross(await readPublishedHealth(store), channel.id), lastTest};
+				const view = {...channelView(channel), health: channelHealthAcross(await readPublishedHealth(store), channel.id), lastTest: lastTestView(channel, tested)};
 				if (options.json) return printJson(view);
 				const lacks = view.health && view.health.lacking.length > 0 ? `\n${'lacks'.padEnd(10)}${lackingText(view.health, channel.name)}` : '';
 				print(`${describe(view)}\n${'health'.padEnd(10)}${healthText(view.health, false)}${lacks}\n${'last test'.padEnd(10)}${lastTestText(channel, tested)}`);

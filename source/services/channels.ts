@@ -273,8 +273,11 @@ export function swapCommand(channel: Pick<ChannelRecord, 'name' | 'models'>): Sw
 export async function testChannel(store: Store, ref: string, probe: (channel: ChannelRecord) => Promise<ProbeResult>): Promise<{channel: ChannelRecord; result: ProbeResult}> {
 	const channel = await findChannel(store, ref);
 	const result = await probe(channel);
-	// Kept for later readers only: a store that cannot take it now must not hide what the test found.
-	await saveChannelTest(store, channel, result).catch(() => {});
+	// Kept for later readers, who are told (a TUI in another terminal shows it at once): a store that
+	// cannot take it now must not hide what the test found.
+	await saveChannelTest(store, channel, result)
+		.then(() => store.bumpRevision())
+		.catch(() => {});
 	return {channel, result};
 }
 

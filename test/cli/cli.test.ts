@@ -69,6 +69,7 @@ test('channels: add, list (ls; key masked), show, edit, disable/enable, test, re
 	assert.match((await runCli(['channels', 'show', 'fake'], env)).stdout, /^last test \d{4}-\d\d-\d\dT[\d:.]+Z: Channel "fake" answered in \d+ ms \(4 models listed\)\.$/m);
 	const shownJson = JSON.parse((await runCli(['channels', 'show', 'fake', '--json'], env)).stdout) as {lastTest: {ok: boolean; current: boolean; models: number}};
 	assert.deepEqual([shownJson.lastTest.ok, shownJson.lastTest.current, shownJson.lastTest.models], [true, true, 4]);
+	assert.deepEqual((JSON.parse((await runCli(['channels', 'list', '--json'], env)).stdout) as Array<{name: string; lastTest: {ok: boolean} | null}>).map(item => [item.name, item.lastTest?.ok]), [['fake', true]], 'channels list --json has it too');
 	// A model the provider's list does not name (retired, misspelt): said, with where to change it; the channel still answers.
 	await runCli(['channels', 'add', '--name', 'stale', '--format', 'openai', '--base-url', provider.url, '--api-key', provider.apiKey, '--models', 'gpt-4o-mini,gpt-3.5-gone'], env);
 	const stale = await runCli(['channels', 'test', 'stale'], env);

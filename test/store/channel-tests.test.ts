@@ -17,7 +17,9 @@ test('a channel test is kept as its last one, replaced by the next, unreadable o
 		const other = await addChannel(store, {name: 'two', format: 'openai', baseUrl: 'https://api.example.org/v1', apiKey: 'sk-real-abcdef0123456789', models: 'gpt-4o'});
 		assert.deepEqual(await readChannelTests(store), new Map());
 		const before = Date.now();
+		const revision = await store.revision();
 		await testChannel(store, 'one', async () => ({ok: false, latencyMs: 7, status: 401, error: 'HTTP 401: Incorrect API key provided: sk-…cdef'}));
+		assert.notEqual(await store.revision(), revision, 'readers are told (a TUI in another terminal reloads and shows it)');
 		await testChannel(store, 'one', async () => ({ok: true, latencyMs: 12, models: 3, unlisted: ['gpt-4o'], retiring: [{model: 'gpt-4o', retiresAt: null}], alternatives: {'gpt-4o': ['gpt-5.4']}}));
 		await testChannel(store, 'two', async () => ({ok: false, latencyMs: 3, error: 'could not be reached'}));
 		const kept = await readChannelTest(store, channel.id);
