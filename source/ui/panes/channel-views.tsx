@@ -36,17 +36,18 @@ export function channelColumns(health?: ReadonlyMap<string, HealthInfo>, traffic
 export function healthText(row: ChannelRecord, health: ReadonlyMap<string, HealthInfo> | undefined, now = Date.now()): string {
 	if (!row.enabled) return 'not in use';
 	const info = health?.get(row.id);
-	if (info?.state === 'healthy') {
-		const lacking = lackingAt(info.lacking, now).length;
-		if (lacking > 0) return lacking === 1 ? 'lacks model' : `lacks ${lacking}`;
-	}
+	const lacked = lackedNow(info, now);
+	if (lacked > 0) return lacked === 1 ? 'lacks model' : `lacks ${lacked}`;
 	return info?.state ?? '-';
 }
 
+/** How many of its models a healthy channel lately lacked (0 for one with trouble: its state says more). */
+const lackedNow = (info: HealthInfo | undefined, now: number) => (info?.state === 'healthy' ? lackingAt(info.lacking, now).length : 0);
+
 function healthColor(row: ChannelRecord, health: ReadonlyMap<string, HealthInfo> | undefined): string {
 	if (!row.enabled) return theme.muted;
-	const state = health?.get(row.id)?.state ?? 'healthy';
-	return state === 'healthy' && healthText(row, health).startsWith('lacks') ? theme.warn : healthColors[state];
+	const info = health?.get(row.id);
+	return lackedNow(info, Date.now()) > 0 ? theme.warn : healthColors[info?.state ?? 'healthy'];
 }
 
 export function probeText(name: string, result: ProbeResult): string {
