@@ -15,6 +15,7 @@ import {probeText, probeWarningText} from '../../source/ui/panes/channel-views.j
 import {channelFormFields, initialChannelValues} from '../../source/ui/panes/channel-form.js';
 import {clock} from '../../source/ui/text.js';
 import type {HealthInfo} from '../../source/ui/health-view.js';
+import type {StoredTest} from '../../source/store/channel-tests.js';
 
 afterEach(() => cleanup());
 
@@ -255,6 +256,22 @@ test('after adding, "Press t to test it" tests the new channel, wherever the cur
 	await press(stdin, 't');
 	await frameWith(() => status.last()?.text, 'Channel "new-one" answered in 5 ms (1 model listed).');
 	assert.deepEqual(tested, ['ch_new-one']);
+});
+
+test('a channel\'s details show the newer of this TUI\'s own test and the one kept in the store', async () => {
+	const claude = channel('claude');
+	const unexpected = async () => assert.fail('unexpected call');
+	const actions = {addChannel: unexpected, editChannel: unexpected, setChannelEnabled: unexpected, removeChannel: unexpected, testChannel: async () => ({channel: claude, result: {ok: true as const, latencyMs: 5, models: 1, unlisted: [], retiring: [], alternatives: {}}})};
+	const kept = (at: number, latencyMs: number): ReadonlyMap<string, StoredTest> => new Map([[claude.id, {at: new Date(at).toISOString(), channelUpdatedAt: claude.updatedAt, result: {ok: false, latencyMs, status: 401, error: 'HTTP 401: Incorrect API key'}}]]);
+	const {stdin, lastFrame, rerender} = renderTui(<ChannelsPane {...props({channels: [claude], actions, storedTests: kept(Date.now() - 60_000, 7)})} />);
+	await press(stdin, keys.enter);
+	await frameWith(lastFrame, /last test\s+Channel "claude" failed after 7 ms/);
+	// Tested here: this TUI's own result is the newer.
+	await press(stdin, 't');
+	await frameWith(lastFrame, /last test\s+Channel "claude" answered in 5 ms/);
+	// Another process tests it after: its result, read from the store, is the newer now.
+	rerender(<ChannelsPane {...props({channels: [claude], actions, storedTests: kept(Date.now() + 1000, 9)})} />);
+	await frameWith(lastFrame, /last test\s+Channel "claude" failed after 9 ms/);
 });
 
 test("a failed test names the channel once and says what to press to change it, not which command to run", () => {

@@ -33,7 +33,7 @@ export type ChannelsPaneProps = {
 	readonly actions: Pick<Actions, 'addChannel' | 'editChannel' | 'setChannelEnabled' | 'removeChannel' | 'testChannel'>;
 	/** Each channel's last hour (requests per minute, errors, latency), once it served here. */
 	readonly traffic?: TrafficSnapshot;
-	/** Each channel's last test kept in the store (store/channel-tests.ts): shown until this TUI tests it again. */
+	/** Each channel's last test kept in the store (store/channel-tests.ts): shown unless this TUI tested it later. */
 	readonly storedTests?: ReadonlyMap<string, StoredTest>;
 	readonly onStatus: Report;
 	readonly onCapture: (captured: Capture) => void;
@@ -140,9 +140,11 @@ export function ChannelsPane(props: ChannelsPaneProps) {
 
 /** What a channel's details show, from the pane's data. */
 const detailRows = ({health, traffic, storedTests}: ChannelsPaneProps, channel: ChannelRecord, tests: Tests) => {
-	// This TUI's own test, else the last one kept in the store (an earlier run's, another process's).
+	// The newer of this TUI's own test and the one kept in the store (an earlier run's, another process's since).
+	const own = tests.get(channel.id);
 	const stored = storedTests?.get(channel.id);
-	const tested = tests.get(channel.id) ?? (stored && {updatedAt: stored.channelUpdatedAt, result: stored.result, at: stored.at});
+	const kept = stored && {updatedAt: stored.channelUpdatedAt, result: stored.result, at: stored.at};
+	const tested = own && (!kept || own.at >= kept.at) ? own : kept;
 	return channelDetailRows({channel, health: health?.get(channel.id), test: tested?.result, testedAt: tested?.at, stale: tested !== undefined && tested.updatedAt !== channel.updatedAt, traffic: traffic?.channels.get(channel.id)});
 };
 
