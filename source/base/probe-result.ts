@@ -16,6 +16,9 @@ export type ProbeResult =
 	  }
 	| {readonly ok: false; readonly latencyMs: number; readonly status?: number; readonly error: string};
 
+/** Who checked a channel: someone (`channels test`, the TUI's `t`) or the gateway's `--probe-every` round. */
+export type TestedBy = 'test' | 'probe';
+
 /** ` (it lists claude-sonnet-5-5, claude-sonnet-4-6)`: the provider's models of the same family, the names to move to; empty where it lists none. */
 export function listsAlike(result: Extract<ProbeResult, {ok: true}>, model: string): string {
 	const alike = result.alternatives[model];

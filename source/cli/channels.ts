@@ -57,16 +57,17 @@ function healthText(health: ChannelHealthAcross | null, withLacks = true): strin
 	return `${health.state}${where} since ${health.since}${health.reason ? `: ${health.reason}` : ''}${health.retryAt ? `; retry at ${health.retryAt}` : ''}${lacks}`;
 }
 
-/** The channel's last test in `--json`: when, whether the channel is still as it was then, and what it found; null: none kept. */
+/** The channel's last test in `--json`: when, by whom (`test`, `probe`), whether the channel is still as it was then, and what it found; null: none kept. */
 function lastTestView(channel: ChannelRecord, tested: StoredTest | undefined) {
-	return tested ? {at: tested.at, current: tested.channelUpdatedAt === channel.updatedAt, ...tested.result} : null;
+	return tested ? {at: tested.at, by: tested.by, current: tested.channelUpdatedAt === channel.updatedAt, ...tested.result} : null;
 }
 
 /** `channels show`'s line for the channel's last test: when, what it found, and whether the channel changed since. */
 function lastTestText(channel: ChannelRecord, tested: StoredTest | undefined): string {
 	if (!tested) return `none yet (\`gateway-tui channels test ${channel.name}\` runs one)`;
 	const since = tested.channelUpdatedAt === channel.updatedAt ? '' : ' (before the channel was last changed: test it again)';
-	return `${tested.at}${since}: ${probeOutcome(channel.name, tested.result, `with \`gateway-tui channels edit ${channel.name}\``, Date.now(), swapCommand(channel))}`;
+	const by = tested.by === 'probe' ? " (the gateway's --probe-every check)" : '';
+	return `${tested.at}${by}${since}: ${probeOutcome(channel.name, tested.result, `with \`gateway-tui channels edit ${channel.name}\``, Date.now(), swapCommand(channel))}`;
 }
 
 /** `channels show`'s line for what the channel lately lacked: which models, until when, and what it means. */

@@ -14,6 +14,7 @@ import {BoundedSignatureMemory} from '../formats/signature.js';
 import {Store} from '../store/index.js';
 import {reasonOf} from '../store/backend.js';
 import {retentionFromEnv} from '../store/usage-retention.js';
+import {keepProbeRound} from '../store/channel-tests.js';
 import type {RelayOptions} from './attempt.js';
 import {ChannelHealth, defaultHealthOptions, reconfigured, type HealthOptions} from './health.js';
 import {HealthPublisher} from './health-publisher.js';
@@ -154,7 +155,7 @@ export class Gateway {
 			});
 			const {connections} = this;
 			this.stops.push(new IdleTrim({clock: this.options.clock ?? systemClock, connections: () => connections.load(), ...this.options.idleTrim}).start(this.events));
-			if (this.options.probeEveryMs) this.stops.push(startHealthProbe(this.registry, this.health, this.pools, this.options.probeEveryMs, this.events));
+			if (this.options.probeEveryMs) this.stops.push(startHealthProbe(this.registry, this.health, this.pools, this.options.probeEveryMs, this.events, round => keepProbeRound(this.store, round)));
 			try {
 				// A burst of new clients (an agent's sub-agents, a team) must queue in the kernel, not be dropped: Node's default backlog is 511.
 				await this.app.listen({host: this.options.host, port: this.options.port, backlog: 4096});

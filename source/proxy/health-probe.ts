@@ -3,9 +3,12 @@
  * channel, feeding the same circuit breaker as real requests. Off unless `serve --probe-every` is given.
  * What the list says of a channel's models — one it no longer names, one it retires — is a warning,
  * once per channel, model and finding for as long as the gateway runs (`serve` prints it, the TUI
- * shows it), so a gateway left running hears of a retirement before its requests fail.
+ * shows it), so a gateway left running hears of a retirement before its requests fail. Each round's
+ * results go to `keep` (the gateway keeps them as the channels' last tests); a failure to keep them
+ * is a warning, once.
  */
 import type {EventBus} from '../base/events.js';
+import {reasonOf} from '../store/backend.js';
 import type {ChannelRecord} from '../base/records.js';
 import {listsAlike, type ProbeResult} from '../base/probe-result.js';
 import type {ChannelHealth} from './health.js';
@@ -13,7 +16,10 @@ import type {Registry} from './registry.js';
 import {probeChannel} from './probe.js';
 import type {UpstreamPools} from './upstream.js';
 
-export function startHealthProbe(registry: Registry, health: ChannelHealth, pools: UpstreamPools, intervalMs: number, events?: EventBus): () => void {
+/** One round's checks, for `keep`. */
+export type ProbeRound = readonly {readonly channel: ChannelRecord; readonly result: ProbeResult}[];
+
+export function startHealthProbe(registry: Registry, health: ChannelHealth, pools: UpstreamPools, intervalMs: number, events?: EventBus, keep?: (round: ProbeRound) => Promise<unknown>): () => void {
 	let running = false;
 	const said = new Set<string>();
 	const warnOnce = (channel: ChannelRecord, what: string, message: string) => {
@@ -26,16 +32,24 @@ export function startHealthProbe(registry: Registry, health: ChannelHealth, pool
 		if (running) return;
 		running = true;
 		try {
-			await Promise.all(
+			const round = await Promise.all(
 				registry.snapshot.channels
 					.filter(channel => channel.enabled)
 					.map(async channel => {
 						const result = await probeChannel(channel, pools);
-						if (!result.ok) return health.failed(channel, result.status === 429 ? 'rate_limit' : result.status === undefined ? 'connect' : 'server', `probe: ${result.error}`);
-						health.succeeded(channel);
-						modelWarnings(channel, result, warnOnce);
+						if (!result.ok) health.failed(channel, result.status === 429 ? 'rate_limit' : result.status === undefined ? 'connect' : 'server', `probe: ${result.error}`);
+						else {
+							health.succeeded(channel);
+							modelWarnings(channel, result, warnOnce);
+						}
+						return {channel, result};
 					}),
 			);
+			await keep?.(round).catch((error: unknown) => {
+				if (said.has('keep')) return;
+				said.add('keep');
+				events?.emit('warning', {message: `The channels' checks (--probe-every) could not be kept in the store (${reasonOf(error)}): they still count for the channels' health, but \`channels show\` and other terminals show an older test. Check the store; the next rounds try again.`});
+			});
 		} finally {
 			running = false;
 		}

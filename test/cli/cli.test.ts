@@ -67,8 +67,8 @@ test('channels: add, list (ls; key masked), show, edit, disable/enable, test, re
 	assert.match(tested.stdout, /Channel "fake" answered in \d+ ms \(4 models listed\)\.\n$/);
 	// Kept as the channel's last test: channels show says when and what it found.
 	assert.match((await runCli(['channels', 'show', 'fake'], env)).stdout, /^last test \d{4}-\d\d-\d\dT[\d:.]+Z: Channel "fake" answered in \d+ ms \(4 models listed\)\.$/m);
-	const shownJson = JSON.parse((await runCli(['channels', 'show', 'fake', '--json'], env)).stdout) as {lastTest: {ok: boolean; current: boolean; models: number}};
-	assert.deepEqual([shownJson.lastTest.ok, shownJson.lastTest.current, shownJson.lastTest.models], [true, true, 4]);
+	const shownJson = JSON.parse((await runCli(['channels', 'show', 'fake', '--json'], env)).stdout) as {lastTest: {by: string; ok: boolean; current: boolean; models: number}};
+	assert.deepEqual([shownJson.lastTest.by, shownJson.lastTest.ok, shownJson.lastTest.current, shownJson.lastTest.models], ['test', true, true, 4]);
 	assert.deepEqual((JSON.parse((await runCli(['channels', 'list', '--json'], env)).stdout) as Array<{name: string; lastTest: {ok: boolean} | null}>).map(item => [item.name, item.lastTest?.ok]), [['fake', true]], 'channels list --json has it too');
 	// A model the provider's list does not name (retired, misspelt): said, with where to change it; the channel still answers.
 	await runCli(['channels', 'add', '--name', 'stale', '--format', 'openai', '--base-url', provider.url, '--api-key', provider.apiKey, '--models', 'gpt-4o-mini,gpt-3.5-gone'], env);
@@ -342,6 +342,27 @@ test('a budget over models with no price warns on create and edit (their request
 test('--probe-every takes a duration, for serve and for the TUI alike; anything else is a one-line error', async () => {
 	for (const command of [['serve', '--port', '0', '--probe-every', 'soon'], ['--port', '0', '--probe-every', 'soon']]) {
 		assertRefused(await runCli(command, env), /^gateway-tui: Invalid --probe-every interval "soon": use a number and a unit, like 30d, 12h, 45m or 10s\.$/);
+	}
+});
+
+test("serve --probe-every keeps each round's checks as the channels' last tests: channels show says the gateway ran it and what it found", async () => {
+	const own = tempHome();
+	const ownEnv = {GATEWAY_TUI_HOME: own};
+	ok(await runCli(['channels', 'add', '--name', 'fake', '--format', 'openai', '--base-url', provider.url, '--api-key', provider.apiKey, '--models', 'gpt-4o-mini,gpt-3.5-gone'], ownEnv));
+	ok(await runCli(['channels', 'add', '--name', 'refused', '--format', 'openai', '--base-url', provider.url, '--api-key', 'sk-wrong-0123456789abcdef', '--models', 'gpt-4o-mini'], ownEnv));
+	const serve = await startServe(['--port', '0', '--probe-every', '1s'], ownEnv);
+	try {
+		const shown = (name: string) => runCli(['channels', 'show', name], ownEnv).then(result => result.stdout);
+		await eventually(async () => /^last test .*--probe-every/m.test(await shown('refused')), 8000, "the gateway's check kept");
+		assert.match(await shown('fake'), /^last test \S+Z \(the gateway's --probe-every check\): Channel "fake" answered in \d+ ms \(\d+ models listed\)\. Its list does not name gpt-3\.5-gone/m);
+		const refused = await shown('refused');
+		assert.match(refused, /^last test \S+Z \(the gateway's --probe-every check\): Channel "refused" failed after \d+ ms: HTTP 401/m);
+		assert.ok(!refused.includes('sk-wrong-0123456789abcdef'), 'the refused key is not in the kept text');
+		const json = JSON.parse(ok(await runCli(['channels', 'show', 'fake', '--json'], ownEnv))) as {lastTest: {by: string; current: boolean; ok: boolean; unlisted: string[]}};
+		assert.deepEqual([json.lastTest.by, json.lastTest.current, json.lastTest.ok, json.lastTest.unlisted], ['probe', true, true, ['gpt-3.5-gone']]);
+	} finally {
+		await stopChild(serve.child);
+		rmSync(own, {recursive: true, force: true});
 	}
 });
 

@@ -13,6 +13,7 @@ import {addChannel} from '../../source/services/channels.js';
 import {EventBus} from '../../source/base/events.js';
 import {startCoreWorker} from '../../source/proxy/worker-host.js';
 import {eventually} from '../helpers/sdks.js';
+import {readChannelTests} from '../../source/store/channel-tests.js';
 
 test('probes every interval: a refused key opens the circuit; a model the list does not name and one it retires warn once each', async () => {
 	const anthropic = await startFakeProvider('anthropic', {models: ['claude-sonnet-4-5-20250929', 'claude-sonnet-5-5'], deprecated: {'claude-sonnet-4-5-20250929': '2026-11-30T00:00:00Z'}});
@@ -32,6 +33,12 @@ test('probes every interval: a refused key opens the circuit; a model the list d
 			'channel "claude": its provider lists claude-sonnet-4-5 as deprecated (retirement date 2026-11-30) — move to a newer model (it lists claude-sonnet-5-5) with `gateway-tui channels edit claude`.',
 		]);
 		assert.ok(!warnings.some(message => message.includes(anthropic.apiKey)), 'no real key in a warning');
+		// Each round is kept as the channels' last tests (channels show, the TUI's details).
+		const kept = await readChannelTests(gateway.store);
+		assert.deepEqual([kept.get(claude.id)?.by, kept.get(claude.id)?.result.ok, kept.get(refused.id)?.by, kept.get(refused.id)?.result.ok], ['probe', true, 'probe', false]);
+		const found = kept.get(claude.id)?.result;
+		assert.deepEqual(found?.ok && found.unlisted, ['claude-opus-9']);
+		assert.ok(!JSON.stringify([...kept.values()]).includes('sk-ant-wrong-key-000000'), 'no key in what is kept');
 	} finally {
 		await gateway.close();
 		await anthropic.close();

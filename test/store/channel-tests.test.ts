@@ -6,8 +6,8 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {Store} from '../../source/store/index.js';
-import {addChannel, removeChannel, testChannel} from '../../source/services/channels.js';
-import {readChannelTest, readChannelTests} from '../../source/store/channel-tests.js';
+import {addChannel, editChannel, removeChannel, testChannel} from '../../source/services/channels.js';
+import {keepProbeRound, readChannelTest, readChannelTests} from '../../source/store/channel-tests.js';
 import {tempHome} from '../helpers/gateway.js';
 
 test('a channel test is kept as its last one, replaced by the next, unreadable ones left out, and removed with its channel', async () => {
@@ -33,6 +33,38 @@ test('a channel test is kept as its last one, replaced by the next, unreadable o
 		assert.equal(await readChannelTest(store, other.id), undefined);
 		await removeChannel(store, 'one');
 		assert.equal(await readChannelTest(store, channel.id), undefined, 'gone with its channel');
+	} finally {
+		await store.close();
+	}
+});
+
+test("a round of --probe-every checks is kept as the channels' last tests, and tells readers only when a finding differs from the one kept", async () => {
+	const store = await Store.open(tempHome());
+	try {
+		const one = await addChannel(store, {name: 'one', format: 'openai', baseUrl: 'https://api.example.com/v1', apiKey: 'sk-real-0123456789abcdef', models: 'gpt-4o'});
+		const two = await addChannel(store, {name: 'two', format: 'openai', baseUrl: 'https://api.example.org/v1', apiKey: 'sk-real-abcdef0123456789', models: 'gpt-4o'});
+		const fine = (latencyMs: number) => ({ok: true as const, latencyMs, models: 3, unlisted: [], retiring: [], alternatives: {}});
+		const refused = {ok: false as const, latencyMs: 4, status: 401, error: 'HTTP 401: Incorrect API key provided: sk-…cdef'};
+		const told = async (round: Parameters<typeof keepProbeRound>[1], at: Date) => {
+			const revision = await store.revision();
+			const said = await keepProbeRound(store, round, at);
+			assert.equal(said, (await store.revision()) !== revision, 'what it returns is whether the revision moved');
+			return said;
+		};
+		assert.equal(await told([{channel: one, result: fine(10)}, {channel: two, result: fine(11)}], new Date('2026-11-30T10:00:00Z')), true, 'nothing kept before');
+		assert.equal(await told([{channel: one, result: fine(30)}, {channel: two, result: fine(5)}], new Date('2026-11-30T10:01:00Z')), false, 'the same findings, other latencies');
+		const kept = await readChannelTests(store);
+		assert.deepEqual(kept.get(one.id), {at: '2026-11-30T10:01:00.000Z', channelUpdatedAt: one.updatedAt, result: fine(30), by: 'probe'}, 'each check is kept, with its time, though not told');
+		assert.equal(await told([{channel: one, result: fine(9)}, {channel: two, result: refused}], new Date('2026-11-30T10:02:00Z')), true, 'a refusal');
+		assert.equal(await told([{channel: one, result: {...fine(9), unlisted: ['gpt-4o']}}, {channel: two, result: refused}], new Date('2026-11-30T10:03:00Z')), true, 'a model gone from the list');
+		const edited = await editChannel(store, 'two', {priority: 2});
+		assert.equal(await told([{channel: one, result: {...fine(9), unlisted: ['gpt-4o']}}, {channel: edited, result: refused}], new Date('2026-11-30T10:04:00Z')), true, 'the channel changed since');
+		// A test by hand is kept as one; the next check finding the same does not tell.
+		await testChannel(store, 'one', async () => ({...fine(2), unlisted: ['gpt-4o']}));
+		assert.equal((await readChannelTest(store, one.id))?.by, 'test');
+		assert.equal(await told([{channel: one, result: {...fine(9), unlisted: ['gpt-4o']}}], new Date()), false);
+		assert.equal((await readChannelTest(store, one.id))?.by, 'probe');
+		assert.equal(await told([], new Date()), false, 'no enabled channels: nothing to keep');
 	} finally {
 		await store.close();
 	}

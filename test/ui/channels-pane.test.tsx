@@ -262,16 +262,16 @@ test('a channel\'s details show the newer of this TUI\'s own test and the one ke
 	const claude = channel('claude');
 	const unexpected = async () => assert.fail('unexpected call');
 	const actions = {addChannel: unexpected, editChannel: unexpected, setChannelEnabled: unexpected, removeChannel: unexpected, testChannel: async () => ({channel: claude, result: {ok: true as const, latencyMs: 5, models: 1, unlisted: [], retiring: [], alternatives: {}}})};
-	const kept = (at: number, latencyMs: number): ReadonlyMap<string, StoredTest> => new Map([[claude.id, {at: new Date(at).toISOString(), channelUpdatedAt: claude.updatedAt, result: {ok: false, latencyMs, status: 401, error: 'HTTP 401: Incorrect API key'}}]]);
+	const kept = (at: number, latencyMs: number, by: 'test' | 'probe' = 'test'): ReadonlyMap<string, StoredTest> => new Map([[claude.id, {at: new Date(at).toISOString(), channelUpdatedAt: claude.updatedAt, result: {ok: false, latencyMs, status: 401, error: 'HTTP 401: Incorrect API key'}, by}]]);
 	const {stdin, lastFrame, rerender} = renderTui(<ChannelsPane {...props({channels: [claude], actions, storedTests: kept(Date.now() - 60_000, 7)})} />);
 	await press(stdin, keys.enter);
-	await frameWith(lastFrame, /last test\s+Channel "claude" failed after 7 ms/);
+	await frameWith(lastFrame, /last test\s+Channel "claude" failed after 7 ms.*\(tested at \d\d:\d\d:\d\d\)/s);
 	// Tested here: this TUI's own result is the newer.
 	await press(stdin, 't');
 	await frameWith(lastFrame, /last test\s+Channel "claude" answered in 5 ms/);
-	// Another process tests it after: its result, read from the store, is the newer now.
-	rerender(<ChannelsPane {...props({channels: [claude], actions, storedTests: kept(Date.now() + 1000, 9)})} />);
-	await frameWith(lastFrame, /last test\s+Channel "claude" failed after 9 ms/);
+	// A gateway's --probe-every check after it: its result, read from the store, is the newer now, and says who ran it.
+	rerender(<ChannelsPane {...props({channels: [claude], actions, storedTests: kept(Date.now() + 1000, 9, 'probe')})} />);
+	await frameWith(lastFrame, /last test\s+Channel "claude" failed after 9 ms.*\(checked by the gateway at[\s│]+\d\d:\d\d:\d\d\)/s);
 });
 
 test("a failed test names the channel once and says what to press to change it, not which command to run", () => {

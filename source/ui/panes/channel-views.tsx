@@ -12,7 +12,7 @@ import type {Series, TrafficSnapshot} from '../traffic.js';
 import {theme} from '../theme.js';
 import {maskSecret} from '../../base/secrets.js';
 import {lackingAt} from '../../base/events.js';
-import {type ProbeResult} from '../../base/probe-result.js';
+import {type ProbeResult, type TestedBy} from '../../base/probe-result.js';
 
 const healthColors = {healthy: theme.ok, degraded: theme.warn, unavailable: theme.error} as const;
 
@@ -97,18 +97,20 @@ export function trafficText(series: Series | undefined): string {
 
 /**
  * `stale`: the channel was changed after its last test, whose result no longer says anything of it.
- * `testedAt`: when that test ran (ISO), this TUI's or one kept in the store from before.
+ * `testedAt`: when that test ran (ISO), this TUI's or one kept in the store from before; `testedBy`:
+ * a test (`t`, `channels test`) or the gateway's `--probe-every` check.
  */
-export type ChannelDetailsOf = {readonly channel: ChannelRecord; readonly health?: HealthInfo; readonly test?: ProbeResult; readonly testedAt?: string; readonly stale?: boolean; readonly traffic?: Series};
+export type ChannelDetailsOf = {readonly channel: ChannelRecord; readonly health?: HealthInfo; readonly test?: ProbeResult; readonly testedAt?: string; readonly testedBy?: TestedBy; readonly stale?: boolean; readonly traffic?: Series};
 
-/** " (tested at 14:03:07)" today, " (tested on Nov 27)" before; `words` for another phrase ("last tested"). */
-const testedWhen = (at: string | undefined, words = 'tested') => {
+/** " (tested at 14:03:07)" today, " (checked by the gateway on Nov 27)" before; `last` for the test before a change ("last tested"). */
+const testedWhen = (at: string | undefined, by: TestedBy, last = false) => {
 	if (!at) return '';
 	const when = logTime(at);
+	const words = by === 'probe' ? `${last ? 'last ' : ''}checked by the gateway` : `${last ? 'last ' : ''}tested`;
 	return ` (${words} ${when.includes(':') ? 'at' : 'on'} ${when})`;
 };
 
-export function channelDetailRows({channel, health, test, testedAt, stale = false, traffic}: ChannelDetailsOf): Detail[] {
+export function channelDetailRows({channel, health, test, testedAt, testedBy = 'test', stale = false, traffic}: ChannelDetailsOf): Detail[] {
 	return [
 		['name', channel.name],
 		['id', channel.id],
@@ -121,7 +123,7 @@ export function channelDetailRows({channel, health, test, testedAt, stale = fals
 		['priority', String(channel.priority)],
 		...healthRows(health),
 		['last hour', trafficText(traffic)],
-		stale || !test ? ['last test', stale ? `not tested since the channel was changed${testedWhen(testedAt, 'last tested')} (press t)` : 'not tested (press t)'] : ['last test', `${probeText(channel.name, test)}${testedWhen(testedAt)}`, !test.ok ? theme.error : probeWarns(test) ? theme.warn : theme.ok],
+		stale || !test ? ['last test', stale ? `not tested since the channel was changed${testedWhen(testedAt, testedBy, true)} (press t)` : 'not tested (press t)'] : ['last test', `${probeText(channel.name, test)}${testedWhen(testedAt, testedBy)}`, !test.ok ? theme.error : probeWarns(test) ? theme.warn : theme.ok],
 		['updated', channel.updatedAt],
 	];
 }

@@ -143,9 +143,9 @@ const detailRows = ({health, traffic, storedTests}: ChannelsPaneProps, channel: 
 	// The newer of this TUI's own test and the one kept in the store (an earlier run's, another process's since).
 	const own = tests.get(channel.id);
 	const stored = storedTests?.get(channel.id);
-	const kept = stored && {updatedAt: stored.channelUpdatedAt, result: stored.result, at: stored.at};
-	const tested = own && (!kept || own.at >= kept.at) ? own : kept;
-	return channelDetailRows({channel, health: health?.get(channel.id), test: tested?.result, testedAt: tested?.at, stale: tested !== undefined && tested.updatedAt !== channel.updatedAt, traffic: traffic?.channels.get(channel.id)});
+	const kept = stored && {updatedAt: stored.channelUpdatedAt, result: stored.result, at: stored.at, by: stored.by};
+	const tested = own && (!kept || own.at >= kept.at) ? {...own, by: 'test' as const} : kept;
+	return channelDetailRows({channel, health: health?.get(channel.id), test: tested?.result, testedAt: tested?.at, testedBy: tested?.by, stale: tested !== undefined && tested.updatedAt !== channel.updatedAt, traffic: traffic?.channels.get(channel.id)});
 };
 
 type BodyProps = ChannelsPaneProps & {readonly mode: Mode; readonly index: number; readonly detailsTop: number; readonly tests: Tests; readonly setMode: (mode: Mode) => void; readonly onSaved: (id: string) => void};
