@@ -179,3 +179,17 @@ test('the same Gemini history (calls without ids) is sent byte for byte the same
 	const [first, second] = providers.anthropic.received.slice(-2).map(request => JSON.stringify(request.body));
 	assert.equal(first, second);
 });
+
+test("an Anthropic client's answer from any channel has a msg_ id, whole and streamed; another format's id stays behind the prefix", async () => {
+	const client = anthropicClient(gateway.url, secret);
+	for (const format of formats) {
+		const model = `to-${format}`;
+		const whole = await client.messages.create({model, max_tokens: 64, messages: [{role: 'user', content: 'Hi'}]});
+		const streamed = await client.messages.stream({model, max_tokens: 64, messages: [{role: 'user', content: 'Hi'}]}).finalMessage();
+		for (const [how, id] of [['whole', whole.id], ['streamed', streamed.id]] as const) {
+			assert.match(id, /^msg_\S+$/, `${format}, ${how}: ${id}`);
+			assert.doesNotMatch(id, /^msg_msg_/, `${format}, ${how}: one prefix`);
+			if (format === 'openai') assert.match(id, /^msg_chatcmpl-/, `${how}: the provider's id behind the prefix`);
+		}
+	}
+});

@@ -14,6 +14,7 @@ import {encodeAnthropicUsage} from './map-anthropic-usage.js';
 import {encodeAnthropicCitation} from './map-anthropic-citations.js';
 import {BlockSerializer} from './serialize-stream-blocks.js';
 import {encodeWith, stepEncoder, type StreamEncoder} from '../stream-steps.js';
+import {toMessageId} from './ids.js';
 
 /**
  * The block being written. A thinking block's start waits for its first event (it may turn out to be
@@ -112,7 +113,7 @@ function startUsage(event: IRStreamEvent, options: EncodeStreamOptions): Partial
 
 function messageStart(id: string, model: string, usage: Partial<IRUsage>): string {
 	const message = {
-		id: id || `msg_${Date.now().toString(36)}`,
+		id: toMessageId(id),
 		type: 'message',
 		role: 'assistant',
 		model,

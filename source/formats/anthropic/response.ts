@@ -12,6 +12,7 @@ import {decodeToolInput} from '../decode-tool-input.js';
 import {decodeAnthropicCitations, encodeAnthropicCitation} from './map-anthropic-citations.js';
 import {isWireObject, asString, toJsonValue, type WireObject} from '../wire.js';
 import type {AnthropicAnswerBlock, AnthropicResponseBody} from './schema.js';
+import {toMessageId} from './ids.js';
 
 type AnswerPart = IRResponse['parts'][number];
 
@@ -72,14 +73,14 @@ export function encodeAnthropicResponseText(response: IRResponse, options: Encod
 		// No empty text blocks, as encodeAnthropicResponse (a signature on one is the slow path above).
 		if (part.text !== '') content += `${content === '' ? '' : ','}{"type":"text","text":${JSON.stringify(part.text)}}`;
 	}
-	const id = response.id || `msg_${Date.now().toString(36)}`;
+	const id = toMessageId(response.id);
 	const stopSequence = response.stopSequence === undefined ? 'null' : JSON.stringify(response.stopSequence);
 	return `{"id":${JSON.stringify(id)},"type":"message","role":"assistant","model":${JSON.stringify(options.model)},"content":[${content}],"stop_reason":"${encodeAnthropicStopReason(response.finishReason)}","stop_sequence":${stopSequence},"usage":${encodeAnthropicUsageText(response.usage)}}`;
 }
 
 export function encodeAnthropicResponse(response: IRResponse, options: EncodeResponseOptions, ctx: TranslationContext): JsonValue {
 	const body: AnthropicResponseBody = {
-		id: response.id || `msg_${Date.now().toString(36)}`,
+		id: toMessageId(response.id),
 		type: 'message',
 		role: 'assistant',
 		model: options.model,

@@ -94,11 +94,11 @@ describe('encodeResponse', () => {
 		usage: {inputTokens: 1200, outputTokens: 80, cachedTokens: 1000, reasoningTokens: 30},
 	};
 
-	test('uses the client-facing model, wraps foreign signatures, converts usage back', () => {
+	test('uses the client-facing model, wraps foreign signatures, converts usage back, and gives another format\'s id the msg_ prefix', () => {
 		const ctx = recordingContext();
 		const body = anthropicAdapter.encodeResponse(ir, {model: 'claude-alias'}, ctx);
 		assert.deepEqual(body, {
-			id: 'chatcmpl-abc',
+			id: 'msg_chatcmpl-abc',
 			type: 'message',
 			role: 'assistant',
 			model: 'claude-alias',
@@ -177,8 +177,12 @@ describe('encodeResponseText', () => {
 			t.mock.timers.enable({apis: ['Date'], now: 1_795_728_898_123});
 			const objectCtx = recordingContext();
 			const textCtx = recordingContext();
+			// A made-up id is random: each is checked for its form, the rest for equality.
+			const madeUp = (text: string) => (response.id === '' ? text.replace(/^\{"id":"msg_[0-9a-f]{24}",/, '{"id":"msg_…",') : text);
 			const expected = JSON.stringify(anthropicAdapter.encodeResponse(response, {model: 'client "model"'}, objectCtx));
-			assert.equal(anthropicAdapter.encodeResponseText!(response, {model: 'client "model"'}, textCtx), expected);
+			const text = anthropicAdapter.encodeResponseText!(response, {model: 'client "model"'}, textCtx);
+			assert.equal(madeUp(text), madeUp(expected));
+			if (response.id === '') assert.notEqual(madeUp(text), text, 'a made-up id: msg_ and 24 hex digits');
 			assert.deepEqual(textCtx.warnings, objectCtx.warnings);
 		});
 	}
