@@ -157,6 +157,18 @@ export type BodiesLookup = {
 	readonly bodies: RequestBodies | null;
 };
 
+/**
+ * A warning whose next step is a command on one channel (`channels test NAME`, `channels edit NAME`):
+ * `message` names the command (what `serve` prints and the log file keeps); `step` lets a front end
+ * say it in its own words (the TUI: its pane and key), as `lead`, the step, then `tail`.
+ */
+export type ChannelStep = {readonly channel: string; readonly action: 'test' | 'edit'; readonly lead: string; readonly tail: string};
+export type GatewayWarning = {readonly message: string; readonly step?: ChannelStep};
+
+export function channelWarning(lead: string, channel: string, action: ChannelStep['action'], tail = ''): GatewayWarning {
+	return {message: `${lead}\`gateway-tui channels ${action} ${channel}\`${tail}`, step: {channel, action, lead, tail}};
+}
+
 export type GatewayEvents = {
 	'channel:health': [ChannelHealthView];
 	'key:budget': [BudgetWarning];
@@ -170,7 +182,7 @@ export type GatewayEvents = {
 	/** How many requests the TUI's core has received and not yet finished (a stream counts until its record is out), sent as it changes, at most once a batch. */
 	'requests:in-flight': [number];
 	'store:changed': [{readonly revision: string}];
-	'warning': [{readonly message: string}];
+	'warning': [GatewayWarning];
 };
 
 export class EventBus {

@@ -7,7 +7,7 @@
  * results go to `keep` (the gateway keeps them as the channels' last tests); a failure to keep them
  * is a warning, once.
  */
-import type {EventBus} from '../base/events.js';
+import {channelWarning, type EventBus, type GatewayWarning} from '../base/events.js';
 import {reasonOf} from '../store/backend.js';
 import type {ChannelRecord} from '../base/records.js';
 import {listsAlike, type ProbeResult} from '../base/probe-result.js';
@@ -22,11 +22,11 @@ export type ProbeRound = readonly {readonly channel: ChannelRecord; readonly res
 export function startHealthProbe(registry: Registry, health: ChannelHealth, pools: UpstreamPools, intervalMs: number, events?: EventBus, keep?: (round: ProbeRound) => Promise<unknown>): () => void {
 	let running = false;
 	const said = new Set<string>();
-	const warnOnce = (channel: ChannelRecord, what: string, message: string) => {
+	const warnOnce = (channel: ChannelRecord, what: string, warning: GatewayWarning) => {
 		const id = `${channel.id}\n${what}`;
 		if (said.has(id)) return;
 		said.add(id);
-		events?.emit('warning', {message});
+		events?.emit('warning', warning);
 	};
 	const timer = setInterval(async () => {
 		if (running) return;
@@ -58,13 +58,12 @@ export function startHealthProbe(registry: Registry, health: ChannelHealth, pool
 	return () => clearInterval(timer);
 }
 
-function modelWarnings(channel: ChannelRecord, result: Extract<ProbeResult, {ok: true}>, warn: (channel: ChannelRecord, what: string, message: string) => void): void {
-	const edit = `\`gateway-tui channels edit ${channel.name}\``;
+function modelWarnings(channel: ChannelRecord, result: Extract<ProbeResult, {ok: true}>, warn: (channel: ChannelRecord, what: string, warning: GatewayWarning) => void): void {
 	for (const model of result.unlisted) {
-		warn(channel, `unlisted\n${model}`, `channel "${channel.name}": its provider's model list no longer names ${model}${listsAlike(result, model)} — requests for it fail if it was retired or the key may not use it; change the channel's models with ${edit}.`);
+		warn(channel, `unlisted\n${model}`, channelWarning(`channel "${channel.name}": its provider's model list no longer names ${model}${listsAlike(result, model)} — requests for it fail if it was retired or the key may not use it; change the channel's models: `, channel.name, 'edit', '.'));
 	}
 	for (const {model, retiresAt} of result.retiring) {
 		const when = retiresAt ? `retirement date ${retiresAt.slice(0, 10)}` : 'no retirement date given yet';
-		warn(channel, `retiring\n${model}\n${retiresAt ?? ''}`, `channel "${channel.name}": its provider lists ${model} as deprecated (${when}) — move to a newer model${listsAlike(result, model)} with ${edit}.`);
+		warn(channel, `retiring\n${model}\n${retiresAt ?? ''}`, channelWarning(`channel "${channel.name}": its provider lists ${model} as deprecated (${when}) — move to a newer model${listsAlike(result, model)}: `, channel.name, 'edit', '.'));
 	}
 }

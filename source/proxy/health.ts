@@ -6,7 +6,7 @@
  * (half-open) and its success closes the circuit. A 429 marks the channel degraded (still used, but
  * after healthy channels of the same rank); any success makes it healthy again.
  */
-import type {ChannelHealthView, EventBus, HealthState, LackedModel} from '../base/events.js';
+import {channelWarning, type ChannelHealthView, type EventBus, type HealthState, type LackedModel} from '../base/events.js';
 import type {ChannelRecord} from '../base/records.js';
 import {systemClock, type Clock} from '../base/clock.js';
 
@@ -96,7 +96,7 @@ export class ChannelHealth {
 		// Said once while it is remembered (the request log warns on each request that paid for it).
 		if (!this.lacks(channel, model)) {
 			// Short enough for the TUI's two status lines at 80 columns: the command says the rest.
-			this.events?.emit('warning', {message: `channel "${channel.name}" has no model "${model}" any more (HTTP 404): other channels serving it go first for ${Math.round(ms / 60_000)} min. Check it: gateway-tui channels test ${channel.name}`});
+			this.events?.emit('warning', channelWarning(`channel "${channel.name}" has no model "${model}" any more (HTTP 404): other channels serving it go first for ${Math.round(ms / 60_000)} min. Check it: `, channel.name, 'test', '.'));
 		}
 		let models = this.missing.get(channel.id);
 		if (!models) this.missing.set(channel.id, (models = new Map()));

@@ -146,7 +146,7 @@ test('another channel serving the model takes the request when the first one\'s 
 	}
 	assert.equal(gateway.health.stateOf(first()), 'healthy', 'the first channel\'s other models still work: the 404 is not its fault');
 	// serve's stderr and the TUI's status bar are told once a time it is found, not on every request.
-	const told = 'channel "first" has no model "retired-openai-2" any more (HTTP 404): other channels serving it go first for 10 min. Check it: gateway-tui channels test first';
+	const told = 'channel "first" has no model "retired-openai-2" any more (HTTP 404): other channels serving it go first for 10 min. Check it: `gateway-tui channels test first`.';
 	assert.deepEqual(warnings, [told, told, told]);
 	now += 9 * 60_000;
 	await straight('openai');

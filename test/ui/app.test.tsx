@@ -6,7 +6,7 @@ import {clock} from '../../source/ui/text.js';
 import {rmSync} from 'node:fs';
 import {cleanup} from 'ink-testing-library';
 import {App} from '../../source/ui/app.js';
-import {EventBus, type RequestFinished} from '../../source/base/events.js';
+import {channelWarning, EventBus, type RequestFinished} from '../../source/base/events.js';
 import {addChannel, editChannel} from '../../source/services/channels.js';
 import {saveChannelTest} from '../../source/store/channel-tests.js';
 import {createKey} from '../../source/services/keys.js';
@@ -367,6 +367,14 @@ test('a failed-over request\'s details name every channel it tried, and its warn
 	await press(stdin, keys.enter);
 	const details = await frameWith(lastFrame, /channel\s+claude → backup \(failed over\)/);
 	assert.match(details, /warnings\s+channel "claude" has no model/);
+});
+
+test("a gateway's warning about a channel says its next step with the TUI's pane and key, not the CLI's command", async () => {
+	const {events, lastFrame} = await setup();
+	await frameWith(lastFrame, /Virtual keys/);
+	events.emit('warning', channelWarning('channel "oai" has no model "gpt-5" any more (HTTP 404). Check it: ', 'oai', 'test', '.'));
+	const frame = await frameWith(lastFrame, /Check it: 2, then t on "oai"\./);
+	assert.ok(!frame.includes('gateway-tui channels'), frame);
 });
 
 test('a warning too long for the status bar is cut with "? shows all", and ? shows it whole above the keys', async () => {

@@ -8,7 +8,7 @@
  * the bar or not.
  */
 import {useCallback, useEffect, useState} from 'react';
-import type {EventBus} from '../../base/events.js';
+import type {EventBus, GatewayWarning} from '../../base/events.js';
 import {budgetWarningText} from '../text.js';
 import type {StatusMessage} from '../theme.js';
 
@@ -50,7 +50,7 @@ export function useStatus(events: EventBus, initial: StatusMessage | null = null
 		show(next);
 	};
 	useEffect(() => {
-		const offWarning = events.on('warning', warning => gatewaySays({kind: 'warn', text: warning.message}));
+		const offWarning = events.on('warning', warning => gatewaySays({kind: 'warn', text: warningText(warning)}));
 		const offBudget = events.on('key:budget', warning => gatewaySays({kind: 'warn', text: `${budgetWarningText(warning)}. To raise it: 1, then e on the key.`}));
 		return () => {
 			offWarning();
@@ -68,4 +68,11 @@ export function useStatus(events: EventBus, initial: StatusMessage | null = null
 		report: show,
 		leftPane: useCallback(() => setMessage(current => (current && !fromGateway.has(current) ? null : current)), []),
 	};
+}
+
+/** A gateway's warning in the TUI's words: a step on a channel is its pane and key (`2, then t on "claude"`), not the CLI's command. */
+export function warningText({message, step}: GatewayWarning): string {
+	if (!step) return message;
+	const key = step.action === 'test' ? 't' : 'e';
+	return `${step.lead}2, then ${key} on "${step.channel}"${step.tail}`;
 }
