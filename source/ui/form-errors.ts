@@ -27,7 +27,8 @@ const labels: Readonly<Record<string, string>> = {
 const sentences: ReadonlyArray<readonly [RegExp, string]> = [
 	[/^A (key|channel) needs a name: pass --name NAME\.$/, 'Name: a $1 needs a name. Type one.'],
 	[/^The model list is empty: pass --models .*$/, 'Models: type at least one model, e.g. gpt-4o, fast=gpt-4o-mini.'],
-	[/^Invalid --budget "(.*)": .*$/, 'Budget USD: "$1" is not an amount. Type one, e.g. 20 (the period is chosen below), or leave it empty for no budget.'],
+	// The form joins the amount typed and the period chosen (`5x/month`): the refusal quotes what was typed.
+	[/^Invalid --budget "(.*?)(?:\/(?:day|week|month|total))?": .*$/, 'Budget USD: "$1" is not an amount. Type one, e.g. 20 (the period is chosen below), or leave it empty for no budget.'],
 	[/^Invalid --budget-warn "(.*)": .*$/, 'Warn at %: "$1" is not a percentage. Type one from 1 to 100, e.g. 80.'],
 	[/^--budget-warn needs a budget: .*$/, 'Warn at %: there is no budget to warn about. Fill in Budget USD, or empty this field.'],
 	[/^Invalid --expires-at "(.*)": .*$/, 'Expiry date: "$1" is not a date. Type one like 2026-12-31 or 2026-12-31T18:00:00Z.'],

@@ -12,6 +12,8 @@ test('known refusals get a form\'s wording; any other flag becomes its field', (
 	assert.equal(formError('The model list is empty: pass --models with at least one model, e.g. --models gpt-4o,fast=gpt-4o-mini.'), 'Models: type at least one model, e.g. gpt-4o, fast=gpt-4o-mini.');
 	assert.equal(formError('Invalid --tpd "lots": give a whole number above 0, or "none" to remove the limit.'), 'Tokens/day: "lots" is not a whole number above 0. Type one, or leave the field empty for no limit.');
 	assert.equal(formError('Invalid --expires-at "soon": use an ISO-8601 date such as 2026-12-31 or 2026-12-31T18:00:00Z.'), 'Expiry date: "soon" is not a date. Type one like 2026-12-31 or 2026-12-31T18:00:00Z.');
+	assert.equal(formError('Invalid --budget "5x/month": use USD/PERIOD with a period of day, week, month or total, e.g. --budget 20/month, or "none".'), 'Budget USD: "5x" is not an amount. Type one, e.g. 20 (the period is chosen below), or leave it empty for no budget.', 'what was typed, without the period the form added');
+	assert.equal(formError('Invalid --budget "5/week/total": use USD/PERIOD with a period of day, week, month or total, e.g. --budget 20/month, or "none".'), 'Budget USD: "5/week" is not an amount. Type one, e.g. 20 (the period is chosen below), or leave it empty for no budget.');
 	assert.equal(formError('--budget-warn needs a budget: add --budget USD/PERIOD, e.g. --budget 20/month.'), 'Warn at %: there is no budget to warn about. Fill in Budget USD, or empty this field.');
 	assert.equal(
 		formError('Invalid price "gpt-4o=x": use MODEL=IN/OUT or MODEL=IN/OUT/CACHED in USD per 1M tokens, e.g. --price gpt-4o=2.5/10/1.25 (MODEL= clears it).'),
