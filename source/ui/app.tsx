@@ -73,6 +73,8 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 	const helpShown = useKeyState(false, {moves: true});
 	// Per pane: a request's details left open on the Usage pane keep their keys there, not on the others.
 	const [captures, setCaptures] = useState<Readonly<Partial<Record<PaneId, Capture>>>>({});
+	// The key last selected or created on the Keys pane: the Endpoints pane's snippets follow it.
+	const [keyInFocus, setKeyInFocus] = useState<string | null>(null);
 	const pane = shown.current;
 	const help = helpShown.current;
 	// The shown pane first: the other three mount (hidden) just after the first frame, which then costs
@@ -136,7 +138,7 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 					{help ? <HelpOverlay pane={pane} width={columns} height={body} messages={recent} /> : null}
 					<Box display={show('keys')}>
 						{mounted('keys') ? (
-							<KeysPane {...shared('keys')} keys={data.keys} channels={data.channels} lastUsed={data.lastUsed} requests={requests} limitUse={limitUse} actions={model.actions} clipboard={clipboard} active={pane === 'keys' && !help} />
+							<KeysPane {...shared('keys')} onKeyInFocus={setKeyInFocus} keys={data.keys} channels={data.channels} lastUsed={data.lastUsed} requests={requests} limitUse={limitUse} actions={model.actions} clipboard={clipboard} active={pane === 'keys' && !help} />
 						) : null}
 					</Box>
 					<Box display={show('channels')}>
@@ -146,7 +148,7 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 					</Box>
 					<Box display={show('endpoints')}>
 						{mounted('endpoints') ? (
-							<EndpointsPane {...shared('endpoints')} keys={data.keys} channels={data.channels} limitUse={limitUse} baseUrl={baseUrl} clipboard={clipboard} actions={model.actions} active={pane === 'endpoints' && !help} />
+							<EndpointsPane {...shared('endpoints')} keyInFocus={keyInFocus} keys={data.keys} channels={data.channels} limitUse={limitUse} baseUrl={baseUrl} clipboard={clipboard} actions={model.actions} active={pane === 'endpoints' && !help} />
 						) : null}
 					</Box>
 					<Box display={show('usage')}>

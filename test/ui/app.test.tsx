@@ -369,6 +369,31 @@ test('a failed-over request\'s details name every channel it tried, and its warn
 	assert.match(details, /warnings\s+channel "claude" has no model/);
 });
 
+test("the Endpoints pane shows the snippets of the key last selected or created on the Keys pane; its own ←/→ choice holds until the next", async () => {
+	const {store, model, stdin, lastFrame} = await setup();
+	await createKey(store, {name: 'laptop'});
+	const ci = await createKey(store, {name: 'ci'});
+	await model.data.reload();
+	await frameWith(lastFrame, /Virtual keys\s+2 keys/);
+	// Nothing chosen yet: the first key.
+	await press(stdin, '3');
+	await frameWith(lastFrame, /‹ laptop ›/);
+	await press(stdin, '1', keys.down, '3');
+	assert.ok((await frameWith(lastFrame, /‹ ci ›/)).includes(ci.secret), "ci's secret in the snippet");
+	// Chosen here with ←: kept while the Keys pane's selection does not move.
+	await press(stdin, keys.left);
+	await frameWith(lastFrame, /‹ laptop ›/);
+	await press(stdin, '1', '3');
+	await frameWith(lastFrame, /‹ laptop ›/);
+	// A key created on the Keys pane: "3 Endpoints: ready-to-paste snippets" are its own.
+	await press(stdin, '1', 'n');
+	await frameWith(lastFrame, /New virtual key/);
+	await press(stdin, 'agent', keys.enter, keys.enter, keys.enter, keys.enter, keys.enter, keys.enter, keys.enter);
+	await frameWith(lastFrame, /Key "agent" created/);
+	await press(stdin, '3');
+	await frameWith(lastFrame, /‹ agent ›\s+active · 3 of 3/);
+});
+
 test("a gateway's warning about a channel says its next step with the TUI's pane and key, not the CLI's command", async () => {
 	const {events, lastFrame} = await setup();
 	await frameWith(lastFrame, /Virtual keys/);

@@ -5,6 +5,7 @@
  * opens the takeover form (key, model, a preview of what is written; the key chosen with ←/→ is
  * for the snippets only) and `u` puts its own settings back.
  */
+import {useEffect} from 'react';
 import {Box} from 'ink';
 import type {ClipboardPort} from '../clipboard.js';
 import {endpointsBindings, resolve, type Capture, type EndpointsCommand} from '../commands.js';
@@ -39,6 +40,8 @@ export type EndpointsPaneProps = {
 	readonly onStatus: Report;
 	/** Told when a question takes the keyboard (global keys pause meanwhile). */
 	readonly onCapture: (captured: Capture) => void;
+	/** The key last selected or created on the Keys pane: shown here from then on, until ←/→ choose another. */
+	readonly keyInFocus?: string | null;
 	readonly active: boolean;
 	readonly width: number;
 	readonly height: number;
@@ -89,7 +92,11 @@ function run(command: EndpointsCommand, {props, keyIndex, selected: selectedNow,
 
 export function EndpointsPane(props: EndpointsPaneProps) {
 	const {keys, channels, baseUrl, onStatus, onCapture, active, width, height} = props;
-	const chosenId = useKeyState<string | null>(null);
+	const chosenId = useKeyState<string | null>(props.keyInFocus ?? null);
+	// A key selected or created on the Keys pane since: its snippets are the ones wanted next ("3 Endpoints: ready-to-paste snippets").
+	useEffect(() => {
+		if (props.keyInFocus) chosenId.set(props.keyInFocus);
+	}, [props.keyInFocus]);
 	const selectedId = useKeyState<string | null>(null);
 	// The takeover form, while open, has the keyboard: opening it holds the keys typed after `a` for it.
 	const form = useKeyState<ToolStatus | null>(null, {moves: true});

@@ -35,6 +35,8 @@ export type KeysPaneProps = {
 	readonly onStatus: Report;
 	/** Told when a form or question takes the keyboard (global keys pause meanwhile). */
 	readonly onCapture: (captured: Capture) => void;
+	/** Told of the key the user selects (↑/↓) or creates here: the Endpoints pane shows that key's snippets next. */
+	readonly onKeyInFocus?: (id: string) => void;
 	readonly active: boolean;
 	readonly width: number;
 	readonly height: number;
@@ -81,8 +83,13 @@ export function KeysPane(props: KeysPaneProps) {
 		}
 		// Another key's details, or the same key's again, start at their top (copying or editing keeps the place).
 		if (command === 'up' || command === 'down' || command === 'details') detailsTop.set(0);
-		if (command === 'up') return selected.set(Math.max(0, at - 1));
-		if (command === 'down') return selected.set(Math.min(keys.length - 1, at + 1));
+		if (command === 'up' || command === 'down') {
+			const next = command === 'up' ? Math.max(0, at - 1) : Math.min(keys.length - 1, at + 1);
+			selected.set(next);
+			const focused = keys[next];
+			if (focused) props.onKeyInFocus?.(focused.id);
+			return;
+		}
 		if (command === 'back') return setMode({kind: 'list'});
 		if (!key) return onStatus({kind: 'info', text: 'No keys yet: press n to create one.'});
 		if (command === 'details') return setMode({kind: 'details'});
@@ -119,6 +126,7 @@ export function KeysPane(props: KeysPaneProps) {
 			return onStatus(caveat ? {kind: 'warn', text: `Saved key "${saved.name}". ${caveat}`} : {kind: 'ok', text: `Saved key "${saved.name}": the gateway applies it from the next request.`});
 		}
 		selected.set(keys.length);
+		props.onKeyInFocus?.(saved.id);
 		setMode({kind: 'secret', key: saved, verb: 'created'});
 		const created = `Created key "${saved.name}". Press c to copy its secret.`;
 		onStatus(caveat ? {kind: 'warn', text: `${created} ${caveat}`} : {kind: 'ok', text: created});
