@@ -181,6 +181,7 @@ export type GatewayEvents = {
 	'traffic:snapshot': [TrafficSnapshot];
 	/** How many requests the TUI's core has received and not yet finished (a stream counts until its record is out), sent as it changes, at most once a batch. */
 	'requests:in-flight': [number];
+	/** The store has news for readers: a new revision, or (same revision) the gateway's own unchanged probe round. */
 	'store:changed': [{readonly revision: string}];
 	'warning': [GatewayWarning];
 };

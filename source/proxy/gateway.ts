@@ -18,7 +18,7 @@ import {keepProbeRound} from '../store/channel-tests.js';
 import type {RelayOptions} from './attempt.js';
 import {ChannelHealth, defaultHealthOptions, reconfigured, type HealthOptions} from './health.js';
 import {HealthPublisher} from './health-publisher.js';
-import {startHealthProbe} from './health-probe.js';
+import {startHealthProbe, type ProbeRound} from './health-probe.js';
 import {countLimitedUse, reseedChangedLimits, restoreLimits} from './limit-sync.js';
 import type {KeyLimiter} from './limits.js';
 import {createLimiter, type SharedLimitOptions} from './shared-limits.js';
@@ -138,6 +138,15 @@ export class Gateway {
 	 * closes the store before it is thrown: nothing is left running or half-written, and a worker
 	 * thread that ends then has no store call in flight.
 	 */
+	/**
+	 * A `--probe-every` round kept as the channels' last tests: a new finding moves the store's
+	 * revision (every reader reloads); the same findings again are news only to this process's UI
+	 * (its details' "checked by the gateway at …"), told without a write other processes would act on.
+	 */
+	private async keepProbeRound(round: ProbeRound): Promise<void> {
+		if (round.length > 0 && !(await keepProbeRound(this.store, round))) this.registry.announce();
+	}
+
 	async start(): Promise<void> {
 		try {
 			await this.registry.start();
@@ -155,7 +164,7 @@ export class Gateway {
 			});
 			const {connections} = this;
 			this.stops.push(new IdleTrim({clock: this.options.clock ?? systemClock, connections: () => connections.load(), ...this.options.idleTrim}).start(this.events));
-			if (this.options.probeEveryMs) this.stops.push(startHealthProbe(this.registry, this.health, this.pools, this.options.probeEveryMs, this.events, round => keepProbeRound(this.store, round)));
+			if (this.options.probeEveryMs) this.stops.push(startHealthProbe(this.registry, this.health, this.pools, this.options.probeEveryMs, this.events, round => this.keepProbeRound(round)));
 			try {
 				// A burst of new clients (an agent's sub-agents, a team) must queue in the kernel, not be dropped: Node's default backlog is 511.
 				await this.app.listen({host: this.options.host, port: this.options.port, backlog: 4096});

@@ -158,6 +158,15 @@ export class Registry {
 	private queued: Promise<void> | undefined;
 	private readEndedAt = Number.NEGATIVE_INFINITY;
 
+	/**
+	 * Tell this process's readers (the TUI's store view) that the store has something new the
+	 * revision does not announce to other processes: the gateway's own `--probe-every` round, kept
+	 * with the same findings (store/channel-tests.ts keepProbeRound).
+	 */
+	announce(): void {
+		this.events?.emit('store:changed', {revision: this.revision});
+	}
+
 	/** A read starts at least this long after the last one ended (a flood of unknown keys: at most twenty a second). */
 	static readonly recheckSpacingMs = 50;
 

@@ -21,6 +21,8 @@ test('probes every interval: a refused key opens the circuit; a model the list d
 	const gateway = await startTestGateway({probeEveryMs: 50});
 	const warnings: string[] = [];
 	gateway.events.on('warning', ({message}) => warnings.push(message));
+	const changes: string[] = [];
+	gateway.events.on('store:changed', ({revision}) => changes.push(revision));
 	try {
 		const claude = await gateway.addProvider(anthropic, {name: 'claude', models: 'claude-sonnet-4-5,claude-sonnet-5-5,claude-opus-9'});
 		const refused = await gateway.addProvider(anthropic, {name: 'refused', apiKey: 'sk-ant-wrong-key-000000', models: 'claude-sonnet-5-5'});
@@ -40,6 +42,13 @@ test('probes every interval: a refused key opens the circuit; a model the list d
 		const found = kept.get(claude.id)?.result;
 		assert.deepEqual(found?.ok && found.unlisted, ['claude-opus-9']);
 		assert.ok(!JSON.stringify([...kept.values()]).includes('sk-ant-wrong-key-000000'), 'no key in what is kept');
+		// Rounds that find what was kept leave the revision (other processes do not reload) but tell this process's UI.
+		const revision = await gateway.store.revision();
+		const told = changes.length;
+		await eventually(() => changes.length >= told + 2, 5000, 'two more rounds told to this process');
+		assert.equal(await gateway.store.revision(), revision, 'the revision did not move');
+		const later = await readChannelTests(gateway.store);
+		assert.ok(later.get(claude.id)!.at > kept.get(claude.id)!.at, "each round's time is kept");
 	} finally {
 		await gateway.close();
 		await anthropic.close();
