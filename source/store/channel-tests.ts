@@ -47,6 +47,9 @@ export const isChannelTestKey = (id: string) => id.startsWith(prefix);
 
 export async function saveChannelTest(store: Store, channel: ChannelRecord, result: ProbeResult, at = new Date(), by: TestedBy = 'test'): Promise<void> {
 	await tests(store).set(keyOf(channel.id), {v: 1, at: at.toISOString(), channelUpdatedAt: channel.updatedAt, result, ...(by === 'probe' ? {by} : {})});
+	// A channel removed while its test ran: `channels remove` deletes the channel, then its test, so a
+	// test written after that finds the channel gone here and goes too (nothing is left behind).
+	if ((await store.raw('channels').get(channel.id)) === undefined) await deleteChannelTest(store, channel.id);
 }
 
 const stored = ({at, channelUpdatedAt, result, by}: z.infer<typeof testSchema>): StoredTest => ({at, channelUpdatedAt, result, by: by ?? 'test'});

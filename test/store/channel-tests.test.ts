@@ -7,7 +7,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {Store} from '../../source/store/index.js';
 import {addChannel, editChannel, removeChannel, testChannel} from '../../source/services/channels.js';
-import {keepProbeRound, readChannelTest, readChannelTests} from '../../source/store/channel-tests.js';
+import {keepProbeRound, readChannelTest, readChannelTests, saveChannelTest} from '../../source/store/channel-tests.js';
 import {tempHome} from '../helpers/gateway.js';
 
 test('a channel test is kept as its last one, replaced by the next, unreadable ones left out, and removed with its channel', async () => {
@@ -33,6 +33,11 @@ test('a channel test is kept as its last one, replaced by the next, unreadable o
 		assert.equal(await readChannelTest(store, other.id), undefined);
 		await removeChannel(store, 'one');
 		assert.equal(await readChannelTest(store, channel.id), undefined, 'gone with its channel');
+		// A test that ran while its channel was removed is not left behind (the TUI's t, a probe round).
+		await saveChannelTest(store, channel, {ok: true, latencyMs: 1, models: 3, unlisted: [], retiring: [], alternatives: {}});
+		assert.equal(await readChannelTest(store, channel.id), undefined, 'a channel removed while it was tested');
+		assert.equal(await keepProbeRound(store, [{channel, result: {ok: false, latencyMs: 1, error: 'could not be reached'}}]), true);
+		assert.equal(await store.raw('meta').get(`test:${channel.id}`), undefined, 'nor from a probe round');
 	} finally {
 		await store.close();
 	}
