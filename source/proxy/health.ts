@@ -95,8 +95,8 @@ export class ChannelHealth {
 		const ms = this.options.missingModelMs ?? defaultMissingModelMs;
 		// Said once while it is remembered (the request log warns on each request that paid for it).
 		if (!this.lacks(channel, model)) {
-			// Short enough for the TUI's two status lines at 80 columns: the command says the rest.
-			this.events?.emit('warning', channelWarning(`channel "${channel.name}" has no model "${model}" any more (HTTP 404): other channels serving it go first for ${Math.round(ms / 60_000)} min. Check it: `, channel.name, 'test', '.'));
+			// The step before the rest: in the TUI's two status lines at 80 columns a long message is cut at its end.
+			this.events?.emit('warning', channelWarning(`channel "${channel.name}" has no model "${model}" any more (HTTP 404); check it (`, channel.name, 'test', `). Other channels serving it go first for ${Math.round(ms / 60_000)} min.`));
 		}
 		let models = this.missing.get(channel.id);
 		if (!models) this.missing.set(channel.id, (models = new Map()));

@@ -15,12 +15,17 @@ import {startCoreWorker} from '../../source/proxy/worker-host.js';
 import {eventually} from '../helpers/sdks.js';
 import {readChannelTests} from '../../source/store/channel-tests.js';
 import {warningText} from '../../source/ui/hooks/use-status.js';
+import {statusMessageLines} from '../../source/ui/components/chrome.js';
 
 test('probes every interval: a refused key opens the circuit; a model the list does not name and one it retires warn once each', async () => {
 	const anthropic = await startFakeProvider('anthropic', {models: ['claude-sonnet-4-5-20250929', 'claude-sonnet-5-5'], deprecated: {'claude-sonnet-4-5-20250929': '2026-11-30T00:00:00Z'}});
 	const gateway = await startTestGateway({probeEveryMs: 50});
 	const warnings: string[] = [];
-	gateway.events.on('warning', ({message}) => warnings.push(message));
+	const inTui: string[] = [];
+	gateway.events.on('warning', warning => {
+		warnings.push(warning.message);
+		inTui.push(statusMessageLines(warningText(warning), 80).join(' '));
+	});
 	const changes: string[] = [];
 	gateway.events.on('store:changed', ({revision}) => changes.push(revision));
 	try {
@@ -32,10 +37,12 @@ test('probes every interval: a refused key opens the circuit; a model the list d
 		await eventually(() => probes() >= after + 6, 5000, 'three more rounds of probes');
 		assert.equal(gateway.health.stateOf(claude), 'healthy');
 		assert.deepEqual(warnings, [
-			'channel "claude": its provider\'s model list no longer names claude-opus-9 — requests for it fail if it was retired or the key may not use it; change the channel\'s models: `gateway-tui channels edit claude`.',
-			'channel "claude": its provider lists claude-sonnet-4-5 as deprecated (retirement date 2026-11-30) — move to a newer model (it lists claude-sonnet-5-5): `gateway-tui channels edit claude`.',
+			'channel "claude": its provider\'s model list no longer names claude-opus-9; change the channel\'s models (`gateway-tui channels edit claude`): requests for it fail if it was retired or the key may not use it.',
+			'channel "claude": its provider retires claude-sonnet-4-5 on 2026-11-30 — move to a newer model (it lists claude-sonnet-5-5): `gateway-tui channels edit claude`.',
 		]);
 		assert.ok(!warnings.some(message => message.includes(anthropic.apiKey)), 'no real key in a warning');
+		// The TUI's status bar at 80 columns cuts the explanation, never the step.
+		assert.deepEqual(inTui.map(text => text.includes('2, then e on "claude"')), [true, true], inTui.join('\n'));
 		// Each round is kept as the channels' last tests (channels show, the TUI's details).
 		const kept = await readChannelTests(gateway.store);
 		assert.deepEqual([kept.get(claude.id)?.by, kept.get(claude.id)?.result.ok, kept.get(refused.id)?.by, kept.get(refused.id)?.result.ok], ['probe', true, 'probe', false]);
@@ -71,9 +78,9 @@ test("the TUI's core, in its worker thread, probes with --probe-every too, and i
 	const core = await startCoreWorker({home, host: '127.0.0.1', port: 0, probeEveryMs: 50, events, output: () => {}, onCrash: () => {}, loader: new URL('../helpers/ts-worker.mjs', import.meta.url)});
 	try {
 		await eventually(() => warnings.length > 0, 10_000, 'the probe warning on the UI thread');
-		assert.deepEqual(warnings, ['channel "claude": its provider lists claude-sonnet-4-5 as deprecated (retirement date 2026-11-30) — move to a newer model: `gateway-tui channels edit claude`.']);
+		assert.deepEqual(warnings, ['channel "claude": its provider retires claude-sonnet-4-5 on 2026-11-30 — move to a newer model: `gateway-tui channels edit claude`.']);
 		// Its step crossed the thread too: the status bar says it with the TUI's pane and key.
-		assert.deepEqual(shown, ['channel "claude": its provider lists claude-sonnet-4-5 as deprecated (retirement date 2026-11-30) — move to a newer model: 2, then e on "claude".']);
+		assert.deepEqual(shown, ['channel "claude": its provider retires claude-sonnet-4-5 on 2026-11-30 — move to a newer model: 2, then e on "claude".']);
 	} finally {
 		await core.close();
 		await anthropic.close();

@@ -14,6 +14,8 @@ import {startTestGateway, type TestGateway} from '../helpers/gateway.js';
 import {editChannel} from '../../source/services/channels.js';
 import {defaultHealthOptions} from '../../source/proxy/health.js';
 import {anthropicClient, eventually, geminiClient, openaiClient} from '../helpers/sdks.js';
+import {warningText} from '../../source/ui/hooks/use-status.js';
+import {statusMessageLines} from '../../source/ui/components/chrome.js';
 
 const formats = ['openai', 'anthropic', 'gemini'] as const;
 type Format = (typeof formats)[number];
@@ -133,7 +135,11 @@ test('another channel serving the model takes the request when the first one\'s 
 		assert.deepEqual(record.warnings, [], name);
 	};
 	const warnings: string[] = [];
-	const stop = gateway.events.on('warning', ({message}) => warnings.push(message));
+	const inTui: string[] = [];
+	const stop = gateway.events.on('warning', warning => {
+		warnings.push(warning.message);
+		inTui.push(statusMessageLines(warningText(warning), 80).join(' '));
+	});
 	// The Channels pane is told what the channel lacks, and when it no longer does.
 	// Each model with how long it is remembered from then (the view carries the time, so readers leave it out once past).
 	const lacking: Array<Array<[string, number]> | undefined> = [];
@@ -146,8 +152,10 @@ test('another channel serving the model takes the request when the first one\'s 
 	}
 	assert.equal(gateway.health.stateOf(first()), 'healthy', 'the first channel\'s other models still work: the 404 is not its fault');
 	// serve's stderr and the TUI's status bar are told once a time it is found, not on every request.
-	const told = 'channel "first" has no model "retired-openai-2" any more (HTTP 404): other channels serving it go first for 10 min. Check it: `gateway-tui channels test first`.';
+	const told = 'channel "first" has no model "retired-openai-2" any more (HTTP 404); check it (`gateway-tui channels test first`). Other channels serving it go first for 10 min.';
 	assert.deepEqual(warnings, [told, told, told]);
+	// The TUI's status bar at 80 columns cuts the explanation, never the step.
+	assert.match(inTui[0]!, /^channel "first" has no model "retired-openai-2" any more \(HTTP 404\); check it \(2, then t on "first"\)\./);
 	now += 9 * 60_000;
 	await straight('openai');
 	now += 2 * 60_000;
