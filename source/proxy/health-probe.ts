@@ -61,7 +61,7 @@ export function startHealthProbe(registry: Registry, health: ChannelHealth, pool
 function modelWarnings(channel: ChannelRecord, result: Extract<ProbeResult, {ok: true}>, warn: (channel: ChannelRecord, what: string, warning: GatewayWarning) => void): void {
 	for (const model of result.unlisted) {
 		// The step before the explanation: in the TUI's two status lines a long message is cut at its end.
-		warn(channel, `unlisted\n${model}`, channelWarning(`channel "${channel.name}": its provider's model list no longer names ${model}${listsAlike(result, model)}; change the channel's models (`, channel.name, 'edit', '): requests for it fail if it was retired or the key may not use it.'));
+		warn(channel, `unlisted\n${model}`, channelWarning(`channel "${channel.name}": its provider no longer lists ${model}${listsAlike(result, model)}; change the channel's models (`, channel.name, 'edit', '): requests for it fail if it was retired or the key may not use it.'));
 	}
 	for (const {model, retiresAt} of result.retiring) {
 		const what = retiresAt ? `retires ${model} on ${retiresAt.slice(0, 10)}` : `deprecates ${model} (no retirement date yet)`;

@@ -37,7 +37,7 @@ test('probes every interval: a refused key opens the circuit; a model the list d
 		await eventually(() => probes() >= after + 6, 5000, 'three more rounds of probes');
 		assert.equal(gateway.health.stateOf(claude), 'healthy');
 		assert.deepEqual(warnings, [
-			'channel "claude": its provider\'s model list no longer names claude-opus-9; change the channel\'s models (`gateway-tui channels edit claude`): requests for it fail if it was retired or the key may not use it.',
+			'channel "claude": its provider no longer lists claude-opus-9; change the channel\'s models (`gateway-tui channels edit claude`): requests for it fail if it was retired or the key may not use it.',
 			'channel "claude": its provider retires claude-sonnet-4-5 on 2026-11-30 — move to a newer model (it lists claude-sonnet-5-5): `gateway-tui channels edit claude`.',
 		]);
 		assert.ok(!warnings.some(message => message.includes(anthropic.apiKey)), 'no real key in a warning');
