@@ -73,7 +73,7 @@ export function App({model, clipboard, listen, baseUrl, health: healthProp, init
 	const helpShown = useKeyState(false, {moves: true});
 	// Per pane: a request's details left open on the Usage pane keep their keys there, not on the others.
 	const [captures, setCaptures] = useState<Readonly<Partial<Record<PaneId, Capture>>>>({});
-	// The key last selected or created on the Keys pane: the Endpoints pane's snippets follow it.
+	// The key last selected, created or rotated on the Keys pane: the Endpoints pane's snippets follow it.
 	const [keyInFocus, setKeyInFocus] = useState<string | null>(null);
 	const pane = shown.current;
 	const help = helpShown.current;

@@ -203,6 +203,23 @@ test('a rotated secret on screen is the one c copies, even after ↑ moved the l
 	assert.deepEqual(clipboard.copied, [rotated.secret]);
 });
 
+test('the key selected (↑/↓), created or rotated here is told to the app, for the Endpoints pane\'s snippets', async () => {
+	const rows = [record('one'), record('two')];
+	const focused: string[] = [];
+	const rotated = {...rows[0]!, secret: 'sk-gtui-rotatedAAAAAAAAAAAAAAAAAAAAAAAAAAA'};
+	const {stdin, lastFrame} = renderTui(<KeysPane {...props({keys: rows, onKeyInFocus: id => focused.push(id), actions: {...props().actions, rotateKey: async () => rotated}})} />);
+	await frameWith(lastFrame, /NAME\s+KEY/);
+	assert.deepEqual(focused, [], 'nothing told before the user moves');
+	await press(stdin, 'j', 'k');
+	await frameWith(() => String(focused.length), '2');
+	// Rotated without moving: its new secret is the one the snippets need.
+	await press(stdin, 'R');
+	await frameWith(lastFrame, /Rotate key "one"\?/);
+	await press(stdin, 'y');
+	await frameWith(lastFrame, rotated.secret);
+	assert.deepEqual(focused, [rows[1]!.id, rows[0]!.id, rows[0]!.id]);
+});
+
 test("a key's details taller than the pane (60×17) scroll by PgUp/PgDn; ↑/↓ still move to the next key, whose details start at the top", async () => {
 	const rows = [record('laptop', {description: 'Work laptop: Claude Code and the build scripts'}), record('ci')];
 	// 60×17: the pane gets 13 lines, the details 10 (the panel's border and title take 3).

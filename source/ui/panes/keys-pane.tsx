@@ -35,7 +35,7 @@ export type KeysPaneProps = {
 	readonly onStatus: Report;
 	/** Told when a form or question takes the keyboard (global keys pause meanwhile). */
 	readonly onCapture: (captured: Capture) => void;
-	/** Told of the key the user selects (↑/↓) or creates here: the Endpoints pane shows that key's snippets next. */
+	/** Told of the key the user selects (↑/↓), creates or rotates here: the Endpoints pane shows that key's snippets next. */
 	readonly onKeyInFocus?: (id: string) => void;
 	readonly active: boolean;
 	readonly width: number;
@@ -44,17 +44,20 @@ export type KeysPaneProps = {
 
 type Mode = {kind: 'list'} | {kind: 'details'} | {kind: 'form'; key?: KeyRecord} | {kind: 'confirm'; danger: Danger; key: KeyRecord} | {kind: 'secret'; key: KeyRecord; verb: string};
 
-type Answer = {readonly actions: KeysPaneProps['actions']; readonly onStatus: Report; readonly setMode: (mode: Mode) => void};
+type Answer = {readonly actions: KeysPaneProps['actions']; readonly onStatus: Report; readonly setMode: (mode: Mode) => void; readonly onKeyInFocus?: (id: string) => void};
 
 /** The y/N answer to a question about a key. */
-async function answer({actions, onStatus, setMode}: Answer, yes: boolean, danger: Danger, target: KeyRecord): Promise<void> {
+async function answer({actions, onStatus, setMode, onKeyInFocus}: Answer, yes: boolean, danger: Danger, target: KeyRecord): Promise<void> {
 	setMode({kind: 'list'});
 	if (!yes) return onStatus({kind: 'info', text: `Kept key "${target.name}" as it was.`});
 	if (danger === 'revoke') await attempt(onStatus, () => actions.revokeKey(target.id), () => `Revoked key "${target.name}": clients using it get 401 from now on.`);
 	if (danger === 'delete') await attempt(onStatus, () => actions.deleteKey(target.id), () => `Deleted key "${target.name}".`);
 	if (danger === 'rotate') {
 		const rotated = await attempt(onStatus, () => actions.rotateKey(target.id), () => `Rotated key "${target.name}": the old secret no longer works.`);
-		if (rotated) setMode({kind: 'secret', key: rotated, verb: 'rotated'});
+		if (!rotated) return;
+		// Its new secret is what the Endpoints pane's snippets need next.
+		onKeyInFocus?.(rotated.id);
+		setMode({kind: 'secret', key: rotated, verb: 'rotated'});
 	}
 }
 
@@ -112,7 +115,7 @@ export function KeysPane(props: KeysPaneProps) {
 	useKeypress(
 		key => {
 			const current = mode.current;
-			if (current.kind === 'confirm') void answer({actions: props.actions, onStatus, setMode}, isYes(key), current.danger, current.key);
+			if (current.kind === 'confirm') void answer({actions: props.actions, onStatus, setMode, onKeyInFocus: props.onKeyInFocus}, isYes(key), current.danger, current.key);
 			return true;
 		},
 		{layer: 'confirm', isActive: active && mode.current.kind === 'confirm'},
