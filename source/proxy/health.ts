@@ -89,14 +89,16 @@ export class ChannelHealth {
 	/**
 	 * The channel's provider answered that it has no `model` (retired or renamed): for a while, or
 	 * until the channel is changed, requests for it try the other channels serving it first. Not a
-	 * failure of the channel, whose other models still work.
+	 * failure of the channel, whose other models still work. `onward`: the request went on to another
+	 * channel (false: this was the last one serving the model, and the request failed).
 	 */
-	modelMissing(channel: ChannelRecord, model: string): void {
+	modelMissing(channel: ChannelRecord, model: string, onward = true): void {
 		const ms = this.options.missingModelMs ?? defaultMissingModelMs;
 		// Said once while it is remembered (the request log warns on each request that paid for it).
 		if (!this.lacks(channel, model)) {
+			const then = onward ? `Other channels serving it go first for ${Math.round(ms / 60_000)} min.` : 'It was the last channel serving it, so the request failed.';
 			// The step before the rest: in the TUI's two status lines at 80 columns a long message is cut at its end.
-			this.events?.emit('warning', channelWarning(`channel "${channel.name}" has no model "${model}" any more (HTTP 404); check it (`, channel.name, 'test', `). Other channels serving it go first for ${Math.round(ms / 60_000)} min.`));
+			this.events?.emit('warning', channelWarning(`channel "${channel.name}" has no model "${model}" any more (HTTP 404); check it (`, channel.name, 'test', `). ${then}`));
 		}
 		let models = this.missing.get(channel.id);
 		if (!models) this.missing.set(channel.id, (models = new Map()));

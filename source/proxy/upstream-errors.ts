@@ -45,12 +45,18 @@ export function errorFailure(attempt: Attempt, wire: Pick<InboundAdapter, 'decod
 	return failOverMissingModel(attempt, decoded) ?? failed(mapUpstreamError(attempt.route, decoded, headerValue(headers, 'retry-after')), false, fault);
 }
 
-/** The failure that sends the request on to the next channel when this one's provider has no such model (and another channel may take it); null otherwise. */
+/**
+ * The failure that sends the request on to the next channel when this one's provider has no such
+ * model (and another channel may take it); null otherwise. The missing model is remembered either
+ * way — the status bar and `serve` say it once, the Channels pane shows it — the last channel
+ * serving it too, whose answer then goes to the client.
+ */
 export function failOverMissingModel(attempt: Attempt, decoded: IRError): AttemptResult | null {
 	const {route, canFailOver} = attempt;
-	if (!canFailOver || !modelMissing(decoded, route.upstreamModel)) return null;
+	if (!modelMissing(decoded, route.upstreamModel)) return null;
+	attempt.services.health.modelMissing(route.channel, route.upstreamModel, canFailOver);
+	if (!canFailOver) return null;
 	const name = route.channel.name;
-	attempt.services.health.modelMissing(route.channel, route.upstreamModel);
 	attempt.ctx.warn(`channel "${name}" has no model "${route.upstreamModel}" any more (its provider answered HTTP 404), so the request went on to the next channel serving "${attempt.call.model}": \`gateway-tui channels test ${name}\` names its missing models`);
 	return failed(mapUpstreamError(route, decoded, undefined), true);
 }

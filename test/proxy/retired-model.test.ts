@@ -88,6 +88,26 @@ for (const client of formats) {
 	}
 }
 
+test('the last channel serving a retired model: its 404 goes to the client, and the model is remembered and said once, as the last one', async () => {
+	const alone = await gateway.addProvider(providers.openai, {name: 'alone', models: 'gone-alone=retired-alone-1'});
+	const warnings: string[] = [];
+	const inTui: string[] = [];
+	const stop = gateway.events.on('warning', warning => {
+		warnings.push(warning.message);
+		inTui.push(statusMessageLines(warningText(warning), 80).join(' '));
+	});
+	try {
+		for (const client of formats) assert.equal((await failure(client, 'gone-alone')).status, 404);
+		assert.deepEqual(warnings, ['channel "alone" has no model "retired-alone-1" any more (HTTP 404); check it (`gateway-tui channels test alone`). It was the last channel serving it, so the request failed.'], 'said once, not on every request');
+		assert.match(inTui[0]!, /check it \(2, then t on "alone"\)/);
+		// The Channels pane and `channels list` show it as lacked.
+		assert.ok(gateway.health.lacks(alone, 'retired-alone-1'));
+		assert.equal(gateway.health.stateOf(alone), 'healthy', 'not a failure of the channel');
+	} finally {
+		stop();
+	}
+});
+
 test('a 404 that is not about the model keeps the plain message', async () => {
 	// The OpenAI fake answers an unknown path with a 404 that names no model: a channel whose base URL lost its /v1, say.
 	const misplaced = await gateway.addProvider(providers.openai, {name: 'no-v1', models: 'elsewhere'});
