@@ -14,11 +14,11 @@ import {BoundedSignatureMemory} from '../formats/signature.js';
 import {Store} from '../store/index.js';
 import {reasonOf} from '../store/backend.js';
 import {retentionFromEnv} from '../store/usage-retention.js';
-import {keepProbeRound} from '../store/channel-tests.js';
+import {keepProbeRound, type ProbeRound} from '../store/channel-tests.js';
 import type {RelayOptions} from './attempt.js';
 import {ChannelHealth, defaultHealthOptions, reconfigured, type HealthOptions} from './health.js';
 import {HealthPublisher} from './health-publisher.js';
-import {startHealthProbe, type ProbeRound} from './health-probe.js';
+import {startHealthProbe} from './health-probe.js';
 import {countLimitedUse, reseedChangedLimits, restoreLimits} from './limit-sync.js';
 import type {KeyLimiter} from './limits.js';
 import {createLimiter, type SharedLimitOptions} from './shared-limits.js';
@@ -133,12 +133,6 @@ export class Gateway {
 	}
 
 	/**
-	 * Load keys and channels, restore the limits' counters, and listen. A failure on the way (a port
-	 * in use, secrets sealed with another master key, a store that refuses) stops what was started and
-	 * closes the store before it is thrown: nothing is left running or half-written, and a worker
-	 * thread that ends then has no store call in flight.
-	 */
-	/**
 	 * A `--probe-every` round kept as the channels' last tests: a new finding moves the store's
 	 * revision (every reader reloads); the same findings again are news only to this process's UI
 	 * (its details' "checked by the gateway at …"), told without a write other processes would act on.
@@ -147,6 +141,12 @@ export class Gateway {
 		if (round.length > 0 && !(await keepProbeRound(this.store, round))) this.registry.announce();
 	}
 
+	/**
+	 * Load keys and channels, restore the limits' counters, and listen. A failure on the way (a port
+	 * in use, secrets sealed with another master key, a store that refuses) stops what was started and
+	 * closes the store before it is thrown: nothing is left running or half-written, and a worker
+	 * thread that ends then has no store call in flight.
+	 */
 	async start(): Promise<void> {
 		try {
 			await this.registry.start();

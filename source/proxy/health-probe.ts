@@ -9,15 +9,13 @@
  */
 import {channelWarning, type EventBus, type GatewayWarning} from '../base/events.js';
 import {reasonOf} from '../store/backend.js';
+import type {ProbeRound} from '../store/channel-tests.js';
 import type {ChannelRecord} from '../base/records.js';
 import {listsAlike, type ProbeResult} from '../base/probe-result.js';
 import type {ChannelHealth} from './health.js';
 import type {Registry} from './registry.js';
 import {probeChannel} from './probe.js';
 import type {UpstreamPools} from './upstream.js';
-
-/** One round's checks, for `keep`. */
-export type ProbeRound = readonly {readonly channel: ChannelRecord; readonly result: ProbeResult}[];
 
 export function startHealthProbe(registry: Registry, health: ChannelHealth, pools: UpstreamPools, intervalMs: number, events?: EventBus, keep?: (round: ProbeRound) => Promise<unknown>): () => void {
 	let running = false;

@@ -59,6 +59,9 @@ export async function readChannelTests(store: Store): Promise<Map<string, Stored
 	return new Map((await tests(store).entries(prefix, {skipInvalid: true})).map(([id, record]) => [id.slice(prefix.length), stored(record)]));
 }
 
+/** One round of the gateway's `--probe-every` checks: each enabled channel and what its check found. */
+export type ProbeRound = readonly {readonly channel: ChannelRecord; readonly result: ProbeResult}[];
+
 /** What a check found, without how long it took: two checks that found the same read the same. */
 const finding = (result: ProbeResult) => JSON.stringify({...result, latencyMs: 0});
 
@@ -69,7 +72,7 @@ const finding = (result: ProbeResult) => JSON.stringify({...result, latencyMs: 0
  * none kept yet — so channels checked every minute that stay as they were do not reload every
  * reader every minute; `channels show`, which reads the store, has each check's time. True: told.
  */
-export async function keepProbeRound(store: Store, round: readonly {readonly channel: ChannelRecord; readonly result: ProbeResult}[], at = new Date()): Promise<boolean> {
+export async function keepProbeRound(store: Store, round: ProbeRound, at = new Date()): Promise<boolean> {
 	if (round.length === 0) return false;
 	const kept = await readChannelTests(store);
 	const changed = round.some(({channel, result}) => {

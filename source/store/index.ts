@@ -166,7 +166,7 @@ export class Store {
 		return counters ? guardCounters(counters, timeoutMs, (action, error) => this.failure(action, error)) : null;
 	}
 
-	/** The store revision: changes whenever keys or channels change (a channel's last test included), in any process. */
+	/** The store revision: changes whenever keys or channels change (a channel's last test included, a `--probe-every` check only when it found something new), in any process. */
 	async revision(): Promise<string> {
 		try {
 			const value: unknown = await this.raw('meta').get('revision');

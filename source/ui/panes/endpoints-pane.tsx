@@ -40,7 +40,7 @@ export type EndpointsPaneProps = {
 	readonly onStatus: Report;
 	/** Told when a question takes the keyboard (global keys pause meanwhile). */
 	readonly onCapture: (captured: Capture) => void;
-	/** The key last selected or created on the Keys pane: shown here from then on, until ←/→ choose another. */
+	/** The key last selected, created or rotated on the Keys pane: shown here from then on, until ←/→ choose another. */
 	readonly keyInFocus?: string | null;
 	readonly active: boolean;
 	readonly width: number;
@@ -93,7 +93,7 @@ function run(command: EndpointsCommand, {props, keyIndex, selected: selectedNow,
 export function EndpointsPane(props: EndpointsPaneProps) {
 	const {keys, channels, baseUrl, onStatus, onCapture, active, width, height} = props;
 	const chosenId = useKeyState<string | null>(props.keyInFocus ?? null);
-	// A key selected or created on the Keys pane since: its snippets are the ones wanted next ("3 Endpoints: ready-to-paste snippets").
+	// A key selected, created or rotated on the Keys pane since: its snippets are the ones wanted next ("3 Endpoints: ready-to-paste snippets").
 	useEffect(() => {
 		if (props.keyInFocus) chosenId.set(props.keyInFocus);
 	}, [props.keyInFocus]);
