@@ -1,6 +1,6 @@
 /** `gateway-tui channels …` */
 import type {Command} from 'commander';
-import {addChannel, afterChannelRemoved, channelView, editChannel, findChannel, removeChannel, removeUnreadableChannel, probeOutcome, setChannelEnabled, swapCommand, testChannel, type ChannelView} from '../services/channels.js';
+import {addChannel, afterChannelRemoved, channelView, editChannel, findChannel, removeChannel, removeUnreadableChannel, probeOutcome, setChannelEnabled, swapCommand, testChannel, testListedChannel, type ChannelView} from '../services/channels.js';
 import {formatModels} from '../services/parse.js';
 import {formatPrices} from '../base/prices.js';
 import {channelHealthAcross, readPublishedHealth, type ChannelHealthAcross} from '../store/published-health.js';
@@ -195,7 +195,7 @@ export function registerChannels(program: Command): void {
 				const {probeChannel} = await import('../proxy/probe.js');
 				const probe = (channel: ChannelRecord) => probeChannel(channel, undefined, scrubber);
 				// Each kept as the channel's last test (`channels show`, the TUI's details).
-				const tested = ref === undefined ? await Promise.all(all.filter(channel => channel.enabled).map(channel => testChannel(store, channel.id, probe))) : [await testChannel(store, ref, probe)];
+				const tested = ref === undefined ? await Promise.all(all.filter(channel => channel.enabled).map(channel => testListedChannel(store, channel, probe))) : [await testChannel(store, ref, probe)];
 				if (ref === undefined && tested.length === 0) {
 					if (options.json) return printJson([]);
 					return print(all.length === 0 ? 'No channels yet. Add one with `gateway-tui channels add --name NAME --format FORMAT --base-url URL --models LIST`.' : 'No enabled channel to test: enable one with `gateway-tui channels enable NAME`.');

@@ -271,7 +271,11 @@ export function swapCommand(channel: Pick<ChannelRecord, 'name' | 'models'>): Sw
  * the result kept as the channel's last test (store/channel-tests.ts).
  */
 export async function testChannel(store: Store, ref: string, probe: (channel: ChannelRecord) => Promise<ProbeResult>): Promise<{channel: ChannelRecord; result: ProbeResult}> {
-	const channel = await findChannel(store, ref);
+	return testListedChannel(store, await findChannel(store, ref), probe);
+}
+
+/** testChannel for a channel already read from the store (`channels test` of every enabled channel). */
+export async function testListedChannel(store: Store, channel: ChannelRecord, probe: (channel: ChannelRecord) => Promise<ProbeResult>): Promise<{channel: ChannelRecord; result: ProbeResult}> {
 	const result = await probe(channel);
 	// Kept for later readers, who are told (a TUI in another terminal shows it at once): a store that
 	// cannot take it now must not hide what the test found.
